@@ -1,0 +1,51 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import {
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { AppConfig } from './config/env';
+import type { Database } from './db/client';
+import { authRoutes } from './modules/auth/auth.routes';
+import { healthRoutes } from './modules/health/health.routes';
+import { packagesRoutes } from './modules/packages/packages.routes';
+import { authPlugin } from './plugins/auth';
+import { errorsPlugin } from './plugins/errors';
+import { securityPlugin } from './plugins/security';
+import { spaPlugin } from './plugins/spa';
+
+export interface BuildAppOptions {
+  config: AppConfig;
+  database: Database;
+  logger?: FastifyServerOptions['logger'];
+  /** serve the built SPA from dist/ (off in API tests) */
+  serveSpa?: boolean;
+}
+
+/** Builds the Fastify app without listening: used by server.ts and by the tests. */
+export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: 1024 * 1024,
+    trustProxy: false,
+    disableRequestLogging: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.decorate('config', opts.config);
+  app.decorate('database', opts.database);
+  app.decorate('db', opts.database.db);
+
+  await app.register(errorsPlugin);
+  await app.register(securityPlugin, { secure: opts.config.COOKIE_SECURE });
+  await app.register(authPlugin);
+
+  await app.register(healthRoutes);
+  await app.register(authRoutes);
+  await app.register(packagesRoutes);
+
+  await app.register(spaPlugin, { enabled: opts.serveSpa ?? true });
+  return app;
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { LEAD_CATEGORIES } from '../../shared/domain';
+
+/** An enrollment window as month/day pairs; end before start means it wraps the new year. */
+const monthDay = z.string().regex(/^\d{2}-\d{2}$/, 'expected MM-DD');
+const enrollmentWindows = z.partialRecord(
+  z.enum(LEAD_CATEGORIES),
+  z.object({ start: monthDay, end: monthDay }),
+);
+export type EnrollmentWindows = z.infer<typeof enrollmentWindows>;
+
+const DEFAULT_WINDOWS: EnrollmentWindows = {
+  MEDICARE: { start: '10-15', end: '12-07' },
+  ACA: { start: '11-01', end: '01-15' },
+};
+
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: z.string().url().optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  ADMIN_EMAIL: z.email().optional(),
+  ADMIN_PASSWORD: z.string().min(6).optional(),
+  BUSINESS_TZ: z
+    .string()
+    .default('America/New_York')
+    .refine((tz) => {
+      try {
+        new Intl.DateTimeFormat('en-US', { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'unknown time zone'),
+  ASSIGNMENT_SCHEDULE: z.string().min(1).default('0 8 * * *'),
+  ASSIGN_ON_IMPORT: bool.default(true),
+  COOKIE_SECURE: bool.optional(),
+  ENROLLMENT_WINDOWS: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (!raw) return DEFAULT_WINDOWS;
+      try {
+        return enrollmentWindows.parse(JSON.parse(raw));
+      } catch {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be JSON like {"MEDICARE":{"start":"10-15","end":"12-07"}}',
+        });
+        return z.NEVER;
+      }
+    }),
+  MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(512 * 1024 * 1024),
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(60 * 24),
+  SESSION_ABSOLUTE_DAYS: z.coerce.number().int().positive().default(14),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SCHEDULER: bool.default(true),
+});
+
+export type AppConfig = Omit<z.infer<typeof envSchema>, 'COOKIE_SECURE'> & {
+  COOKIE_SECURE: boolean;
+};
+
+/** The only reader of process.env: validates and fails fast with every problem listed. */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: Partial<AppConfig> = {},
+): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const cfg = parsed.data;
+  return {
+    ...cfg,
+    COOKIE_SECURE: cfg.COOKIE_SECURE ?? cfg.NODE_ENV === 'production',
+    ...overrides,
+  };
+}

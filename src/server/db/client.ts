@@ -1,0 +1,76 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { SQL } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  db: Db;
+  /** node-postgres pool (PostgreSQL only): for COPY streams and dedicated connections. */
+  pool?: pg.Pool;
+  /** the embedded engine (PGlite only). */
+  pglite?: PGlite;
+  close(): Promise<void>;
+}
+
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../drizzle', import.meta.url));
+
+// bigint counts come back as strings by default; ours fit in a JS number.
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+
+export interface OpenOptions {
+  databaseUrl?: string;
+  dataDir?: string;
+  /** an already opened PGlite (tests load one from a migrated template) */
+  pglite?: PGlite;
+  poolSize?: number;
+}
+
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: opts.poolSize ?? 10,
+      // a dead database answers health checks quickly instead of hanging them
+      connectionTimeoutMillis: 5000,
+    });
+    pool.on('error', () => {
+      /* idle client errors are surfaced by the next query */
+    });
+    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    return { kind: 'postgres', db, pool, close: () => pool.end() };
+  }
+  let pglite = opts.pglite;
+  if (!pglite) {
+    if (opts.dataDir && !opts.dataDir.startsWith('memory://'))
+      mkdirSync(opts.dataDir, { recursive: true });
+    pglite = await PGlite.create({ dataDir: opts.dataDir, extensions: { pg_trgm } });
+  }
+  const db = drizzlePglite(pglite, { schema }) as unknown as Db;
+  const engine = pglite;
+  return { kind: 'pglite', db, pglite: engine, close: () => engine.close() };
+}
+
+export async function migrateDatabase(database: Database): Promise<void> {
+  if (database.kind === 'postgres') {
+    await migratePg(database.db as never, { migrationsFolder: MIGRATIONS_DIR });
+  } else {
+    await migratePglite(database.db as never, { migrationsFolder: MIGRATIONS_DIR });
+  }
+}
+
+/** Rows of a raw SQL statement, the same on both drivers. */
+export async function queryRows<T>(db: Pick<Db, 'execute'>, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}

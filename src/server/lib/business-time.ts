@@ -1,0 +1,21 @@
+/** The business day (YYYY-MM-DD) that an instant falls on in the business time zone. */
+export function businessDate(timeZone: string, at: Date = new Date()): string {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(at);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value;
+  return `${get('year')}-${get('month')}-${get('day')}`;
+}
+
+/** MM-DD of a business date, for comparing against yearly windows. */
+export function monthDayOf(date: string): string {
+  return date.slice(5);
+}
+
+/** Whether MM-DD lies in [start, end]; a window whose end is before its start wraps the new year. */
+export function inYearlyWindow(monthDay: string, start: string, end: string): boolean {
+  return start <= end ? monthDay >= start && monthDay <= end : monthDay >= start || monthDay <= end;
+}

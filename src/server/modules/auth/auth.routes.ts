@@ -1,0 +1,63 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  loginBody,
+  messageResponse,
+  registerBody,
+  userEnvelope,
+} from '../../../shared/contracts/auth';
+import {
+  clearSessionCookie,
+  currentUser,
+  requireRole,
+  sessionPolicy,
+  setSessionCookie,
+} from '../../plugins/auth';
+import { login, logout, registerAgent } from './auth.service';
+import { LoginThrottle } from './login-throttle';
+
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const throttle = new LoginThrottle();
+
+  app.post(
+    '/api/auth/register',
+    { schema: { body: registerBody, response: { 201: userEnvelope } } },
+    async (request, reply) => {
+      const user = await registerAgent(app.db, request.body);
+      return reply.status(201).send({ user });
+    },
+  );
+
+  app.post(
+    '/api/auth/login',
+    { schema: { body: loginBody, response: { 200: userEnvelope } } },
+    async (request, reply) => {
+      // rotate: a session presented at login is dropped, the new one gets a fresh token
+      await logout(app.db, request.sessionTokenHash);
+      const { user, token } = await login(
+        app.db,
+        request.body,
+        request.ip,
+        throttle,
+        sessionPolicy(app),
+      );
+      setSessionCookie(app, reply, token);
+      return { user };
+    },
+  );
+
+  app.post(
+    '/api/auth/logout',
+    { schema: { response: { 200: messageResponse } } },
+    async (request, reply) => {
+      await logout(app.db, request.sessionTokenHash);
+      clearSessionCookie(app, reply);
+      return { message: 'Logged out' };
+    },
+  );
+
+  app.get(
+    '/api/auth/me',
+    { onRequest: requireRole(), schema: { response: { 200: userEnvelope } } },
+    async (request) => ({ user: currentUser(request) }),
+  );
+};

@@ -1,0 +1,72 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, lt } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { sessions, users } from '../../db/schema';
+import type { SessionUser } from '../../types';
+
+export interface SessionPolicy {
+  idleMs: number;
+  absoluteMs: number;
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('base64url');
+}
+
+/** A new random token; only its hash is stored. */
+export async function createSession(db: Db, userId: number, policy: SessionPolicy) {
+  const token = randomBytes(32).toString('base64url');
+  const now = Date.now();
+  await db.insert(sessions).values({
+    tokenHash: hashToken(token),
+    userId,
+    lastSeenAt: new Date(now),
+    expiresAt: new Date(now + policy.absoluteMs),
+  });
+  return token;
+}
+
+/** The session's user when the session exists and has passed neither expiry. */
+export async function findSessionUser(
+  db: Db,
+  tokenHash: string,
+  policy: SessionPolicy,
+): Promise<SessionUser | null> {
+  const now = Date.now();
+  const [row] = await db
+    .select({
+      id: users.id,
+      name: users.name,
+      email: users.email,
+      role: users.role,
+      lastSeenAt: sessions.lastSeenAt,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.tokenHash, tokenHash),
+        gt(sessions.expiresAt, new Date(now)),
+        gt(sessions.lastSeenAt, new Date(now - policy.idleMs)),
+      ),
+    )
+    .limit(1);
+  if (!row) return null;
+  // write the idle clock at most once a minute, not on every request
+  if (now - row.lastSeenAt.getTime() > 60_000) {
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(now) })
+      .where(eq(sessions.tokenHash, tokenHash));
+  }
+  return { id: row.id, name: row.name, email: row.email, role: row.role };
+}
+
+export async function deleteSession(db: Db, tokenHash: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+}
+
+export async function deleteExpiredSessions(db: Db, policy: SessionPolicy): Promise<void> {
+  await db.delete(sessions).where(lt(sessions.lastSeenAt, new Date(Date.now() - policy.idleMs)));
+  await db.delete(sessions).where(lt(sessions.expiresAt, new Date()));
+}

@@ -1,0 +1,43 @@
+import { desc, sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { healthResponse } from '../../../shared/contracts/admin';
+import type { Db } from '../../db/client';
+import { assignmentRuns } from '../../db/schema';
+
+export async function lastAssignmentRun(db: Db) {
+  const [run] = await db.select().from(assignmentRuns).orderBy(desc(assignmentRuns.id)).limit(1);
+  if (!run) return null;
+  return {
+    id: run.id,
+    trigger: run.trigger,
+    businessDate: run.businessDate,
+    eligibleAgents: run.eligibleAgents,
+    candidateLeads: run.candidateLeads,
+    assigned: run.assigned,
+    durationMs: run.durationMs,
+    error: run.error,
+    startedAt: run.startedAt.toISOString(),
+  };
+}
+
+export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/api/health',
+    { schema: { response: { 200: healthResponse, 503: healthResponse } } },
+    async (request, reply) => {
+      try {
+        await app.db.execute(sql`select 1`);
+        return {
+          status: 'ok' as const,
+          database: 'ok' as const,
+          lastAssignmentRun: await lastAssignmentRun(app.db),
+        };
+      } catch (err) {
+        request.log.error({ err }, 'health check: database down');
+        return reply
+          .status(503)
+          .send({ status: 'degraded', database: 'down', lastAssignmentRun: null });
+      }
+    },
+  );
+};

@@ -1,0 +1,43 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { packageActiveBody, packageBody, packageSchema } from '../../../shared/contracts/packages';
+import { requireRole } from '../../plugins/auth';
+import { listPackages } from './packages.repository';
+import { changePackageActive, createPackage, editPackage } from './packages.service';
+
+const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+
+export const packagesRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get('/api/packages', { schema: { response: { 200: z.array(packageSchema) } } }, () =>
+    listPackages(app.db, true),
+  );
+
+  const admin = { onRequest: requireRole('ADMIN') };
+
+  app.get(
+    '/api/admin/packages',
+    { ...admin, schema: { response: { 200: z.array(packageSchema) } } },
+    () => listPackages(app.db, false),
+  );
+
+  app.post(
+    '/api/admin/packages',
+    { ...admin, schema: { body: packageBody, response: { 201: packageSchema } } },
+    async (request, reply) => reply.status(201).send(await createPackage(app.db, request.body)),
+  );
+
+  app.put(
+    '/api/admin/packages/:id',
+    { ...admin, schema: { params: idParams, body: packageBody, response: { 200: packageSchema } } },
+    (request) => editPackage(app.db, request.params.id, request.body),
+  );
+
+  app.patch(
+    '/api/admin/packages/:id',
+    {
+      ...admin,
+      schema: { params: idParams, body: packageActiveBody, response: { 200: packageSchema } },
+    },
+    (request) => changePackageActive(app.db, request.params.id, request.body.active),
+  );
+};

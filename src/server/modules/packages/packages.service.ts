@@ -1,0 +1,27 @@
+import type { Package, PackageBody } from '../../../shared/contracts/packages';
+import type { Db } from '../../db/client';
+import { badRequest, conflict, notFound } from '../../lib/app-error';
+import { findPackage, insertPackage, setPackageActive, updatePackage } from './packages.repository';
+
+export async function createPackage(db: Db, body: PackageBody): Promise<Package> {
+  const created = await insertPackage(db, body);
+  if (!created) throw conflict(`A package with the slug '${body.slug}' already exists`);
+  return created;
+}
+
+/** The slug is fixed once the package exists: a different one is refused. */
+export async function editPackage(db: Db, id: number, body: PackageBody): Promise<Package> {
+  const existing = await findPackage(db, id);
+  if (!existing) throw notFound('Package');
+  if (existing.slug !== body.slug)
+    throw badRequest('The slug cannot be changed once the package exists');
+  const updated = await updatePackage(db, id, body);
+  if (!updated) throw notFound('Package');
+  return updated;
+}
+
+export async function changePackageActive(db: Db, id: number, active: boolean): Promise<Package> {
+  const updated = await setPackageActive(db, id, active);
+  if (!updated) throw notFound('Package');
+  return updated;
+}

@@ -1,0 +1,66 @@
+import cookie from '@fastify/cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { UserRole } from '../../shared/domain';
+import { AppError } from '../lib/app-error';
+import {
+  findSessionUser,
+  hashToken,
+  type SessionPolicy,
+} from '../modules/auth/sessions.repository';
+
+export const SESSION_COOKIE = 'lf_session';
+
+export function sessionPolicy(app: FastifyInstance): SessionPolicy {
+  return {
+    idleMs: app.config.SESSION_IDLE_MINUTES * 60_000,
+    absoluteMs: app.config.SESSION_ABSOLUTE_DAYS * 86_400_000,
+  };
+}
+
+export function setSessionCookie(app: FastifyInstance, reply: FastifyReply, token: string): void {
+  reply.setCookie(SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: app.config.COOKIE_SECURE,
+    maxAge: app.config.SESSION_ABSOLUTE_DAYS * 86_400,
+  });
+}
+
+export function clearSessionCookie(app: FastifyInstance, reply: FastifyReply): void {
+  reply.clearCookie(SESSION_COOKIE, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: app.config.COOKIE_SECURE,
+  });
+}
+
+/** Resolves the session cookie to request.user on every /api request. */
+export const authPlugin = fp(async (app: FastifyInstance) => {
+  await app.register(cookie);
+  app.decorateRequest('user', null);
+  app.decorateRequest('sessionTokenHash', null);
+  app.addHook('onRequest', async (request) => {
+    if (!request.url.startsWith('/api/')) return;
+    const token = request.cookies[SESSION_COOKIE];
+    if (!token || token.length > 128) return;
+    const tokenHash = hashToken(token);
+    request.user = await findSessionUser(app.db, tokenHash, sessionPolicy(app));
+    if (request.user) request.sessionTokenHash = tokenHash;
+  });
+});
+
+/** onRequest hook: a signed-in user of the given role (any role when omitted). */
+export function requireRole(role?: UserRole) {
+  return async (request: FastifyRequest) => {
+    if (!request.user) throw new AppError('UNAUTHORIZED', 'Not authenticated');
+    if (role && request.user.role !== role) throw new AppError('FORBIDDEN', 'Forbidden');
+  };
+}
+
+export function currentUser(request: FastifyRequest) {
+  if (!request.user) throw new AppError('UNAUTHORIZED', 'Not authenticated');
+  return request.user;
+}

@@ -1,0 +1,59 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError } from '../lib/app-error';
+
+const MESSAGE_BY_STATUS: Record<number, string> = {
+  400: 'Bad request',
+  401: 'Not authenticated',
+  403: 'Forbidden',
+  404: 'Not found',
+  405: 'Method not allowed',
+  406: 'Not acceptable',
+  408: 'Request timeout',
+  413: 'Upload too large',
+  415: 'Unsupported content type',
+  429: 'Too many requests',
+};
+
+/** One error handler: JSON {message} with the right status; nothing internal leaves on a 5xx. */
+export const errorsPlugin = fp(async (app: FastifyInstance) => {
+  app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.status).headers(error.headers).send({ message: error.message });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const issues = error.validation.map((v) => {
+        const path = v.instancePath.replace(/^\//, '').replaceAll('/', '.');
+        return path ? `${path}: ${v.message}` : (v.message ?? 'invalid');
+      });
+      return reply
+        .status(400)
+        .send({ message: `Invalid ${error.validationContext ?? 'request'}: ${issues.join('; ')}` });
+    }
+    const status = (error as FastifyError).statusCode;
+    if (status && status >= 400 && status < 500) {
+      // Fastify's own client errors (bad JSON, body too large, bad content type) are safe to explain
+      const message = (error as FastifyError).code?.startsWith('FST_')
+        ? (MESSAGE_BY_STATUS[status] ?? 'Bad request') + explain(error as FastifyError)
+        : error.message || MESSAGE_BY_STATUS[status] || 'Bad request';
+      return reply.status(status).send({ message });
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(500).send({ message: 'Internal server error' });
+  });
+});
+
+function explain(error: FastifyError): string {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return ': the body is not valid JSON';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return ': send JSON (application/json)';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return ': the body is over the size limit';
+    default:
+      return '';
+  }
+}

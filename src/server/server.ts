@@ -1,0 +1,50 @@
+import { buildApp } from './app';
+import { loadConfig } from './config/env';
+import { migrateDatabase, openDatabase } from './db/client';
+import { ensureFirstAdmin } from './modules/auth/bootstrap-admin';
+
+async function main() {
+  const config = loadConfig();
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+  });
+  await migrateDatabase(database);
+  await ensureFirstAdmin(database.db, {
+    email: config.ADMIN_EMAIL,
+    password: config.ADMIN_PASSWORD,
+    print: (line) => console.log(line),
+  });
+
+  const app = await buildApp({
+    config,
+    database,
+    logger: { level: config.LOG_LEVEL },
+  });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => process.exit(1), 10_000).unref();
+    try {
+      await app.close();
+      await database.close();
+    } finally {
+      clearTimeout(timer);
+      process.exit(0);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const where = config.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${config.DATA_DIR}`;
+  console.log(`LeadFlow is running at http://${config.HOST}:${config.PORT} (database: ${where})`);
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { ASSIGNMENT_TRIGGERS, LEAD_CATEGORIES, SUBSCRIPTION_STATUSES } from '../domain';
+import { quotaSchema } from './agent';
+
+export const adminStats = z.object({
+  totalPackages: z.number().int(),
+  activePackages: z.number().int(),
+  totalLeads: z.number().int(),
+  unassignedLeads: z.number().int(),
+  totalAgents: z.number().int(),
+  activeAgents: z.number().int(),
+  conversionRate: z.number(),
+});
+export type AdminStats = z.infer<typeof adminStats>;
+
+export const adminAgent = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  totalLeads: z.number().int(),
+  convertedLeads: z.number().int(),
+  todayQuota: quotaSchema.nullable(),
+  subscription: z
+    .object({
+      id: z.number().int(),
+      status: z.enum(SUBSCRIPTION_STATUSES),
+      package: z.object({ name: z.string(), priceMonthlyCents: z.number().int() }),
+    })
+    .nullable(),
+});
+export type AdminAgent = z.infer<typeof adminAgent>;
+
+export const analytics = z.object({
+  totalLeads: z.number().int(),
+  assignedLeads: z.number().int(),
+  convertedLeads: z.number().int(),
+  assignmentsOverTime: z.array(z.object({ date: z.string(), count: z.number().int() })),
+  conversionsByAgent: z.array(z.object({ name: z.string(), converted: z.number().int() })),
+  categoryDistribution: z.array(
+    z.object({ category: z.enum(LEAD_CATEGORIES), count: z.number().int() }),
+  ),
+});
+export type Analytics = z.infer<typeof analytics>;
+
+export const assignmentRun = z.object({
+  id: z.number().int(),
+  trigger: z.enum(ASSIGNMENT_TRIGGERS),
+  businessDate: z.string(),
+  eligibleAgents: z.number().int(),
+  candidateLeads: z.number().int(),
+  assigned: z.number().int(),
+  durationMs: z.number().int(),
+  error: z.string().nullable(),
+  startedAt: z.string(),
+});
+export type AssignmentRun = z.infer<typeof assignmentRun>;
+
+export const healthResponse = z.object({
+  status: z.enum(['ok', 'degraded']),
+  database: z.enum(['ok', 'down']),
+  lastAssignmentRun: assignmentRun.nullable(),
+});

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { AGENT_SETTABLE_STATUSES, LEAD_CATEGORIES, LEAD_STATUSES } from '../domain';
+
+export const leadSchema = z.object({
+  id: z.number().int(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  city: z.string(),
+  state: z.string(),
+  age: z.number().int(),
+  category: z.enum(LEAD_CATEGORIES),
+  status: z.enum(LEAD_STATUSES),
+  externalId: z.string().nullable(),
+  agentId: z.number().int().nullable(),
+  assignedAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type Lead = z.infer<typeof leadSchema>;
+
+export const leadStatusFilter = z.object({ status: z.enum(LEAD_STATUSES).optional() });
+
+export const leadListQuery = z.object({
+  status: z.enum(LEAD_STATUSES).optional(),
+  q: z.string().trim().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  offset: z.coerce.number().int().min(0).max(100_000_000).optional(),
+});
+export type LeadListQuery = z.infer<typeof leadListQuery>;
+
+export const statusUpdateBody = z.object({ status: z.enum(AGENT_SETTABLE_STATUSES) });
+
+export const assignLeadBody = z.object({
+  leadId: z.number().int().positive(),
+  userId: z.number().int().positive(),
+});
+
+export const importRowError = z.object({ line: z.number().int(), reason: z.string() });
+export type ImportRowError = z.infer<typeof importRowError>;
+
+export const importResult = z.object({
+  imported: z.number().int(),
+  duplicates: z.number().int(),
+  errors: z.array(importRowError),
+  errorCount: z.number().int(),
+  importId: z.number().int(),
+  assigned: z.number().int().nullable(),
+});
+export type ImportResult = z.infer<typeof importResult>;
