@@ -1,0 +1,24 @@
+import { Link } from 'wouter';
+import { AuthLayout } from '@web/components/layout/auth-layout';
+import { RegisterForm } from '@web/features/auth/components/register-form';
+import { routes } from '../routes';
+
+export function RegisterPage() {
+  return (
+    <AuthLayout
+      title="Create your account"
+      description="Join LeadFlow and start receiving qualified leads"
+      footer={
+        <>
+          Already have an account?{' '}
+          <Link href={routes.login} className="font-medium text-foreground underline underline-offset-4">
+            Log in
+          </Link>
+        </>
+      }
+    >
+      <title>Sign Up · LeadFlow</title>
+      <RegisterForm />
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,92 @@
+import type { Package } from '@shared/contracts/packages';
+import { categoryLabel, formatPrice } from '@shared/format';
+import { Check } from 'lucide-react';
+import { Link } from 'wouter';
+import { routes } from '@web/app/routes';
+import { Badge } from '@web/components/ui/badge';
+import { Button } from '@web/components/ui/button';
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardFooter,
+  CardHeader,
+  CardTitle,
+} from '@web/components/ui/card';
+import { Skeleton } from '@web/components/ui/skeleton';
+
+const serviceLabels = [
+  ['crm', 'CRM'],
+  ['callRecording', 'Call Recording'],
+  ['followUpMessage', 'Follow-up Messages'],
+] as const satisfies ReadonlyArray<readonly [keyof Package['services'], string]>;
+
+/** A package as a prospect sees it on the landing page. */
+export function PublicPackageCard({ pkg }: { pkg: Package }) {
+  const services = serviceLabels.filter(([key]) => pkg.services[key]);
+  return (
+    <Card data-testid="package-card" className="h-full">
+      <CardHeader>
+        <div className="flex flex-wrap gap-2">
+          <Badge variant="secondary">{categoryLabel(pkg.category)}</Badge>
+          {pkg.enrollmentOnly && <Badge variant="outline">Enrollment Period</Badge>}
+        </div>
+        <CardTitle asChild>
+          <h3 className="mt-2 text-xl">{pkg.name}</h3>
+        </CardTitle>
+        <CardDescription>
+          <span className="font-bold text-3xl text-foreground">
+            {formatPrice(pkg.priceMonthlyCents)}
+          </span>
+          <span>/month</span>
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="flex-1 space-y-4">
+        <ul className="space-y-2 text-sm">
+          <li className="flex items-center gap-2">
+            <Check className="size-4 text-primary" aria-hidden="true" />
+            {pkg.leadsPerDay} leads per day
+          </li>
+          <li className="flex items-center gap-2">
+            <Check className="size-4 text-primary" aria-hidden="true" />
+            {pkg.commissionPct}% commission
+          </li>
+        </ul>
+        {services.length > 0 && (
+          <ul aria-label="Included services" className="flex flex-wrap gap-2">
+            {services.map(([key, label]) => (
+              <li key={key}>
+                <Badge variant="outline">{label}</Badge>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+      <CardFooter>
+        <Button className="w-full" asChild>
+          <Link href={routes.register}>Get Started</Link>
+        </Button>
+      </CardFooter>
+    </Card>
+  );
+}
+
+export function PublicPackageCardSkeleton() {
+  return (
+    <Card data-testid="package-card-skeleton" className="h-full">
+      <CardHeader className="gap-3">
+        <Skeleton className="h-5 w-24" />
+        <Skeleton className="h-6 w-40" />
+        <Skeleton className="h-9 w-32" />
+      </CardHeader>
+      <CardContent className="space-y-3">
+        <Skeleton className="h-4 w-full" />
+        <Skeleton className="h-4 w-3/4" />
+        <Skeleton className="h-6 w-2/3" />
+      </CardContent>
+      <CardFooter>
+        <Skeleton className="h-9 w-full" />
+      </CardFooter>
+    </Card>
+  );
+}
