@@ -6,6 +6,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config/env';
 import type { Database } from './db/client';
+import { agentRoutes } from './modules/agent/agent.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { packagesRoutes } from './modules/packages/packages.routes';
@@ -28,7 +29,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     logger: opts.logger ?? false,
     bodyLimit: 1024 * 1024,
     trustProxy: false,
-    disableRequestLogging: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -45,6 +45,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(packagesRoutes);
+  await app.register(agentRoutes);
 
   await app.register(spaPlugin, { enabled: opts.serveSpa ?? true });
   return app;

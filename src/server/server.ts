@@ -2,6 +2,7 @@ import { buildApp } from './app';
 import { loadConfig } from './config/env';
 import { migrateDatabase, openDatabase } from './db/client';
 import { ensureFirstAdmin } from './modules/auth/bootstrap-admin';
+import { seedDemo } from './modules/demo/seed-demo';
 
 async function main() {
   const config = loadConfig();
@@ -15,6 +16,9 @@ async function main() {
     password: config.ADMIN_PASSWORD,
     print: (line) => console.log(line),
   });
+  if (process.argv.includes('--demo')) {
+    await seedDemo(database.db, config.BUSINESS_TZ, (line) => console.log(line));
+  }
 
   const app = await buildApp({
     config,

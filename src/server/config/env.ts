@@ -64,7 +64,7 @@ const envSchema = z.object({
     .positive()
     .default(60 * 24),
   SESSION_ABSOLUTE_DAYS: z.coerce.number().int().positive().default(14),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
   SCHEDULER: bool.default(true),
 });
 

@@ -30,12 +30,28 @@ export const agentStats = z.object({
 });
 export type AgentStats = z.infer<typeof agentStats>;
 
-const age = z.number().int().min(MIN_LEAD_AGE).max(MAX_LEAD_AGE).nullable();
+const AGE_RANGE_MESSAGE = `Age must be between ${MIN_LEAD_AGE} and ${MAX_LEAD_AGE}`;
+const age = z
+  .number({ error: 'Age must be a number' })
+  .int({ error: 'Age must be a whole number' })
+  .min(MIN_LEAD_AGE, { error: AGE_RANGE_MESSAGE })
+  .max(MAX_LEAD_AGE, { error: AGE_RANGE_MESSAGE })
+  .nullable();
 
+const stateCode = z.enum(STATE_CODES as [string, ...string[]], {
+  error: (issue) => `Unknown state code: ${String(issue.input)}`,
+});
+
+/**
+ * What an agent sends: the rules of the Preferences screen (spec section 5). Blank cities are
+ * allowed here and dropped by the server, as the screen drops them.
+ */
 export const preferencesSchema = z
   .object({
-    states: z.array(z.enum(STATE_CODES as [string, ...string[]])).max(50),
-    cities: z.array(z.string().trim().min(1).max(100)).max(500),
+    states: z.array(stateCode).max(50),
+    cities: z
+      .array(z.string().trim().max(100, { error: 'A city name is at most 100 characters' }))
+      .max(500),
     ageMin: age,
     ageMax: age,
     categories: z.array(z.enum(LEAD_CATEGORIES)).max(3),
@@ -45,6 +61,15 @@ export const preferencesSchema = z
     path: ['ageMin'],
   });
 export type Preferences = z.infer<typeof preferencesSchema>;
+
+/** What the server stored (plain shape, so the response serializer can encode it). */
+export const preferencesResponse = z.object({
+  states: z.array(z.string()),
+  cities: z.array(z.string()),
+  ageMin: z.number().int().nullable(),
+  ageMax: z.number().int().nullable(),
+  categories: z.array(z.enum(LEAD_CATEGORIES)),
+});
 
 export const subscribeBody = z.object({ packageId: z.number().int().positive() });
 export const subscriptionStatusBody = z.object({ status: z.enum(SUBSCRIPTION_STATUSES) });

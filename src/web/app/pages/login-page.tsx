@@ -1,6 +1,6 @@
-import { Link } from 'wouter';
 import { AuthLayout } from '@web/components/layout/auth-layout';
 import { LoginForm } from '@web/features/auth/components/login-form';
+import { Link } from 'wouter';
 import { routes } from '../routes';
 
 export function LoginPage() {
@@ -11,7 +11,10 @@ export function LoginPage() {
       footer={
         <>
           Don&apos;t have an account?{' '}
-          <Link href={routes.register} className="font-medium text-foreground underline underline-offset-4">
+          <Link
+            href={routes.register}
+            className="font-medium text-foreground underline underline-offset-4"
+          >
             Sign up
           </Link>
         </>

@@ -1,7 +1,7 @@
-import { CircleAlert } from 'lucide-react';
-import { Link } from 'wouter';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent } from '@web/components/ui/card';
+import { CircleAlert } from 'lucide-react';
+import { Link } from 'wouter';
 import { routes } from '../routes';
 
 export function NotFoundPage() {

@@ -1,6 +1,6 @@
-import { Link } from 'wouter';
 import { AuthLayout } from '@web/components/layout/auth-layout';
 import { RegisterForm } from '@web/features/auth/components/register-form';
+import { Link } from 'wouter';
 import { routes } from '../routes';
 
 export function RegisterPage() {
@@ -11,7 +11,10 @@ export function RegisterPage() {
       footer={
         <>
           Already have an account?{' '}
-          <Link href={routes.login} className="font-medium text-foreground underline underline-offset-4">
+          <Link
+            href={routes.login}
+            className="font-medium text-foreground underline underline-offset-4"
+          >
             Log in
           </Link>
         </>

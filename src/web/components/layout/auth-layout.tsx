@@ -1,7 +1,7 @@
-import type { ReactNode } from 'react';
-import { Link } from 'wouter';
 import { routes } from '@web/app/routes';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
+import type { ReactNode } from 'react';
+import { Link } from 'wouter';
 import { BrandLogo } from './brand-logo';
 
 /** The centred card that frames the login and registration forms. */
@@ -19,7 +19,11 @@ export function AuthLayout({
   return (
     <div className="flex min-h-svh flex-col items-center justify-center bg-muted/40 px-4 py-10">
       <header className="mb-6">
-        <Link href={routes.landing} aria-label="LeadFlow home" className="rounded-md focus-visible:outline-2 focus-visible:outline-ring">
+        <Link
+          href={routes.landing}
+          aria-label="LeadFlow home"
+          className="rounded-md focus-visible:outline-2 focus-visible:outline-ring"
+        >
           <BrandLogo />
         </Link>
       </header>

@@ -1,6 +1,6 @@
+import { cn } from '@web/lib/utils';
 import { Slot } from 'radix-ui';
 import type { ComponentProps } from 'react';
-import { cn } from '@web/lib/utils';
 
 export function Card({ className, ...props }: ComponentProps<'div'>) {
   return (
@@ -36,7 +36,11 @@ export function CardTitle({
 }: ComponentProps<'div'> & { asChild?: boolean }) {
   const Comp = asChild ? Slot.Root : 'div';
   return (
-    <Comp data-slot="card-title" className={cn('font-semibold leading-none', className)} {...props} />
+    <Comp
+      data-slot="card-title"
+      className={cn('font-semibold leading-none', className)}
+      {...props}
+    />
   );
 }
 

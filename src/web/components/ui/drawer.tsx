@@ -1,6 +1,6 @@
+import { cn } from '@web/lib/utils';
 import type { ComponentProps } from 'react';
 import { Drawer as DrawerPrimitive } from 'vaul';
-import { cn } from '@web/lib/utils';
 
 export function Drawer(props: ComponentProps<typeof DrawerPrimitive.Root>) {
   return <DrawerPrimitive.Root data-slot="drawer" {...props} />;

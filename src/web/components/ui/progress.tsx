@@ -1,6 +1,6 @@
+import { cn } from '@web/lib/utils';
 import { Progress as ProgressPrimitive } from 'radix-ui';
 import type { ComponentProps } from 'react';
-import { cn } from '@web/lib/utils';
 
 export function Progress({
   className,

@@ -1,6 +1,6 @@
+import { cn } from '@web/lib/utils';
 import { Separator as SeparatorPrimitive } from 'radix-ui';
 import type { ComponentProps } from 'react';
-import { cn } from '@web/lib/utils';
 
 export function Separator({
   className,

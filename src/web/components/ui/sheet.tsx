@@ -1,7 +1,7 @@
+import { cn } from '@web/lib/utils';
 import { X } from 'lucide-react';
 import { Dialog as SheetPrimitive } from 'radix-ui';
 import type { ComponentProps } from 'react';
-import { cn } from '@web/lib/utils';
 
 export function Sheet(props: ComponentProps<typeof SheetPrimitive.Root>) {
   return <SheetPrimitive.Root data-slot="sheet" {...props} />;
@@ -75,7 +75,11 @@ export function SheetContent({
 
 export function SheetHeader({ className, ...props }: ComponentProps<'div'>) {
   return (
-    <div data-slot="sheet-header" className={cn('flex flex-col gap-1.5 p-4', className)} {...props} />
+    <div
+      data-slot="sheet-header"
+      className={cn('flex flex-col gap-1.5 p-4', className)}
+      {...props}
+    />
   );
 }
 

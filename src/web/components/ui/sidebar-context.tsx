@@ -1,3 +1,5 @@
+import { useIsMobile } from '@web/hooks/use-is-mobile';
+import { cn } from '@web/lib/utils';
 import {
   type ComponentProps,
   type CSSProperties,
@@ -8,9 +10,6 @@ import {
   useMemo,
   useState,
 } from 'react';
-import { useIsMobile } from '@web/hooks/use-is-mobile';
-import { cn } from '@web/lib/utils';
-import { TooltipProvider } from './tooltip';
 
 export const SIDEBAR_COOKIE_NAME = 'sidebar_state';
 /** The open/collapsed choice is remembered for 7 days (spec section 9). */
@@ -19,8 +18,6 @@ export const SIDEBAR_WIDTH = '16rem';
 export const SIDEBAR_WIDTH_MOBILE = '18rem';
 export const SIDEBAR_WIDTH_ICON = '3rem';
 export const SIDEBAR_KEYBOARD_SHORTCUT = 'b';
-/** Menu tooltips in the collapsed sidebar open at once. */
-export const SIDEBAR_TOOLTIP_DELAY_MS = 0;
 
 export type SidebarState = 'expanded' | 'collapsed';
 
@@ -76,7 +73,10 @@ export function SidebarProvider({
 
   useEffect(() => {
     const handleKeyDown = (event: KeyboardEvent) => {
-      if (event.key.toLowerCase() === SIDEBAR_KEYBOARD_SHORTCUT && (event.metaKey || event.ctrlKey)) {
+      if (
+        event.key.toLowerCase() === SIDEBAR_KEYBOARD_SHORTCUT &&
+        (event.metaKey || event.ctrlKey)
+      ) {
         event.preventDefault();
         toggleSidebar();
       }
@@ -93,25 +93,26 @@ export function SidebarProvider({
 
   return (
     <SidebarContext.Provider value={value}>
-      <TooltipProvider delayDuration={SIDEBAR_TOOLTIP_DELAY_MS}>
-        <div
-          data-slot="sidebar-wrapper"
-          data-testid="sidebar-wrapper"
-          data-state={state}
-          data-mobile={isMobile ? 'true' : 'false'}
-          style={
-            {
-              '--sidebar-width': SIDEBAR_WIDTH,
-              '--sidebar-width-icon': SIDEBAR_WIDTH_ICON,
-              ...style,
-            } as CSSProperties
-          }
-          className={cn('group/sidebar-wrapper flex min-h-svh w-full has-data-[variant=inset]:bg-sidebar', className)}
-          {...props}
-        >
-          {children}
-        </div>
-      </TooltipProvider>
+      <div
+        data-slot="sidebar-wrapper"
+        data-testid="sidebar-wrapper"
+        data-state={state}
+        data-mobile={isMobile ? 'true' : 'false'}
+        style={
+          {
+            '--sidebar-width': SIDEBAR_WIDTH,
+            '--sidebar-width-icon': SIDEBAR_WIDTH_ICON,
+            ...style,
+          } as CSSProperties
+        }
+        className={cn(
+          'group/sidebar-wrapper flex min-h-svh w-full has-data-[variant=inset]:bg-sidebar',
+          className,
+        )}
+        {...props}
+      >
+        {children}
+      </div>
     </SidebarContext.Provider>
   );
 }

@@ -1,7 +1,7 @@
+import { cn } from '@web/lib/utils';
 import { cva, type VariantProps } from 'class-variance-authority';
 import { Slot } from 'radix-ui';
 import type { ComponentProps } from 'react';
-import { cn } from '@web/lib/utils';
 import { useSidebar } from './sidebar-context';
 import { Tooltip, TooltipContent, TooltipTrigger } from './tooltip';
 

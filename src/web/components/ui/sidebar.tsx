@@ -1,9 +1,13 @@
+import { cn } from '@web/lib/utils';
 import { PanelLeft } from 'lucide-react';
 import type { ComponentProps, CSSProperties } from 'react';
-import { cn } from '@web/lib/utils';
 import { Button } from './button';
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from './sheet';
 import { SIDEBAR_WIDTH_MOBILE, useSidebar } from './sidebar-context';
+import { TooltipProvider } from './tooltip';
+
+/** Menu tooltips in the collapsed sidebar open at once; 700 ms elsewhere. */
+export const SIDEBAR_TOOLTIP_DELAY_MS = 0;
 
 /**
  * Desktop: a fixed column that collapses to icons (data-state expanded/collapsed).
@@ -34,7 +38,9 @@ export function Sidebar({
             <SheetTitle>{label}</SheetTitle>
             <SheetDescription>Displays the mobile sidebar.</SheetDescription>
           </SheetHeader>
-          <div className="flex h-full w-full flex-col">{children}</div>
+          <TooltipProvider delayDuration={SIDEBAR_TOOLTIP_DELAY_MS}>
+            <div className="flex h-full w-full flex-col">{children}</div>
+          </TooltipProvider>
         </SheetContent>
       </Sheet>
     );
@@ -66,7 +72,7 @@ export function Sidebar({
           data-slot="sidebar-inner"
           className="flex h-full w-full flex-col bg-sidebar"
         >
-          {children}
+          <TooltipProvider delayDuration={SIDEBAR_TOOLTIP_DELAY_MS}>{children}</TooltipProvider>
         </div>
       </div>
     </div>

@@ -1,5 +1,5 @@
-import type { ComponentProps } from 'react';
 import { cn } from '@web/lib/utils';
+import type { ComponentProps } from 'react';
 
 export function Skeleton({ className, ...props }: ComponentProps<'div'>) {
   return (

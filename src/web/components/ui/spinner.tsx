@@ -1,6 +1,6 @@
+import { cn } from '@web/lib/utils';
 import { LoaderCircle } from 'lucide-react';
 import type { ComponentProps } from 'react';
-import { cn } from '@web/lib/utils';
 
 /** A spinning icon; pass `label` when it is the only sign of loading on screen. */
 export function Spinner({

@@ -1,5 +1,5 @@
-import type { ComponentProps } from 'react';
 import { cn } from '@web/lib/utils';
+import type { ComponentProps } from 'react';
 
 export function Table({ className, ...props }: ComponentProps<'table'>) {
   return (
@@ -67,10 +67,7 @@ export function TableCell({ className, ...props }: ComponentProps<'td'>) {
   return (
     <td
       data-slot="table-cell"
-      className={cn(
-        'whitespace-nowrap p-2 align-middle [&:has([role=checkbox])]:pr-0',
-        className,
-      )}
+      className={cn('whitespace-nowrap p-2 align-middle [&:has([role=checkbox])]:pr-0', className)}
       {...props}
     />
   );

@@ -1,8 +1,8 @@
+import { cn } from '@web/lib/utils';
 import { cva, type VariantProps } from 'class-variance-authority';
 import { X } from 'lucide-react';
 import { Toast as ToastPrimitive } from 'radix-ui';
 import type { ComponentProps, ReactElement } from 'react';
-import { cn } from '@web/lib/utils';
 
 /** Spec section 9: toasts last 5000 ms, swipe right past 50 px to dismiss. */
 export const TOAST_DURATION = 5000;
@@ -63,10 +63,7 @@ export function Toast({ className, variant, ...props }: ToastProps) {
   );
 }
 
-export function ToastAction({
-  className,
-  ...props
-}: ComponentProps<typeof ToastPrimitive.Action>) {
+export function ToastAction({ className, ...props }: ComponentProps<typeof ToastPrimitive.Action>) {
   return (
     <ToastPrimitive.Action
       className={cn(
@@ -104,7 +101,5 @@ export function ToastDescription({
   className,
   ...props
 }: ComponentProps<typeof ToastPrimitive.Description>) {
-  return (
-    <ToastPrimitive.Description className={cn('text-sm opacity-90', className)} {...props} />
-  );
+  return <ToastPrimitive.Description className={cn('text-sm opacity-90', className)} {...props} />;
 }

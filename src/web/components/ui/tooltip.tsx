@@ -1,6 +1,6 @@
+import { cn } from '@web/lib/utils';
 import { Tooltip as TooltipPrimitive } from 'radix-ui';
 import type { ComponentProps } from 'react';
-import { cn } from '@web/lib/utils';
 
 /** Radix's default: a tooltip opens after 700 ms of hover (spec section 9). */
 export const TOOLTIP_DELAY_MS = 700;

@@ -1,11 +1,11 @@
-import { type FormEvent, useState } from 'react';
-import { useLocation } from 'wouter';
 import { homeFor } from '@web/app/routes';
 import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form-field';
 import { Spinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
 import { errorMessage } from '@web/lib/api-client';
+import { type FormEvent, useState } from 'react';
+import { useLocation } from 'wouter';
 import { useLogin } from '../api';
 
 export function LoginForm() {

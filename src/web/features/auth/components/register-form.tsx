@@ -1,12 +1,12 @@
 import { MIN_PASSWORD_LENGTH } from '@shared/domain';
-import { type FormEvent, useState } from 'react';
-import { useLocation } from 'wouter';
 import { routes } from '@web/app/routes';
 import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form-field';
 import { Spinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
 import { errorMessage } from '@web/lib/api-client';
+import { type FormEvent, useState } from 'react';
+import { useLocation } from 'wouter';
 import { useRegister } from '../api';
 
 const emptyForm = { name: '', email: '', password: '', confirmPassword: '' };

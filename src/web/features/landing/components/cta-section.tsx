@@ -1,7 +1,7 @@
-import { ArrowRight } from 'lucide-react';
-import { Link } from 'wouter';
 import { routes } from '@web/app/routes';
 import { Button } from '@web/components/ui/button';
+import { ArrowRight } from 'lucide-react';
+import { Link } from 'wouter';
 
 export function CtaSection() {
   return (
@@ -11,8 +11,7 @@ export function CtaSection() {
           Ready to Grow Your Business?
         </h2>
         <p className="mx-auto mt-4 max-w-xl text-primary-foreground/80">
-          Create your account, pick a package and start receiving qualified leads tomorrow
-          morning.
+          Create your account, pick a package and start receiving qualified leads tomorrow morning.
         </p>
         <Button size="lg" variant="secondary" className="mt-8" asChild>
           <Link href={routes.register}>

@@ -1,5 +1,5 @@
-import { ChartColumn, FileSpreadsheet, ShieldCheck, Zap } from 'lucide-react';
 import { landingAnchors } from '@web/app/routes';
+import { ChartColumn, FileSpreadsheet, ShieldCheck, Zap } from 'lucide-react';
 
 const features = [
   {

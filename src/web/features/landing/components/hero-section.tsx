@@ -1,8 +1,8 @@
-import { ArrowRight, Users } from 'lucide-react';
-import { Link } from 'wouter';
 import { landingAnchors, routes } from '@web/app/routes';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
+import { ArrowRight, Users } from 'lucide-react';
+import { Link } from 'wouter';
 
 export function HeroSection() {
   return (
@@ -19,10 +19,10 @@ export function HeroSection() {
           Grow Your Insurance Business
         </h1>
         <p className="mt-6 max-w-2xl text-lg text-muted-foreground">
-          Receive exclusive, qualified Medicare, ACA and Final Expense leads every day. Our
-          packages include CRM integration, call recording, follow-up messages, automated daily
-          lead assignment by preferences, CSV lead import, performance analytics (conversion
-          rates, daily quotas) and role-based access control.
+          Receive exclusive, qualified Medicare, ACA and Final Expense leads every day. Our packages
+          include CRM integration, call recording, follow-up messages, automated daily lead
+          assignment by preferences, CSV lead import, performance analytics (conversion rates, daily
+          quotas) and role-based access control.
         </p>
         <div className="mt-10 flex flex-col gap-3 sm:flex-row">
           <Button size="lg" asChild>

@@ -1,6 +1,6 @@
-import { Link } from 'wouter';
 import { landingAnchors, routes } from '@web/app/routes';
 import { BrandLogo } from '@web/components/layout/brand-logo';
+import { Link } from 'wouter';
 
 type FooterLink = { label: string; href: string; internal?: boolean };
 

@@ -1,9 +1,9 @@
-import { Menu, X } from 'lucide-react';
-import { useState } from 'react';
-import { Link } from 'wouter';
 import { landingAnchors, routes } from '@web/app/routes';
 import { BrandLogo } from '@web/components/layout/brand-logo';
 import { Button } from '@web/components/ui/button';
+import { Menu, X } from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'wouter';
 
 const sectionLinks = [
   { href: `#${landingAnchors.packages}`, label: 'Packages' },

@@ -1,7 +1,5 @@
 import type { Package } from '@shared/contracts/packages';
 import { categoryLabel, formatPrice } from '@shared/format';
-import { Check } from 'lucide-react';
-import { Link } from 'wouter';
 import { routes } from '@web/app/routes';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
@@ -14,6 +12,8 @@ import {
   CardTitle,
 } from '@web/components/ui/card';
 import { Skeleton } from '@web/components/ui/skeleton';
+import { Check } from 'lucide-react';
+import { Link } from 'wouter';
 
 const serviceLabels = [
   ['crm', 'CRM'],

@@ -1,0 +1,68 @@
+import { eq, sql } from 'drizzle-orm';
+import type { SubscriptionSummary } from '../../../shared/contracts/agent';
+import type { SubscriptionStatus } from '../../../shared/domain';
+import type { Db } from '../../db/client';
+import { packages, subscriptions } from '../../db/schema';
+
+export async function findSubscription(
+  db: Db,
+  userId: number,
+): Promise<SubscriptionSummary | null> {
+  const [row] = await db
+    .select({
+      id: subscriptions.id,
+      status: subscriptions.status,
+      packageId: subscriptions.packageId,
+      package: {
+        name: packages.name,
+        priceMonthlyCents: packages.priceMonthlyCents,
+        category: packages.category,
+        leadsPerDay: packages.leadsPerDay,
+      },
+    })
+    .from(subscriptions)
+    .innerJoin(packages, eq(packages.id, subscriptions.packageId))
+    .where(eq(subscriptions.userId, userId))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * The agent's one subscription, created or switched to the package with the given status.
+ * started_at restarts when the package changes or the subscription comes back from another
+ * status; re-subscribing to the current active package changes nothing but updated_at.
+ */
+export async function upsertSubscription(
+  db: Db,
+  userId: number,
+  packageId: number,
+  status: SubscriptionStatus,
+): Promise<void> {
+  await db
+    .insert(subscriptions)
+    .values({ userId, packageId, status })
+    .onConflictDoUpdate({
+      target: subscriptions.userId,
+      set: {
+        packageId,
+        status,
+        updatedAt: sql`now()`,
+        startedAt: sql`case when ${subscriptions.packageId} <> excluded.package_id
+          or ${subscriptions.status} <> excluded.status then now() else ${subscriptions.startedAt} end`,
+      },
+    });
+}
+
+/** false when the agent has no subscription */
+export async function setSubscriptionStatus(
+  db: Db,
+  userId: number,
+  status: SubscriptionStatus,
+): Promise<boolean> {
+  const rows = await db
+    .update(subscriptions)
+    .set({ status, updatedAt: sql`now()` })
+    .where(eq(subscriptions.userId, userId))
+    .returning({ id: subscriptions.id });
+  return rows.length > 0;
+}

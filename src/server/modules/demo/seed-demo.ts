@@ -1,0 +1,145 @@
+import { sql } from 'drizzle-orm';
+import { LEAD_CATEGORIES, type LeadCategory } from '../../../shared/domain';
+import type { Db } from '../../db/client';
+import { leadHistory, leads, packages, preferences, subscriptions, users } from '../../db/schema';
+import { businessDate } from '../../lib/business-time';
+import { hashPassword } from '../auth/passwords';
+
+export const DEMO_AGENT_PASSWORD = 'demo1234';
+
+const FIRST = ['Mary', 'James', 'Linda', 'Robert', 'Patricia', 'John', 'Barbara', 'Michael', 'Susan', 'William', 'Karen', 'David', 'Nancy', 'Richard', 'Betty', 'Joseph'];
+const LAST = ['Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Garcia', 'Miller', 'Davis', 'Rodriguez', 'Martinez', 'Wilson', 'Anderson', 'Taylor', 'Thomas', 'Moore', 'Jackson'];
+const PLACES: [string, string][] = [
+  ['Miami', 'FL'], ['Tampa', 'FL'], ['Orlando', 'FL'], ['Houston', 'TX'], ['Dallas', 'TX'], ['Austin', 'TX'],
+  ['Phoenix', 'AZ'], ['Tucson', 'AZ'], ['Atlanta', 'GA'], ['Savannah', 'GA'], ['Charlotte', 'NC'], ['Raleigh', 'NC'],
+  ['Columbus', 'OH'], ['Cleveland', 'OH'], ['Nashville', 'TN'], ['Memphis', 'TN'],
+];
+
+const DEMO_PACKAGES = [
+  { slug: 'medicare-starter', name: 'Medicare Starter', category: 'MEDICARE', priceMonthlyCents: 19900, leadsPerDay: 5, commissionPct: 20, enrollmentOnly: false, crm: true, rec: true, fu: false },
+  { slug: 'medicare-aep-pro', name: 'Medicare AEP Pro', category: 'MEDICARE', priceMonthlyCents: 49900, leadsPerDay: 15, commissionPct: 25, enrollmentOnly: true, crm: true, rec: true, fu: true },
+  { slug: 'aca-open-enrollment', name: 'ACA Open Enrollment', category: 'ACA', priceMonthlyCents: 29900, leadsPerDay: 10, commissionPct: 15, enrollmentOnly: true, crm: true, rec: false, fu: true },
+  { slug: 'final-expense-plus', name: 'Final Expense Plus', category: 'FINAL_EXPENSE', priceMonthlyCents: 24900, leadsPerDay: 8, commissionPct: 30, enrollmentOnly: false, crm: true, rec: true, fu: true },
+  { slug: 'legacy-medicare', name: 'Legacy Medicare (retired)', category: 'MEDICARE', priceMonthlyCents: 9900, leadsPerDay: 3, commissionPct: 10, enrollmentOnly: false, crm: false, rec: false, fu: false, active: false },
+] as const;
+
+/** A tiny seeded PRNG so the demo is the same every time. */
+function prng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Demo data for a newcomer: packages of every category, agents with subscriptions and
+ * preferences, and a few hundred leads, some already worked. Skipped when leads exist.
+ */
+export async function seedDemo(
+  db: Db,
+  timeZone: string,
+  log: (line: string) => void,
+): Promise<boolean> {
+  const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(leads);
+  if (n > 0) {
+    log('Demo data skipped: the database already has leads.');
+    return false;
+  }
+  const rand = prng(42);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
+
+  const pkgRows = await db
+    .insert(packages)
+    .values(
+      DEMO_PACKAGES.map((p) => ({
+        slug: p.slug,
+        name: p.name,
+        category: p.category as LeadCategory,
+        priceMonthlyCents: p.priceMonthlyCents,
+        leadsPerDay: p.leadsPerDay,
+        commissionPct: p.commissionPct,
+        enrollmentOnly: p.enrollmentOnly,
+        serviceCrm: p.crm,
+        serviceCallRecording: p.rec,
+        serviceFollowUpMessage: p.fu,
+        active: 'active' in p ? p.active : true,
+      })),
+    )
+    .onConflictDoNothing()
+    .returning();
+
+  const passwordHash = await hashPassword(DEMO_AGENT_PASSWORD);
+  const agentSpecs = [
+    { name: 'Alice Carter', pkg: 'medicare-starter', states: ['FL', 'TX'], status: 'ACTIVE' },
+    { name: 'Ben Ortiz', pkg: 'final-expense-plus', states: [], status: 'ACTIVE' },
+    { name: 'Chloe Nguyen', pkg: 'aca-open-enrollment', states: ['GA', 'NC'], status: 'ACTIVE' },
+    { name: 'Dan Fischer', pkg: 'medicare-aep-pro', states: ['AZ', 'OH', 'TN'], status: 'ACTIVE' },
+    { name: 'Eva Brooks', pkg: 'medicare-starter', states: ['FL'], status: 'PAST_DUE' },
+    { name: 'Frank Hill', pkg: null, states: [], status: null },
+  ] as const;
+  const agents: { id: number; name: string }[] = [];
+  for (const [i, spec] of agentSpecs.entries()) {
+    const email = `agent${i + 1}@demo.leadflow.local`;
+    const [user] = await db
+      .insert(users)
+      .values({ name: spec.name, email, passwordHash, role: 'AGENT' })
+      .onConflictDoNothing()
+      .returning();
+    if (!user) continue;
+    agents.push({ id: user.id, name: spec.name });
+    const pkg = pkgRows.find((p) => p.slug === spec.pkg);
+    if (pkg && spec.status) {
+      await db.insert(subscriptions).values({ userId: user.id, packageId: pkg.id, status: spec.status });
+    }
+    await db.insert(preferences).values({ userId: user.id, states: [...spec.states], ageMin: i % 2 ? 50 : null });
+  }
+
+  // 400 leads over the last two weeks; a third already delivered and partly worked
+  const now = Date.now();
+  const rows = Array.from({ length: 400 }, (_, i) => {
+    const [city, state] = pick(PLACES);
+    const category = pick(LEAD_CATEGORIES);
+    const first = pick(FIRST);
+    const last = pick(LAST);
+    return {
+      externalId: `DEMO-${String(i + 1).padStart(4, '0')}`,
+      firstName: first,
+      lastName: last,
+      phone: `(555) ${String(100 + Math.floor(rand() * 900))}-${String(1000 + Math.floor(rand() * 9000))}`,
+      email: `${first}.${last}${i}@example.com`.toLowerCase(),
+      city,
+      state,
+      age: category === 'ACA' ? 26 + Math.floor(rand() * 38) : 60 + Math.floor(rand() * 30),
+      category,
+      createdAt: new Date(now - Math.floor(rand() * 14 * 86_400_000)),
+    };
+  });
+  const inserted = await db.insert(leads).values(rows).returning({ id: leads.id, createdAt: leads.createdAt });
+  const worked = inserted.slice(0, 130);
+  const statuses = ['ASSIGNED', 'CONTACTED', 'IN_PROGRESS', 'CONVERTED', 'INVALID'] as const;
+  const active = agents.slice(0, 4);
+  for (const [i, lead] of worked.entries()) {
+    const agent = active[i % active.length];
+    const status = statuses[Math.floor(rand() * statuses.length)];
+    const assignedAt = new Date(lead.createdAt.getTime() + 3_600_000);
+    await db
+      .update(leads)
+      .set({ agentId: agent.id, status, assignedAt, assignedOn: businessDate(timeZone, assignedAt) })
+      .where(sql`${leads.id} = ${lead.id}`);
+    await db.insert(leadHistory).values({
+      leadId: lead.id,
+      kind: 'MANUAL_ASSIGNED',
+      fromStatus: 'NEW',
+      toStatus: 'ASSIGNED',
+      agentId: agent.id,
+      createdAt: assignedAt,
+    });
+  }
+  log(`Demo data: ${pkgRows.length} packages, ${agents.length} agents, ${rows.length} leads.`);
+  log(`Demo agents sign in as agent1@demo.leadflow.local ... agent${agents.length}@demo.leadflow.local, password ${DEMO_AGENT_PASSWORD}`);
+  return true;
+}

@@ -1,0 +1,127 @@
+import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  assignLeadBody,
+  importResult,
+  leadListQuery,
+  leadSchema,
+} from '../../../shared/contracts/leads';
+import { AppError } from '../../lib/app-error';
+import { currentUser, requireRole } from '../../plugins/auth';
+import { listLeadsPage } from './admin-leads.repository';
+import { assignLeadManually } from './assign-lead';
+import { importLeads, noAssignmentAfterImport, type OnImported, tooLarge } from './import-leads';
+
+export interface AdminLeadsRoutesOptions {
+  /** runs after each committed import (the assignment engine wires ASSIGN_ON_IMPORT here) */
+  onImported?: OnImported;
+}
+
+/** Room for the multipart envelope around the file when checking Content-Length up front. */
+const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+
+/** Extensions and types a browser may send for a .csv file; anything else is refused. */
+const CSV_MIMETYPES = new Set([
+  'text/csv',
+  'text/plain',
+  'text/x-csv',
+  'text/comma-separated-values',
+  'application/csv',
+  'application/x-csv',
+  'application/vnd.ms-excel', // what Windows browsers send for .csv
+  'application/octet-stream',
+  '',
+]);
+
+export const adminLeadsRoutes: FastifyPluginAsyncZod<AdminLeadsRoutesOptions> = async (
+  app,
+  opts,
+) => {
+  const maxBytes = app.config.MAX_UPLOAD_BYTES;
+  await app.register(multipart, {
+    limits: { fileSize: maxBytes, files: 1, fields: 10, parts: 20 },
+  });
+  const onImported = opts.onImported ?? noAssignmentAfterImport;
+  const admin = requireRole('ADMIN');
+
+  app.get(
+    '/api/admin/leads',
+    {
+      onRequest: admin,
+      schema: { querystring: leadListQuery, response: { 200: z.array(leadSchema) } },
+    },
+    async (request, reply) => {
+      const page = await listLeadsPage(app.db, request.query);
+      reply.header('X-Total-Count', String(page.total));
+      return page.leads;
+    },
+  );
+
+  app.post(
+    '/api/admin/leads/assign',
+    { onRequest: admin, schema: { body: assignLeadBody, response: { 200: leadSchema } } },
+    (request) =>
+      assignLeadManually(app.db, {
+        leadId: request.body.leadId,
+        agentId: request.body.userId,
+        actorId: currentUser(request).id,
+        timeZone: app.config.BUSINESS_TZ,
+      }),
+  );
+
+  app.post(
+    '/api/admin/leads/import',
+    {
+      onRequest: [admin, async (request) => checkUploadHeaders(request, maxBytes)],
+      schema: { response: { 200: importResult } },
+    },
+    async (request) => {
+      const part = await request.file();
+      if (!part) throw new AppError('BAD_REQUEST', 'No file was uploaded: send the CSV in a file field');
+      const filename = part.filename ?? '';
+      if (!/\.csv$/i.test(filename) || !CSV_MIMETYPES.has(part.mimetype.toLowerCase())) {
+        part.file.resume(); // let the rest of the upload drain so the answer reaches the client
+        throw new AppError(
+          'UNSUPPORTED_MEDIA_TYPE',
+          `Only .csv files can be imported ('${filename.slice(0, 100)}' is ${part.mimetype || 'of an unknown type'})`,
+        );
+      }
+      const result = await importLeads(
+        app.db,
+        {
+          file: part.file,
+          filename,
+          actorId: currentUser(request).id,
+          wasTruncated: () => part.file.truncated,
+          maxBytes,
+        },
+        async (importId) => {
+          try {
+            return await onImported(importId);
+          } catch (err) {
+            request.log.error({ err, importId }, 'assignment after import failed');
+            return null;
+          }
+        },
+      );
+      return result;
+    },
+  );
+};
+
+/** Refuses before any byte is read: a body that is not multipart, or one declared too large. */
+function checkUploadHeaders(request: FastifyRequest, maxBytes: number): void {
+  const type = request.headers['content-type'] ?? '';
+  if (!/^multipart\/form-data/i.test(type)) {
+    throw new AppError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      'Upload the CSV as multipart/form-data with a file field',
+    );
+  }
+  const length = Number(request.headers['content-length']);
+  if (Number.isFinite(length) && length > maxBytes + MULTIPART_OVERHEAD_BYTES) {
+    throw tooLarge(maxBytes);
+  }
+}

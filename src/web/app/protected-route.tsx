@@ -1,0 +1,31 @@
+import type { UserRole } from '@shared/domain';
+import { PageSpinner } from '@web/components/layout/page-spinner';
+import { useCurrentUser } from '@web/features/auth/api';
+import { type ReactNode, Suspense } from 'react';
+import { Redirect } from 'wouter';
+import { lazyNamed } from './lazy-named';
+import { homeFor, routes } from './routes';
+
+// The portal frame (sidebar, sheet, tooltips) loads only once someone opens a protected screen.
+const PortalLayout = lazyNamed(
+  () => import('@web/components/layout/portal-layout'),
+  'PortalLayout',
+);
+
+/** ADMIN screens need ADMIN; AGENT screens accept any role that is not ADMIN. */
+export function hasRole(userRole: string, required: UserRole): boolean {
+  return required === 'ADMIN' ? userRole === 'ADMIN' : userRole !== 'ADMIN';
+}
+
+/** Route guard (spec section 4): spinner, then /login, the user's own home, or the content. */
+export function ProtectedRoute({ role, children }: { role: UserRole; children: ReactNode }) {
+  const { data: user, isPending } = useCurrentUser();
+  if (isPending) return <PageSpinner fullScreen />;
+  if (!user) return <Redirect to={routes.login} replace />;
+  if (!hasRole(user.role, role)) return <Redirect to={homeFor(user.role)} replace />;
+  return (
+    <Suspense fallback={<PageSpinner fullScreen />}>
+      <PortalLayout user={user}>{children}</PortalLayout>
+    </Suspense>
+  );
+}

@@ -1,0 +1,76 @@
+import type { UserRole } from '@shared/domain';
+import { type ComponentType, useEffect } from 'react';
+import { Route, Switch, useLocation } from 'wouter';
+import { lazyNamed } from './lazy-named';
+import { LandingPage } from './pages/landing-page';
+import { LoginPage } from './pages/login-page';
+import { NotFoundPage } from './pages/not-found-page';
+import { RegisterPage } from './pages/register-page';
+import { ProtectedRoute } from './protected-route';
+import { routes } from './routes';
+
+// Protected screens are split per route so the public pages never load them (or recharts).
+const AgentDashboardPage = lazyNamed(
+  () => import('./pages/agent-dashboard-page'),
+  'AgentDashboardPage',
+);
+const AgentLeadsPage = lazyNamed(() => import('./pages/agent-leads-page'), 'AgentLeadsPage');
+const AgentPreferencesPage = lazyNamed(
+  () => import('./pages/agent-preferences-page'),
+  'AgentPreferencesPage',
+);
+const AdminDashboardPage = lazyNamed(
+  () => import('./pages/admin-dashboard-page'),
+  'AdminDashboardPage',
+);
+const AdminPackagesPage = lazyNamed(
+  () => import('./pages/admin-packages-page'),
+  'AdminPackagesPage',
+);
+const AdminLeadsPage = lazyNamed(() => import('./pages/admin-leads-page'), 'AdminLeadsPage');
+const AdminAgentsPage = lazyNamed(() => import('./pages/admin-agents-page'), 'AdminAgentsPage');
+const AdminAnalyticsPage = lazyNamed(
+  () => import('./pages/admin-analytics-page'),
+  'AdminAnalyticsPage',
+);
+
+const protectedRoutes: { path: string; role: UserRole; page: ComponentType }[] = [
+  { path: routes.agent.dashboard, role: 'AGENT', page: AgentDashboardPage },
+  { path: routes.agent.leads, role: 'AGENT', page: AgentLeadsPage },
+  { path: routes.agent.preferences, role: 'AGENT', page: AgentPreferencesPage },
+  { path: routes.admin.dashboard, role: 'ADMIN', page: AdminDashboardPage },
+  { path: routes.admin.packages, role: 'ADMIN', page: AdminPackagesPage },
+  { path: routes.admin.leads, role: 'ADMIN', page: AdminLeadsPage },
+  { path: routes.admin.agents, role: 'ADMIN', page: AdminAgentsPage },
+  { path: routes.admin.analytics, role: 'ADMIN', page: AdminAnalyticsPage },
+];
+
+/** A new screen starts at the top, unless the URL points at an anchor. */
+function ScrollToTop() {
+  const [location] = useLocation();
+  useEffect(() => {
+    if (location && !window.location.hash) window.scrollTo(0, 0);
+  }, [location]);
+  return null;
+}
+
+export function AppRouter() {
+  return (
+    <>
+      <ScrollToTop />
+      <Switch>
+        <Route path={routes.landing} component={LandingPage} />
+        <Route path={routes.login} component={LoginPage} />
+        <Route path={routes.register} component={RegisterPage} />
+        {protectedRoutes.map(({ path, role, page: Page }) => (
+          <Route key={path} path={path}>
+            <ProtectedRoute role={role}>
+              <Page />
+            </ProtectedRoute>
+          </Route>
+        ))}
+        <Route component={NotFoundPage} />
+      </Switch>
+    </>
+  );
+}

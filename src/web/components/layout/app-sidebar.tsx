@@ -1,0 +1,75 @@
+import type { PublicUser } from '@shared/contracts/auth';
+import { routes } from '@web/app/routes';
+import { Sidebar, SidebarContent, SidebarFooter, SidebarHeader } from '@web/components/ui/sidebar';
+import { useSidebar } from '@web/components/ui/sidebar-context';
+import {
+  SidebarGroup,
+  SidebarGroupContent,
+  SidebarGroupLabel,
+  SidebarMenu,
+  SidebarMenuButton,
+  SidebarMenuItem,
+} from '@web/components/ui/sidebar-menu';
+import { Link, useLocation } from 'wouter';
+import { BrandLogo } from './brand-logo';
+import { LogoutButton } from './logout-button';
+import { portalNavFor, portalTitleFor } from './portal-nav';
+
+export function AppSidebar({ user }: { user: PublicUser }) {
+  const [location] = useLocation();
+  const { isMobile, setOpenMobile, state } = useSidebar();
+  const title = portalTitleFor(user.role);
+  const closeOnMobile = () => {
+    if (isMobile) setOpenMobile(false);
+  };
+
+  return (
+    <Sidebar label={title}>
+      <SidebarHeader className="h-14 justify-center border-b">
+        <Link
+          href={routes.landing}
+          aria-label="LeadFlow home"
+          className="rounded-md px-1 outline-hidden focus-visible:ring-2 focus-visible:ring-sidebar-ring"
+        >
+          <BrandLogo compact={state === 'collapsed' && !isMobile} className="text-base" />
+        </Link>
+      </SidebarHeader>
+      <SidebarContent>
+        <nav aria-label={title}>
+          <SidebarGroup>
+            <SidebarGroupLabel>{title}</SidebarGroupLabel>
+            <SidebarGroupContent>
+              <SidebarMenu>
+                {portalNavFor(user.role).map(({ title: label, href, icon: Icon }) => (
+                  <SidebarMenuItem key={href}>
+                    <SidebarMenuButton asChild isActive={location === href} tooltip={label}>
+                      <Link
+                        href={href}
+                        onClick={closeOnMobile}
+                        aria-current={location === href ? 'page' : undefined}
+                      >
+                        <Icon aria-hidden="true" />
+                        <span>{label}</span>
+                      </Link>
+                    </SidebarMenuButton>
+                  </SidebarMenuItem>
+                ))}
+              </SidebarMenu>
+            </SidebarGroupContent>
+          </SidebarGroup>
+        </nav>
+      </SidebarContent>
+      <SidebarFooter className="border-t">
+        <div className="min-w-0 px-2 py-1 group-data-[collapsible=icon]:hidden">
+          <p className="truncate font-medium text-sm">{user.name}</p>
+          <p className="truncate text-sidebar-foreground/80 text-xs">{user.email}</p>
+        </div>
+        <SidebarMenu>
+          <SidebarMenuItem>
+            <LogoutButton />
+          </SidebarMenuItem>
+        </SidebarMenu>
+      </SidebarFooter>
+    </Sidebar>
+  );
+}
