@@ -7,8 +7,10 @@ import {
 import type { AppConfig } from './config/env';
 import type { Database } from './db/client';
 import { agentRoutes } from './modules/agent/agent.routes';
+import { adminRoutes } from './modules/admin/admin.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { adminLeadsRoutes } from './modules/leads/leads.routes';
 import { packagesRoutes } from './modules/packages/packages.routes';
 import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
@@ -45,6 +47,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(packagesRoutes);
+  await app.register(adminRoutes);
+  await app.register(adminLeadsRoutes);
   await app.register(agentRoutes);
 
   await app.register(spaPlugin, { enabled: opts.serveSpa ?? true });

@@ -1,0 +1,92 @@
+import { sql } from 'drizzle-orm';
+import type { AdminAgent } from '../../../shared/contracts/admin';
+import type { SubscriptionStatus } from '../../../shared/domain';
+import { type Db, queryRows } from '../../db/client';
+
+interface AgentRow {
+  id: number;
+  name: string;
+  email: string;
+  subscriptionId: number | null;
+  status: SubscriptionStatus | null;
+  packageName: string | null;
+  priceMonthlyCents: number | null;
+  leadsPerDay: number | null;
+  totalLeads: number;
+  convertedLeads: number;
+  assignedToday: number;
+}
+
+/**
+ * Every agent with their subscription, lead counts and today's quota use: one statement, the
+ * lead counts grouped once for all agents (never a query per agent).
+ */
+export async function listAdminAgents(
+  db: Db,
+  today: string,
+  onlyAgentId?: number,
+): Promise<AdminAgent[]> {
+  const rows = await queryRows<AgentRow>(
+    db,
+    sql`
+      select u.id, u.name, u.email,
+             s.id as "subscriptionId", s.status, p.name as "packageName",
+             p.price_monthly_cents as "priceMonthlyCents", p.leads_per_day as "leadsPerDay",
+             coalesce(l.total, 0)::int as "totalLeads",
+             coalesce(l.converted, 0)::int as "convertedLeads",
+             coalesce(l.today, 0)::int as "assignedToday"
+      from users u
+      left join subscriptions s on s.user_id = u.id
+      left join packages p on p.id = s.package_id
+      left join (
+        select agent_id,
+               count(*) as total,
+               count(*) filter (where status = 'CONVERTED') as converted,
+               count(*) filter (where assigned_on = ${today}::date) as today
+        from leads
+        where agent_id is not null ${onlyAgentId === undefined ? sql`` : sql`and agent_id = ${onlyAgentId}`}
+        group by agent_id
+      ) l on l.agent_id = u.id
+      where u.role = 'AGENT' ${onlyAgentId === undefined ? sql`` : sql`and u.id = ${onlyAgentId}`}
+      order by lower(u.name), u.id`,
+  );
+  return rows.map(toAdminAgent);
+}
+
+function toAdminAgent(row: AgentRow): AdminAgent {
+  const hasSubscription = row.subscriptionId !== null && row.status !== null;
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    totalLeads: row.totalLeads,
+    convertedLeads: row.convertedLeads,
+    todayQuota: hasSubscription
+      ? { assigned: row.assignedToday, limit: row.leadsPerDay ?? 0 }
+      : null,
+    subscription: hasSubscription
+      ? {
+          id: row.subscriptionId as number,
+          status: row.status as SubscriptionStatus,
+          package: { name: row.packageName ?? '', priceMonthlyCents: row.priceMonthlyCents ?? 0 },
+        }
+      : null,
+  };
+}
+
+/** Sets the status of an agent's subscription; false when the agent has none. */
+export async function setSubscriptionStatus(
+  db: Db,
+  agentId: number,
+  status: SubscriptionStatus,
+): Promise<boolean> {
+  const rows = await queryRows<{ id: number }>(
+    db,
+    sql`
+      update subscriptions s set status = ${status}, updated_at = now()
+      from users u
+      where s.user_id = u.id and u.id = ${agentId} and u.role = 'AGENT'
+      returning s.id`,
+  );
+  return rows.length > 0;
+}
