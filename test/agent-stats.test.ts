@@ -98,7 +98,10 @@ describe('GET /api/agent/stats', () => {
       .values({ userId: agent.id, packageId: pkg.id, status: 'CANCELED' });
     await insertLeads(db, [{ agentId: agent.id, assignedOn: today(), status: 'CONTACTED' }]);
     const stats = (await agent.client.get('/api/agent/stats')).json();
-    expect(stats.subscription).toMatchObject({ status: 'CANCELED', package: { name: 'ACA Starter' } });
+    expect(stats.subscription).toMatchObject({
+      status: 'CANCELED',
+      package: { name: 'ACA Starter' },
+    });
     expect(stats.todayQuota).toEqual({ assigned: 1, limit: 0 });
     const [row] = await db.select().from(subscriptions).where(eq(subscriptions.userId, agent.id));
     expect(row.status).toBe('CANCELED');

@@ -8,6 +8,8 @@ import type { AppConfig } from './config/env';
 import type { Database } from './db/client';
 import { agentRoutes } from './modules/agent/agent.routes';
 import { adminRoutes } from './modules/admin/admin.routes';
+import { assignAfterImport } from './modules/assignment/assign-after-import';
+import { assignmentRoutes } from './modules/assignment/assignment.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { adminLeadsRoutes } from './modules/leads/leads.routes';
@@ -47,8 +49,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(packagesRoutes);
+  await app.register(assignmentRoutes);
   await app.register(adminRoutes);
-  await app.register(adminLeadsRoutes);
+  await app.register(adminLeadsRoutes, {
+    onImported: assignAfterImport(opts.database.db, opts.config),
+  });
   await app.register(agentRoutes);
 
   await app.register(spaPlugin, { enabled: opts.serveSpa ?? true });

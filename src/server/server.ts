@@ -1,6 +1,7 @@
 import { buildApp } from './app';
 import { loadConfig } from './config/env';
 import { migrateDatabase, openDatabase } from './db/client';
+import { startAssignmentScheduler } from './jobs/assignment-scheduler';
 import { ensureFirstAdmin } from './modules/auth/bootstrap-admin';
 import { seedDemo } from './modules/demo/seed-demo';
 
@@ -26,6 +27,10 @@ async function main() {
     logger: { level: config.LOG_LEVEL },
   });
 
+  const scheduler = config.SCHEDULER
+    ? startAssignmentScheduler({ db: database.db, config, log: app.log })
+    : null;
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -33,6 +38,7 @@ async function main() {
     app.log.info({ signal }, 'shutting down');
     const timer = setTimeout(() => process.exit(1), 10_000).unref();
     try {
+      await scheduler?.stop();
       await app.close();
       await database.close();
     } finally {

@@ -25,3 +25,12 @@ export function conversionRate(converted: number, total: number): string {
 export function categoryLabel(category: string): string {
   return category.replaceAll('_', ' ');
 }
+
+/** A lead status as the screens show it: IN_PROGRESS -> In Progress. */
+export function leadStatusLabel(status: string): string {
+  return status
+    .toLowerCase()
+    .split('_')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join(' ');
+}

@@ -5,10 +5,7 @@ import type { LeadCategory, LeadStatus } from '../../src/shared/domain';
 let seq = 0;
 
 /** A package inserted straight into the database (the admin API is another module's). */
-export async function insertPackage(
-  db: Db,
-  values: Partial<typeof packages.$inferInsert> = {},
-) {
+export async function insertPackage(db: Db, values: Partial<typeof packages.$inferInsert> = {}) {
   const n = ++seq;
   const [row] = await db
     .insert(packages)

@@ -55,6 +55,10 @@ export const assignmentRun = z.object({
 });
 export type AssignmentRun = z.infer<typeof assignmentRun>;
 
+/** What POST /api/admin/assignment/run answers: the run record and how many agents got leads. */
+export const assignmentRunResult = assignmentRun.extend({ agentsAssigned: z.number().int() });
+export type AssignmentRunResult = z.infer<typeof assignmentRunResult>;
+
 export const healthResponse = z.object({
   status: z.enum(['ok', 'degraded']),
   database: z.enum(['ok', 'down']),

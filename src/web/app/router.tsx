@@ -19,6 +19,7 @@ const AgentPreferencesPage = lazyNamed(
   () => import('./pages/agent-preferences-page'),
   'AgentPreferencesPage',
 );
+const AgentPackagePage = lazyNamed(() => import('./pages/agent-package-page'), 'AgentPackagePage');
 const AdminDashboardPage = lazyNamed(
   () => import('./pages/admin-dashboard-page'),
   'AdminDashboardPage',
@@ -38,6 +39,7 @@ const protectedRoutes: { path: string; role: UserRole; page: ComponentType }[] =
   { path: routes.agent.dashboard, role: 'AGENT', page: AgentDashboardPage },
   { path: routes.agent.leads, role: 'AGENT', page: AgentLeadsPage },
   { path: routes.agent.preferences, role: 'AGENT', page: AgentPreferencesPage },
+  { path: routes.agent.package, role: 'AGENT', page: AgentPackagePage },
   { path: routes.admin.dashboard, role: 'ADMIN', page: AdminDashboardPage },
   { path: routes.admin.packages, role: 'ADMIN', page: AdminPackagesPage },
   { path: routes.admin.leads, role: 'ADMIN', page: AdminLeadsPage },

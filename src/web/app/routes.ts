@@ -7,6 +7,8 @@ export const routes = {
     dashboard: '/dashboard',
     leads: '/dashboard/leads',
     preferences: '/dashboard/preferences',
+    /** Choosing a package (design section 3: the spec's table has no screen for it). */
+    package: '/dashboard/package',
   },
   admin: {
     dashboard: '/admin',

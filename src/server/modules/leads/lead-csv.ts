@@ -116,6 +116,9 @@ STATE_CODES.forEach((code, i) => {
 
 const CATEGORY_BY_NAME = new Map<string, LeadCategory>(LEAD_CATEGORIES.map((c) => [c, c]));
 
+/** A simple plausibility check: something@something.tld, no spaces. */
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
 const QUOTE = 34; // "
 const COMMA = 44; // ,
 const LF = 10;
@@ -167,8 +170,9 @@ export async function* parseLeadCsv(
   parser.append(decoder.end());
   while (parser.run(true)) yield parser.takeBatch();
   parser.finish();
+  const yieldedBefore = parser.yielded;
   const last = parser.takeBatch();
-  if (last.leads.length > 0 || last.errors.length > 0 || !parser.yielded) yield last;
+  if (last.leads.length > 0 || last.errors.length > 0 || !yieldedBefore) yield last;
 }
 
 /** Recognisable non-CSV files, with a message that says what to do. */
@@ -457,7 +461,7 @@ class LeadCsvParser {
     }
     if (email !== null) {
       if (email.length > MAX_FIELD_LENGTH) reason = addReason(reason, tooLongReason('email'));
-      else if (!looksLikeEmail(email)) reason = addReason(reason, `Invalid email: ${show(email)}`);
+      else if (!EMAIL_RE.test(email)) reason = addReason(reason, `Invalid email: ${show(email)}`);
     }
 
     if (city === '') reason = addReason(reason, 'Missing city');
@@ -627,19 +631,6 @@ function parseState(s: string): StateCode | undefined {
 function parseCategory(s: string): LeadCategory | undefined {
   if (s === 'MEDICARE' || s === 'ACA' || s === 'FINAL_EXPENSE') return s;
   return s === '' ? undefined : CATEGORY_BY_NAME.get(s.toUpperCase().replace(/[\s-]+/g, '_'));
-}
-
-/** Roughly `^[^\s@]+@[^\s@]+\.[^\s@]+$`: one @, a dot after it, no spaces. */
-function looksLikeEmail(s: string): boolean {
-  const at = s.indexOf('@');
-  if (at <= 0 || s.indexOf('@', at + 1) !== -1) return false;
-  const dot = s.lastIndexOf('.');
-  if (dot <= at + 1 || dot === s.length - 1) return false;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c <= 32 || c === 127 || c === 0xa0) return false;
-  }
-  return true;
 }
 
 /** A trimmed age of 1-3 digits within bounds, else -1. */

@@ -79,7 +79,8 @@ export const adminLeadsRoutes: FastifyPluginAsyncZod<AdminLeadsRoutesOptions> = 
     },
     async (request) => {
       const part = await request.file();
-      if (!part) throw new AppError('BAD_REQUEST', 'No file was uploaded: send the CSV in a file field');
+      if (!part)
+        throw new AppError('BAD_REQUEST', 'No file was uploaded: send the CSV in a file field');
       const filename = part.filename ?? '';
       if (!/\.csv$/i.test(filename) || !CSV_MIMETYPES.has(part.mimetype.toLowerCase())) {
         part.file.resume(); // let the rest of the upload drain so the answer reaches the client

@@ -1,5 +1,14 @@
 import { PageHeader } from '@web/components/layout/page-header';
+import { AgentLeadsPanel } from '@web/features/agent/components/agent-leads-panel';
 
 export function AgentLeadsPage() {
-  return <PageHeader title="My Leads" />;
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="My Leads"
+        description="Work your assigned leads and update their status."
+      />
+      <AgentLeadsPanel />
+    </div>
+  );
 }

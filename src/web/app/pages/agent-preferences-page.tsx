@@ -1,5 +1,26 @@
+import { useQuery } from '@tanstack/react-query';
 import { PageHeader } from '@web/components/layout/page-header';
+import { PageSpinner } from '@web/components/layout/page-spinner';
+import { agentPreferencesQuery } from '@web/features/agent/api';
+import { PreferencesForm } from '@web/features/agent/components/preferences-form';
 
 export function AgentPreferencesPage() {
-  return <PageHeader title="Lead Preferences" />;
+  const { data, isError } = useQuery(agentPreferencesQuery);
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="Lead Preferences"
+        description="Tell us which leads you want. Daily assignment follows these choices."
+      />
+      {isError ? (
+        <p role="alert" className="text-destructive text-sm">
+          Your preferences could not be loaded. Please reload the page.
+        </p>
+      ) : data ? (
+        <PreferencesForm initial={data} />
+      ) : (
+        <PageSpinner />
+      )}
+    </div>
+  );
 }

@@ -24,12 +24,12 @@ export function AppSidebar({ user }: { user: PublicUser }) {
   };
 
   return (
-    <Sidebar label={title}>
-      <SidebarHeader className="h-14 justify-center border-b">
+    <Sidebar>
+      <SidebarHeader className="h-14 justify-center border-b group-data-[collapsible=icon]:items-center">
         <Link
           href={routes.landing}
           aria-label="LeadFlow home"
-          className="rounded-md px-1 outline-hidden focus-visible:ring-2 focus-visible:ring-sidebar-ring"
+          className="rounded-md px-1 outline-hidden group-data-[collapsible=icon]:px-0 focus-visible:ring-2 focus-visible:ring-sidebar-ring"
         >
           <BrandLogo compact={state === 'collapsed' && !isMobile} className="text-base" />
         </Link>

@@ -2,6 +2,7 @@ import type { UserRole } from '@shared/domain';
 import { routes } from '@web/app/routes';
 import {
   ChartColumn,
+  CreditCard,
   FileText,
   LayoutDashboard,
   type LucideIcon,
@@ -16,6 +17,7 @@ const agentNav: PortalNavItem[] = [
   { title: 'Dashboard', href: routes.agent.dashboard, icon: LayoutDashboard },
   { title: 'My Leads', href: routes.agent.leads, icon: FileText },
   { title: 'Preferences', href: routes.agent.preferences, icon: SlidersHorizontal },
+  { title: 'Package', href: routes.agent.package, icon: CreditCard },
 ];
 
 const adminNav: PortalNavItem[] = [

@@ -59,7 +59,8 @@ export function Sidebar({
         data-slot="sidebar-gap"
         className="relative w-(--sidebar-width) bg-transparent transition-[width] duration-200 ease-linear group-data-[collapsible=icon]:w-(--sidebar-width-icon)"
       />
-      <div
+      <aside
+        aria-label={label}
         data-slot="sidebar-container"
         className={cn(
           'fixed inset-y-0 left-0 z-10 hidden h-svh w-(--sidebar-width) border-r transition-[left,right,width] duration-200 ease-linear group-data-[collapsible=icon]:w-(--sidebar-width-icon) md:flex',
@@ -74,7 +75,7 @@ export function Sidebar({
         >
           <TooltipProvider delayDuration={SIDEBAR_TOOLTIP_DELAY_MS}>{children}</TooltipProvider>
         </div>
-      </div>
+      </aside>
     </div>
   );
 }

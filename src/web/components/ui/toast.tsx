@@ -29,7 +29,7 @@ export function ToastViewport({
     <ToastPrimitive.Viewport
       data-testid="toast-viewport"
       className={cn(
-        'fixed top-0 z-[100] flex max-h-screen w-full flex-col-reverse p-4 sm:top-auto sm:right-0 sm:bottom-0 sm:flex-col md:max-w-[420px]',
+        'fixed top-0 right-0 z-[100] flex max-h-screen w-full max-w-[420px] flex-col-reverse p-4 sm:top-auto sm:bottom-0 sm:flex-col',
         className,
       )}
       {...props}

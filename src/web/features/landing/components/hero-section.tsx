@@ -11,7 +11,10 @@ export function HeroSection() {
       className="border-b bg-gradient-to-b from-muted/60 to-background"
     >
       <div className="mx-auto flex max-w-4xl flex-col items-center px-4 py-20 text-center sm:px-6 md:py-28">
-        <Badge variant="secondary" className="mb-6 gap-1.5 px-3 py-1 text-sm">
+        <Badge
+          variant="secondary"
+          className="mb-6 gap-1.5 whitespace-normal px-3 py-1 text-center text-sm"
+        >
           <Users aria-hidden="true" />
           Join 500+ insurance agents growing their business
         </Badge>

@@ -12,7 +12,9 @@ import {
   CardTitle,
 } from '@web/components/ui/card';
 import { Skeleton } from '@web/components/ui/skeleton';
+import { cn } from '@web/lib/utils';
 import { Check } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 
 const serviceLabels = [
@@ -21,11 +23,22 @@ const serviceLabels = [
   ['followUpMessage', 'Follow-up Messages'],
 ] as const satisfies ReadonlyArray<readonly [keyof Package['services'], string]>;
 
-/** A package as a prospect sees it on the landing page. */
-export function PublicPackageCard({ pkg }: { pkg: Package }) {
+/**
+ * A package as a prospect sees it on the landing page. The agent's package screen reuses it
+ * with its own action (Subscribe, Switch) in place of Get Started.
+ */
+export function PublicPackageCard({
+  pkg,
+  action,
+  className,
+}: {
+  pkg: Package;
+  action?: ReactNode;
+  className?: string;
+}) {
   const services = serviceLabels.filter(([key]) => pkg.services[key]);
   return (
-    <Card data-testid="package-card" className="h-full">
+    <Card data-testid="package-card" className={cn('h-full', className)}>
       <CardHeader>
         <div className="flex flex-wrap gap-2">
           <Badge variant="secondary">{categoryLabel(pkg.category)}</Badge>
@@ -63,9 +76,11 @@ export function PublicPackageCard({ pkg }: { pkg: Package }) {
         )}
       </CardContent>
       <CardFooter>
-        <Button className="w-full" asChild>
-          <Link href={routes.register}>Get Started</Link>
-        </Button>
+        {action ?? (
+          <Button className="w-full" asChild>
+            <Link href={routes.register}>Get Started</Link>
+          </Button>
+        )}
       </CardFooter>
     </Card>
   );

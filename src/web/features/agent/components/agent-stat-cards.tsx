@@ -1,0 +1,134 @@
+import type { AgentStats } from '@shared/contracts/agent';
+import { conversionRate, formatPrice } from '@shared/format';
+import { routes } from '@web/app/routes';
+import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
+import { Progress } from '@web/components/ui/progress';
+import { Skeleton } from '@web/components/ui/skeleton';
+import { CalendarCheck, type LucideIcon, Package, TrendingUp, Users } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Link } from 'wouter';
+import { quotaMessage, quotaPercent } from '../quota';
+import { SubscriptionStatusBadge } from './subscription-status-badge';
+
+function StatCard({
+  title,
+  icon: Icon,
+  testId,
+  children,
+}: {
+  title: string;
+  icon: LucideIcon;
+  testId: string;
+  children: ReactNode;
+}) {
+  return (
+    <Card className="gap-3" data-testid={testId}>
+      <CardHeader className="flex flex-row items-center justify-between gap-2">
+        <CardTitle asChild>
+          <h2 className="font-medium text-sm">{title}</h2>
+        </CardTitle>
+        <Icon className="size-4 text-muted-foreground" aria-hidden="true" />
+      </CardHeader>
+      <CardContent className="space-y-2">{children}</CardContent>
+    </Card>
+  );
+}
+
+function Value({ children }: { children: ReactNode }) {
+  return <p className="truncate font-bold text-2xl">{children}</p>;
+}
+
+function Note({ children }: { children: ReactNode }) {
+  return <p className="text-muted-foreground text-xs">{children}</p>;
+}
+
+function Loading() {
+  return (
+    <>
+      <Skeleton className="h-8 w-24" />
+      <Skeleton className="h-3 w-32" />
+    </>
+  );
+}
+
+/** Current Package, Today's Quota, Total Leads and Conversion Rate (spec: Agent dashboard). */
+export function AgentStatCards({ stats }: { stats: AgentStats | undefined }) {
+  const subscription = stats?.subscription;
+  return (
+    <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
+      <StatCard title="Current Package" icon={Package} testId="card-current-package">
+        {!stats ? (
+          <Loading />
+        ) : subscription ? (
+          <>
+            <Value>{subscription.package.name}</Value>
+            <div className="flex flex-wrap items-center gap-2">
+              <span className="text-muted-foreground text-sm">
+                {formatPrice(subscription.package.priceMonthlyCents)}/month
+              </span>
+              <SubscriptionStatusBadge status={subscription.status} />
+            </div>
+            <Link
+              href={routes.agent.package}
+              className="text-primary text-xs underline-offset-4 hover:underline"
+            >
+              Change package
+            </Link>
+          </>
+        ) : (
+          <>
+            <Value>No package</Value>
+            <Link
+              href={routes.agent.package}
+              className="text-primary text-xs underline-offset-4 hover:underline"
+            >
+              Choose a package
+            </Link>
+          </>
+        )}
+      </StatCard>
+
+      <StatCard title="Today's Quota" icon={CalendarCheck} testId="card-today-quota">
+        {!stats ? (
+          <Loading />
+        ) : (
+          <>
+            <Value>
+              {stats.todayQuota.assigned} / {stats.todayQuota.limit}
+            </Value>
+            <Progress
+              value={quotaPercent(stats.todayQuota)}
+              aria-label="Today's quota used"
+              className="h-1.5"
+            />
+            <Note>{quotaMessage(stats.todayQuota)}</Note>
+          </>
+        )}
+      </StatCard>
+
+      <StatCard title="Total Leads" icon={Users} testId="card-total-leads">
+        {!stats ? (
+          <Loading />
+        ) : (
+          <>
+            <Value>{stats.totalLeads}</Value>
+            <Note>All time assigned</Note>
+          </>
+        )}
+      </StatCard>
+
+      <StatCard title="Conversion Rate" icon={TrendingUp} testId="card-conversion-rate">
+        {!stats ? (
+          <Loading />
+        ) : (
+          <>
+            <Value>{conversionRate(stats.convertedLeads, stats.totalLeads)}%</Value>
+            <Note>
+              {stats.convertedLeads} of {stats.totalLeads} converted
+            </Note>
+          </>
+        )}
+      </StatCard>
+    </div>
+  );
+}

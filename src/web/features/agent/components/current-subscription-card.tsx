@@ -1,0 +1,36 @@
+import type { SubscriptionSummary } from '@shared/contracts/agent';
+import { categoryLabel, formatPrice } from '@shared/format';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
+import { CancelSubscriptionButton } from './cancel-subscription-button';
+import { SubscriptionStatusBadge } from './subscription-status-badge';
+
+export function CurrentSubscriptionCard({ subscription }: { subscription: SubscriptionSummary }) {
+  const { package: pkg } = subscription;
+  return (
+    <Card data-testid="current-subscription">
+      <CardHeader>
+        <CardTitle asChild>
+          <h2 className="text-lg">Your subscription</h2>
+        </CardTitle>
+        <CardDescription>
+          {subscription.status === 'ACTIVE'
+            ? 'Leads matching your preferences are assigned to you every day.'
+            : 'Your subscription is not active: no new leads are assigned to you.'}
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-wrap items-center justify-between gap-4">
+        <div className="space-y-1">
+          <div className="flex flex-wrap items-center gap-2">
+            <p className="font-semibold text-xl">{pkg.name}</p>
+            <SubscriptionStatusBadge status={subscription.status} />
+          </div>
+          <p className="text-muted-foreground text-sm">
+            {formatPrice(pkg.priceMonthlyCents)}/month · {categoryLabel(pkg.category)} ·{' '}
+            {pkg.leadsPerDay} leads per day
+          </p>
+        </div>
+        {subscription.status === 'ACTIVE' && <CancelSubscriptionButton packageName={pkg.name} />}
+      </CardContent>
+    </Card>
+  );
+}

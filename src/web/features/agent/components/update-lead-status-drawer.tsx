@@ -1,0 +1,141 @@
+import type { Lead } from '@shared/contracts/leads';
+import { AGENT_SETTABLE_STATUSES, type AgentSettableStatus } from '@shared/domain';
+import { leadStatusLabel } from '@shared/format';
+import { Button } from '@web/components/ui/button';
+import {
+  Drawer,
+  DrawerClose,
+  DrawerContent,
+  DrawerDescription,
+  DrawerFooter,
+  DrawerHeader,
+  DrawerTitle,
+} from '@web/components/ui/drawer';
+import { Label } from '@web/components/ui/label';
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectTrigger,
+  SelectValue,
+} from '@web/components/ui/select';
+import { Spinner } from '@web/components/ui/spinner';
+import { toast } from '@web/components/ui/use-toast';
+import { errorMessage } from '@web/lib/api-client';
+import { type FormEvent, useState } from 'react';
+import { useUpdateLeadStatus } from '../api';
+import { leadFullName, leadLocation } from '../lead-search';
+import { LeadStatusBadge } from './lead-status-badge';
+
+/** The bottom drawer of My Leads: the lead's details and the four statuses an agent may set. */
+export function UpdateLeadStatusDrawer({
+  lead,
+  onClose,
+}: {
+  lead: Lead | null;
+  onClose: () => void;
+}) {
+  // The last lead stays rendered while the drawer slides out.
+  const [shown, setShown] = useState(lead);
+  if (lead && lead !== shown) setShown(lead);
+  return (
+    <Drawer
+      open={lead !== null}
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+    >
+      <DrawerContent data-testid="update-status-drawer">
+        <div className="mx-auto w-full max-w-md">
+          {shown && <StatusForm key={shown.id} lead={shown} onDone={onClose} />}
+        </div>
+      </DrawerContent>
+    </Drawer>
+  );
+}
+
+function StatusForm({ lead, onDone }: { lead: Lead; onDone: () => void }) {
+  const [status, setStatus] = useState<AgentSettableStatus | ''>('');
+  const update = useUpdateLeadStatus();
+
+  function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!status) return;
+    update.mutate(
+      { leadId: lead.id, status },
+      {
+        onSuccess: () => {
+          toast({ title: 'Status updated' });
+          onDone();
+        },
+        onError: (error) => {
+          toast({
+            variant: 'destructive',
+            title: 'Update failed',
+            description: errorMessage(error, 'Failed to update status'),
+          });
+        },
+      },
+    );
+  }
+
+  const details: [string, string][] = [
+    ['Name', leadFullName(lead)],
+    ['Phone', lead.phone ?? '—'],
+    ['Email', lead.email ?? '—'],
+    ['Location', leadLocation(lead)],
+  ];
+
+  return (
+    <form onSubmit={handleSubmit} aria-busy={update.isPending}>
+      <DrawerHeader>
+        <DrawerTitle>Update Lead Status</DrawerTitle>
+        <DrawerDescription>Record where you are with {leadFullName(lead)}.</DrawerDescription>
+      </DrawerHeader>
+      <div className="space-y-4 px-4">
+        <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 rounded-lg border p-4 text-sm">
+          {details.map(([term, value]) => (
+            <div key={term} className="contents">
+              <dt className="text-muted-foreground">{term}</dt>
+              <dd className="min-w-0 break-words font-medium">{value}</dd>
+            </div>
+          ))}
+          <dt className="text-muted-foreground">Current Status</dt>
+          <dd>
+            <LeadStatusBadge status={lead.status} />
+          </dd>
+        </dl>
+        <div className="grid gap-2">
+          <Label htmlFor="new-lead-status">New Status</Label>
+          <Select
+            value={status}
+            onValueChange={(value) => setStatus(value as AgentSettableStatus)}
+            disabled={update.isPending}
+          >
+            <SelectTrigger id="new-lead-status" className="w-full">
+              <SelectValue placeholder="Select a status" />
+            </SelectTrigger>
+            <SelectContent>
+              {AGENT_SETTABLE_STATUSES.map((value) => (
+                <SelectItem key={value} value={value}>
+                  {leadStatusLabel(value)}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        </div>
+      </div>
+      <DrawerFooter>
+        <Button type="submit" disabled={!status || update.isPending}>
+          {update.isPending && <Spinner />}
+          Update Status
+        </Button>
+        <DrawerClose asChild>
+          <Button type="button" variant="outline" disabled={update.isPending}>
+            Cancel
+          </Button>
+        </DrawerClose>
+      </DrawerFooter>
+    </form>
+  );
+}
