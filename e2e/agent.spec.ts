@@ -136,14 +136,17 @@ test.describe('agent workspace', () => {
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    await page.route('**/api/agent/leads', async (route) => {
-      await held;
-      await route.continue();
-    });
+    await page.route(
+      '**/api/agent/leads',
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+      { times: 1 },
+    );
     await page.getByRole('link', { name: 'My Leads', exact: true }).click();
     await expect(page.getByTestId('lead-row-skeleton')).toHaveCount(3);
     release();
-    await page.unroute('**/api/agent/leads');
 
     const rows = page.getByTestId('lead-row');
     const count = page.getByTestId('lead-count');

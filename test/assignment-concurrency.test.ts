@@ -45,15 +45,15 @@ describe.runIf(TEST_DB === 'postgres')('concurrency on PostgreSQL', () => {
       db(),
       Array.from({ length: 3000 }, (_, i) => ({ createdAt: new Date(now - i * 1000) })),
     );
-    // manual picks among the newest leads, which the runs want too; some leads picked twice
+    // manual picks among the 400 newest leads (the runs want the newest 220); some picked twice
     const picks = Array.from({ length: 50 }, (_, i) => ({
-      leadId: leadIds[(i * 7) % 200],
+      leadId: leadIds[(i * 13) % 400],
       userId: agentIds[(i * 3) % agentIds.length],
     }));
     const config = ctx.app.config;
     const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     // runs from two pools (two processes) start while the manual calls are landing
-    const runsStarted = [0, 120, 240, 360].map(async (delay, i) => {
+    const runsStarted = [0, 80, 160, 240, 320, 400].map(async (delay, i) => {
       await later(delay);
       return runAssignment(i % 2 ? other.db : db(), config, { trigger: 'MANUAL' });
     });

@@ -30,8 +30,12 @@ export const spaPlugin = fp(
     }
     app.setNotFoundHandler((request, reply) => {
       const path = request.url.split('?')[0];
+      // a missing asset (an old hash after a rebuild) is a 404, never index.html
+      const isFile = path.startsWith('/assets/') || /\.[a-z0-9]+$/i.test(path);
       const wantsPage =
-        (request.method === 'GET' || request.method === 'HEAD') && !path.startsWith('/api');
+        (request.method === 'GET' || request.method === 'HEAD') &&
+        !path.startsWith('/api') &&
+        !isFile;
       if (hasBuild && wantsPage) {
         return reply
           .header('cache-control', 'no-cache')

@@ -54,12 +54,13 @@ export async function runAssignment(
   const now = options.now ?? new Date();
   const businessDate = businessDateOf(config.BUSINESS_TZ, now);
   const scheduleKey = options.trigger === 'SCHEDULE' ? scheduleKeyOf(businessDate) : null;
-  const started = performance.now();
+  let started = performance.now();
   const figures = { eligibleAgents: 0, candidateLeads: 0, assigned: 0 };
   const elapsed = () => Math.round(performance.now() - started);
   try {
     return await db.transaction(async (tx) => {
-      // await lockRuns(tx);
+      await lockRuns(tx);
+      started = performance.now(); // the run's own time, not its wait for the one before
       const runId = await insertRun(tx, { trigger: options.trigger, businessDate, scheduleKey });
       if (runId === null) return null;
 
