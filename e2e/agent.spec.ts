@@ -250,7 +250,9 @@ test.describe('agent workspace', () => {
     await expect(page.getByTestId('toast-viewport')).toContainText('Lead not found');
 
     // the dashboard counts the conversion
-    await page.keyboard.press('Escape');
+    await expect(drawer).toBeVisible();
+    await drawer.getByRole('button', { name: 'Cancel' }).click();
+    await expect(drawer).toBeHidden();
     await page.getByRole('link', { name: 'Dashboard', exact: true }).click();
     await expect(page.getByTestId('card-total-leads')).toContainText('4');
     await expect(page.getByTestId('card-conversion-rate')).toContainText('25.0%');

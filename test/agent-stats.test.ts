@@ -1,13 +1,12 @@
 import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { subscriptions } from '../src/server/db/schema';
 import { businessDate } from '../src/server/lib/business-time';
 import { dayBefore, insertLeads, insertPackage } from './support/agent-fixtures';
 import { Client, loginAdmin, registerAgent, setupTestApp } from './support/test-app';
 
-// UTC+14: its business date is never the date of UTC-12, so a stats service that used the
-// server's time zone or UTC would count the wrong day at some hour, and the test below would
-// catch a service that ignored BUSINESS_TZ at every hour.
+// UTC+14: at noon UTC its business date is already tomorrow, while UTC, New York and any
+// server zone west of +12 are still on today (see the time zone test).
 const BUSINESS_TZ = 'Etc/GMT-14';
 const ctx = setupTestApp({ BUSINESS_TZ });
 const today = () => businessDate(BUSINESS_TZ);
@@ -72,21 +71,30 @@ describe('GET /api/agent/stats', () => {
     });
   });
 
-  it('counts today in BUSINESS_TZ, not in UTC or the server zone', async () => {
+  it('counts today in BUSINESS_TZ, not in UTC, New York or the server zone', async () => {
     const db = ctx.database.db;
     const pkg = await insertPackage(db, { leadsPerDay: 5 });
     const agent = await registerAgent(ctx.app);
     await db.insert(subscriptions).values({ userId: agent.id, packageId: pkg.id });
-    const elsewhere = businessDate('Etc/GMT+12');
-    expect(elsewhere).not.toBe(today());
+    // noon UTC of the real day, so sessions stay valid: +14 is on the next date by then
+    const noonUtc = new Date(`${new Date().toISOString().slice(0, 10)}T12:00:00Z`);
+    const businessToday = businessDate(BUSINESS_TZ, noonUtc);
+    const utcToday = businessDate('UTC', noonUtc);
+    expect(businessToday).not.toBe(utcToday);
+    expect(businessDate('America/New_York', noonUtc)).toBe(utcToday);
     await insertLeads(db, [
-      { agentId: agent.id, assignedOn: today() },
-      { agentId: agent.id, assignedOn: elsewhere },
-      { agentId: agent.id, assignedOn: elsewhere },
+      { agentId: agent.id, assignedOn: businessToday },
+      { agentId: agent.id, assignedOn: utcToday },
+      { agentId: agent.id, assignedOn: utcToday },
     ]);
-    const stats = (await agent.client.get('/api/agent/stats')).json();
-    expect(stats.todayQuota).toEqual({ assigned: 1, limit: 5 });
-    expect(stats.totalLeads).toBe(3);
+    vi.useFakeTimers({ toFake: ['Date'], now: noonUtc });
+    try {
+      const stats = (await agent.client.get('/api/agent/stats')).json();
+      expect(stats.todayQuota).toEqual({ assigned: 1, limit: 5 });
+      expect(stats.totalLeads).toBe(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('shows a canceled subscription with a limit of 0', async () => {

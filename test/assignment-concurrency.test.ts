@@ -11,8 +11,8 @@ import { startAssignmentScheduler } from '../src/server/jobs/assignment-schedule
 import { businessDate } from '../src/server/lib/business-time';
 import { runAssignment } from '../src/server/modules/assignment/run-assignment';
 import { createAgent, createLeads, resetAssignmentData } from './support/assignment-fixtures';
-import { TEST_DB } from './support/test-db';
 import { loginAdmin, setupTestApp } from './support/test-app';
+import { TEST_DB } from './support/test-db';
 
 const run = promisify(execFile);
 
@@ -63,7 +63,6 @@ describe.runIf(TEST_DB === 'postgres')('concurrency on PostgreSQL', () => {
     });
     const runs = await Promise.all(runsStarted);
     const manual = await Promise.all(manualSent);
-    console.log(runs.map((r) => [r?.assigned, r?.durationMs, r?.startedAt]), manual.filter((r) => r.statusCode === 200).length);
     for (const r of runs) expect(r?.error).toBeNull();
     const okManual = manual.filter((r) => r.statusCode === 200);
     expect(manual.every((r) => r.statusCode === 200 || r.statusCode === 409)).toBe(true);
@@ -105,7 +104,10 @@ describe.runIf(TEST_DB === 'postgres')('concurrency on PostgreSQL', () => {
     }
     // 3000 leads for 220 places: the runs filled every quota that manual picks left open
     const room = [...quotas.values()].reduce((a, b) => a + b, 0);
-    const fill = perAgent.reduce((sum, r) => sum + Math.min(r.auto + r.manual, quotas.get(r.agentId)!), 0);
+    const fill = perAgent.reduce(
+      (sum, r) => sum + Math.min(r.auto + r.manual, quotas.get(r.agentId)!),
+      0,
+    );
     expect(fill).toBe(room);
   });
 

@@ -134,7 +134,10 @@ describe('eligibility', () => {
     for (const status of ['CANCELED', 'INACTIVE', 'PAST_DUE', null] as const) {
       await createAgent(db(), { packageId, status });
     }
-    await createLeads(db(), Array.from({ length: 10 }, () => ({})));
+    await createLeads(
+      db(),
+      Array.from({ length: 10 }, () => ({})),
+    );
     expect(await run(JUNE)).toMatchObject({ eligibleAgents: 1, assigned: 5 });
     const got = byAgent(await leadStates(db()));
     expect([...got.keys()]).toEqual([active]);
@@ -229,7 +232,9 @@ describe('preferences', () => {
     expect(got.get(sixties)).toEqual([f2, f3]);
     expect(got.get(wrongCategory)).toBeUndefined();
     // a1..a3 fit both ACA agents (the one without preferences takes any city): fair shares
-    const acaLeads = [...(got.get(sanAntonio) ?? []), ...(got.get(aca) ?? [])].sort((x, y) => x - y);
+    const acaLeads = [...(got.get(sanAntonio) ?? []), ...(got.get(aca) ?? [])].sort(
+      (x, y) => x - y,
+    );
     expect(acaLeads).toEqual([a1, a2, a3, a4]);
     expect(got.get(aca)).toContain(a4);
     expect(got.get(sanAntonio)?.every((id) => [a1, a2, a3].includes(id))).toBe(true);
@@ -337,10 +342,7 @@ describe('run records', () => {
       error: null,
     });
     expect(result!.durationMs).toBeGreaterThanOrEqual(0);
-    const [row] = await db()
-      .select()
-      .from(assignmentRuns)
-      .where(eq(assignmentRuns.id, result!.id));
+    const [row] = await db().select().from(assignmentRuns).where(eq(assignmentRuns.id, result!.id));
     expect(row.finishedAt).toBeInstanceOf(Date);
     expect(row.scheduleKey).toBeNull();
     const states = await leadStates(db());

@@ -6,8 +6,8 @@ import {
 } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config/env';
 import type { Database } from './db/client';
-import { agentRoutes } from './modules/agent/agent.routes';
 import { adminRoutes } from './modules/admin/admin.routes';
+import { agentRoutes } from './modules/agent/agent.routes';
 import { assignAfterImport } from './modules/assignment/assign-after-import';
 import { assignmentRoutes } from './modules/assignment/assignment.routes';
 import { authRoutes } from './modules/auth/auth.routes';

@@ -51,23 +51,25 @@ interface GroupRow {
 }
 
 /**
- * Candidate leads (NEW, no agent, in these categories) grouped by (category, state, normalized
- * city, age) in the database: one row per group whatever the number of leads, the leads packed
- * in one string newest first. Timestamps travel as epoch microseconds, their full precision.
+ * Candidate leads (NEW, no agent, in these categories) grouped by (category, state, city, age) in
+ * the database: one row per group whatever the number of leads, the leads packed in one string
+ * newest first. Cities are grouped as stored (byte-wise, the cheapest sort) and normalized by the
+ * class builder. Timestamps travel as epoch microseconds, their full precision.
  */
 export async function readLeadGroups(tx: Db, categories: LeadCategory[]): Promise<LeadGroup[]> {
   if (categories.length === 0) return [];
+  // the grouping sort of a large pool stays in memory (the default 4MB would spill to disk)
+  await tx.execute(sql`set local work_mem = '256MB'`);
   const rows = await queryRows<GroupRow>(
     tx,
-    sql`select category::text as "category", state,
-               lower(regexp_replace(btrim(city), '\\s+', ' ', 'g')) as "city",
-               age,
+    sql`select category::text as "category", state collate "C" as "state",
+               city collate "C" as "city", age,
                string_agg(id::text || ':' || (extract(epoch from created_at) * 1000000)::bigint::text,
                           ',' order by created_at desc, id desc) as "leads"
           from leads
          where status = 'NEW' and agent_id is null
            and category = any(${`{${categories.join(',')}}`}::lead_category[])
-         group by category, state, 3, age`,
+         group by category, state collate "C", city collate "C", age`,
   );
   return rows.map((row) => ({
     category: row.category,
@@ -196,11 +198,7 @@ export function toAssignmentRun(row: typeof assignmentRuns.$inferSelect): Assign
 
 /** The most recent runs, newest first. */
 export async function listRuns(db: Db, limit: number): Promise<AssignmentRun[]> {
-  const rows = await db
-    .select()
-    .from(assignmentRuns)
-    .orderBy(desc(assignmentRuns.id))
-    .limit(limit);
+  const rows = await db.select().from(assignmentRuns).orderBy(desc(assignmentRuns.id)).limit(limit);
   return rows.map(toAssignmentRun);
 }
 

@@ -2,19 +2,19 @@
  * Lead classes: leads that no preference of the receiving agents can tell apart go to the solver
  * as one class (design.md section 2, rule 5). Pure.
  *
- * The database hands over groups of identical (category, state, normalized city, age). Within a
+ * The database hands over groups of identical (category, state, city, age). Within a
  * category, a group's state matters only if some agent chose states, its city only if some agent
  * named it, and its age only up to the agents' age bounds (ages between two bounds behave alike).
  * Those coarse classes get their fits, and classes with the same fits are merged: the solver's
  * graph has one node per distinct set of agents, however many leads there are.
  */
 import type { LeadCategory } from '../../../shared/domain';
-import type { LeadClass, SolverLead } from './solver';
 import type { AgentProfile } from './eligibility';
 import { normalizeCity } from './eligibility';
+import type { LeadClass, SolverLead } from './solver';
 import { isNewer } from './solver';
 
-/** Leads of one (category, state, normalized city, age), newest first. */
+/** Leads of one (category, state, city as stored, age), newest first. */
 export interface LeadGroup {
   category: LeadCategory;
   state: string;
@@ -132,7 +132,14 @@ export function buildClasses(agents: AgentProfile[], groups: LeadGroup[]): LeadC
     const key = `${group.category}\u0001${state}\u0001${namedCity ?? '\u0000'}\u0001${ageBucket(entry.ageBreaks, group.age)}`;
     const found = coarse.get(key);
     if (found) found.groups.push(group);
-    else coarse.set(key, { entry, state: group.state, city: namedCity, age: group.age, groups: [group] });
+    else
+      coarse.set(key, {
+        entry,
+        state: group.state,
+        city: namedCity,
+        age: group.age,
+        groups: [group],
+      });
   }
 
   const merged = new Map<string, { fits: number[]; groups: LeadGroup[] }>();
@@ -147,7 +154,8 @@ export function buildClasses(agents: AgentProfile[], groups: LeadGroup[]): LeadC
 
   const classes: LeadClass[] = [];
   for (const { fits, groups: parts } of merged.values()) {
-    const leads = parts.length === 1 ? parts[0].leads : parts.flatMap((g) => g.leads).sort(byNewest);
+    const leads =
+      parts.length === 1 ? parts[0].leads : parts.flatMap((g) => g.leads).sort(byNewest);
     classes.push({ leads, fits });
   }
   return classes;

@@ -1,21 +1,22 @@
 /**
  * The in-memory solver of the assignment engine (design.md section 2). Pure: no I/O, no clock,
- * no randomness; the same input always gives the same output. See
- * docs/decisions/003-assignment-solver.md for the algorithm and its measured speed.
+ * no randomness; the same input always gives the same output. The algorithm, its complexity
+ * and its measured speed are in docs/decisions/003-assignment-solver.md.
  *
- * Phase 1 (maximal + fair) decides how many leads each agent gets: it hands out one unit at a
+ * Phase 1 (maximal + fair) decides how many leads each agent gets. It hands out one unit at a
  * time to the agent with the lowest (x + 1) / q that can still receive one, re-routing earlier
  * picks along an augmenting path over the class graph when no free lead fits that agent
- * directly. That greedy minimises sum(1/q + ... + x/q) over all maximum assignments
- * (separable convex objective over a polymatroid, Federgruen and Groenevelt 1986).
+ * directly. This greedy minimises sum(1/q + 2/q + ... + x/q) over all maximum assignments
+ * (separable convex objective over a polymatroid, Federgruen and Groenevelt 1986), which gives
+ * rule 2 (maximal) and rule 3 (fair) for any assignment that realises those counts.
  *
- * Phase 2 (fresh) keeps those per-agent counts and picks which leads: newest first over all
- * classes, a lead is taken when the leads taken so far plus this one can still be matched to the
- * agents with exactly those counts. That is the matroid greedy for the newest basis, so no swap
- * "agent X drops lead l1 for a newer free lead l2 it fits" exists afterwards (rule 4); the
- * counts are unchanged, so rules 1-3 still hold.
+ * Phase 2 (fresh) keeps the per-agent counts and picks which leads: newest first over all
+ * classes, a lead is taken when the leads taken so far plus this one can still be matched onto
+ * the agents with exactly those counts. That is the matroid greedy for the newest basis, so no
+ * exchange "agent X drops lead l1 for a newer lead l2 left over that X fits" exists afterwards
+ * (rule 4), whichever way the taken leads are then spread inside their classes.
  *
- * Both phases work on lead classes (counts per (agent, class) edge), not on single leads.
+ * Both phases work on lead classes (counts per (class, agent) edge), never on single leads.
  */
 
 export interface SolverAgent {
@@ -29,7 +30,7 @@ export interface SolverAgent {
 
 export interface SolverLead {
   id: number;
-  /** Any monotone number (epoch ms); ties are broken by id. */
+  /** Creation time (epoch ms); ties are broken by id, the higher id counting as newer. */
   createdAt: number;
 }
 
@@ -45,70 +46,149 @@ export interface SolverResult {
   byAgent: Map<number, number[]>;
 }
 
-/** True when lead a is newer than lead b (createdAt, then id, both descending). */
+/** True when lead a is newer than lead b: later createdAt, or the same and a higher id. */
 export function isNewer(a: SolverLead, b: SolverLead): boolean {
   return a.createdAt > b.createdAt || (a.createdAt === b.createdAt && a.id > b.id);
 }
 
-function byNewest(a: SolverLead, b: SolverLead): number {
-  return isNewer(a, b) ? -1 : isNewer(b, a) ? 1 : 0;
+/**
+ * Assigns leads to agents (rules 1-4 of design.md section 2).
+ *
+ * Preconditions, which the DB layer guarantees: agent ids are unique (a repeat throws), each lead
+ * id appears in one class only, quota and assignedToday are integers. Ids in `fits` that are not
+ * in `agents` are ignored, and so are repeated ones. A class whose leads are not newest first is
+ * sorted on a copy. The input is never modified.
+ */
+export function solveAssignment(agents: SolverAgent[], classes: LeadClass[]): SolverResult {
+  const g = buildGraph(agents, classes);
+  const flow = new Int32Array(g.m);
+  const scratch = new Scratch(g.n, g.k);
+  const given = solveCounts(g, flow, scratch);
+  const taken = chooseLeads(g, given, flow, scratch);
+
+  // Class c's newest taken[c] leads go out along its edges, flow[e] of them to eAgent[e].
+  const outStart = new Int32Array(g.n + 1);
+  for (let a = 0; a < g.n; a++) outStart[a + 1] = outStart[a] + given[a];
+  const outEnd = outStart.slice(0, g.n);
+  const out = new Int32Array(outStart[g.n]); // lead positions, grouped by agent
+  for (let c = 0; c < g.k; c++) {
+    let next = g.lStart[c];
+    for (let e = g.cStart[c]; e < g.cStart[c + 1]; e++) {
+      for (let u = flow[e]; u > 0; u--) out[outEnd[g.eAgent[e]]++] = next++;
+    }
+    if (next !== g.lStart[c] + taken[c]) throw new Error('assignment solver: inconsistent flow');
+  }
+  const { leadAt, leadId } = g;
+  const newestFirst = (p: number, r: number): number =>
+    leadAt[r] - leadAt[p] || leadId[r] - leadId[p];
+  const byAgent = new Map<number, number[]>();
+  for (let a = 0; a < g.n; a++) {
+    if (given[a] === 0) continue;
+    const positions = Array.from(out.subarray(outStart[a], outStart[a + 1])).sort(newestFirst);
+    byAgent.set(
+      g.agentId[a],
+      positions.map((p) => leadId[p]),
+    );
+  }
+  return { byAgent };
 }
 
 /**
- * Assigns leads to agents. Preconditions (the DB layer guarantees them): agent ids are unique,
- * each lead appears in one class only, quota and assignedToday are integers. Ids in `fits` that
- * are not in `agents` are ignored, as are repeated ids. Leads are re-sorted (on a copy) only if a
- * class is not already newest first. The input is never modified.
+ * The bipartite graph between classes and agents with room, in compressed sparse rows.
+ * Only agents under quota and classes with leads and at least one such agent take part.
  */
-export function solveAssignment(agents: SolverAgent[], classes: LeadClass[]): SolverResult {
-  // ---- Agents that can take at least one lead get a dense index. ----
-  const seenIds = new Set<number>();
-  const indexOf = new Map<number, number>();
+interface Graph {
+  n: number; // agents
+  k: number; // classes
+  m: number; // edges
+  agentId: number[];
+  quota: number[];
+  base: number[]; // assignedToday
+  room: Int32Array; // quota - assignedToday (> 0)
+  /** Edge e joins class eClass[e] and agent eAgent[e]; class c owns edges cStart[c]..cStart[c+1]. */
+  cStart: Int32Array;
+  eAgent: Int32Array;
+  eClass: Int32Array;
+  /** Agent a's edges are aEdge[aStart[a]..aStart[a+1]] (edge ids, by class). */
+  aStart: Int32Array;
+  aEdge: Int32Array;
+  /** Class c's leads, newest first, are positions lStart[c]..lStart[c+1] of leadAt / leadId. */
+  lStart: Int32Array;
+  leadAt: Float64Array;
+  leadId: Float64Array;
+}
+
+function buildGraph(agents: SolverAgent[], classes: LeadClass[]): Graph {
+  const lookup = new AgentLookup(agents);
   const agentId: number[] = [];
   const quota: number[] = [];
   const base: number[] = [];
-  const capList: number[] = [];
+  const roomList: number[] = [];
   for (const agent of agents) {
-    if (seenIds.has(agent.id)) throw new RangeError(`duplicate agent id ${agent.id}`);
-    seenIds.add(agent.id);
-    const cap = agent.quota - agent.assignedToday;
-    if (!(cap > 0)) continue; // at or above quota (or no quota): takes nothing, holds nothing
-    indexOf.set(agent.id, agentId.length);
+    if (lookup.get(agent.id) !== -1) throw new RangeError(`duplicate agent id ${agent.id}`);
+    const room = agent.quota - agent.assignedToday;
+    if (!(room > 0)) {
+      lookup.set(agent.id, -2); // at or above quota (or no quota): takes and holds nothing
+      continue;
+    }
+    lookup.set(agent.id, agentId.length);
     agentId.push(agent.id);
     quota.push(agent.quota);
     base.push(agent.assignedToday);
-    capList.push(cap);
+    roomList.push(room);
   }
   const n = agentId.length;
-  const cap = Int32Array.from(capList);
 
-  // ---- Classes with leads and at least one receiving agent, as a bipartite graph in CSR. ----
-  // Edge e joins class eClass[e] and agent eAgent[e]; class c owns edges cStart[c]..cStart[c+1].
-  const stampA = new Int32Array(n).fill(-1);
-  const classLeads: SolverLead[][] = [];
-  const fitsIdx: number[] = [];
-  const cStartList: number[] = [0];
-  for (let i = 0; i < classes.length; i++) {
-    const cls = classes[i];
+  let maxEdges = 0;
+  let maxLeads = 0;
+  for (const cls of classes) {
     if (cls.leads.length === 0) continue;
-    const before = fitsIdx.length;
-    for (const id of cls.fits) {
-      const a = indexOf.get(id);
-      if (a === undefined || stampA[a] === i) continue;
-      stampA[a] = i;
-      fitsIdx.push(a);
-    }
-    if (fitsIdx.length === before) continue;
-    classLeads.push(sortedNewestFirst(cls.leads));
-    cStartList.push(fitsIdx.length);
+    maxEdges += cls.fits.length;
+    maxLeads += cls.leads.length;
   }
-  const k = classLeads.length;
-  const m = fitsIdx.length;
+  const eAgent = new Int32Array(maxEdges);
+  const leadAt = new Float64Array(maxLeads);
+  const leadId = new Float64Array(maxLeads);
+  const cStartList: number[] = [0];
+  const lStartList: number[] = [0];
+  const stampA = new Int32Array(n).fill(-1);
+  let m = 0;
+  let l = 0;
+  for (let i = 0; i < classes.length; i++) {
+    const { leads, fits } = classes[i];
+    if (leads.length === 0) continue;
+    const first = m;
+    for (const id of fits) {
+      const a = lookup.get(id);
+      if (a < 0 || stampA[a] === i) continue;
+      stampA[a] = i;
+      eAgent[m++] = a;
+    }
+    if (m === first) continue;
+    let sorted = true;
+    for (const lead of leads) {
+      leadAt[l] = lead.createdAt;
+      leadId[l] = lead.id;
+      const p = l - 1;
+      if (l > lStartList[lStartList.length - 1]) {
+        sorted &&= leadAt[p] > leadAt[l] || (leadAt[p] === leadAt[l] && leadId[p] > leadId[l]);
+      }
+      l++;
+    }
+    if (!sorted) {
+      const copy = [...leads].sort((x, y) => (isNewer(x, y) ? -1 : isNewer(y, x) ? 1 : 0));
+      for (let j = 0; j < copy.length; j++) {
+        leadAt[l - copy.length + j] = copy[j].createdAt;
+        leadId[l - copy.length + j] = copy[j].id;
+      }
+    }
+    cStartList.push(m);
+    lStartList.push(l);
+  }
+  const k = cStartList.length - 1;
   const cStart = Int32Array.from(cStartList);
-  const eAgent = Int32Array.from(fitsIdx);
   const eClass = new Int32Array(m);
   for (let c = 0; c < k; c++) eClass.fill(c, cStart[c], cStart[c + 1]);
-  // Agent a's edges (ids into the arrays above) are aEdge[aStart[a]..aStart[a+1]], by class.
   const aStart = new Int32Array(n + 1);
   for (let e = 0; e < m; e++) aStart[eAgent[e] + 1]++;
   for (let a = 0; a < n; a++) aStart[a + 1] += aStart[a];
@@ -116,69 +196,52 @@ export function solveAssignment(agents: SolverAgent[], classes: LeadClass[]): So
   const fill = aStart.slice(0, n);
   for (let e = 0; e < m; e++) aEdge[fill[eAgent[e]]++] = e;
 
-  const flow = new Int32Array(m); // units of class eClass[e] held by agent eAgent[e]
-  const given = new Int32Array(n);
-  const scratch = new Scratch(n, k);
-
-  solveCounts(
+  return {
     n,
     k,
-    cStart,
-    eAgent,
-    eClass,
-    aStart,
-    aEdge,
-    classLeads,
-    cap,
+    m,
+    agentId,
     quota,
     base,
-    agentId,
-    flow,
-    given,
-    scratch,
-  );
-  const taken = chooseLeads(
-    n,
-    k,
+    room: Int32Array.from(roomList),
     cStart,
-    eAgent,
+    eAgent: eAgent.subarray(0, m),
     eClass,
     aStart,
     aEdge,
-    classLeads,
-    given,
-    flow,
-    scratch,
-  );
-
-  // ---- Hand out the chosen leads: class c's newest taken[c] leads, along its edges' flow. ----
-  const perAgent: SolverLead[][] = Array.from({ length: n }, () => []);
-  for (let c = 0; c < k; c++) {
-    const leads = classLeads[c];
-    let next = 0;
-    for (let e = cStart[c]; e < cStart[c + 1] && next < taken[c]; e++) {
-      const list = perAgent[eAgent[e]];
-      for (let u = 0; u < flow[e]; u++) list.push(leads[next++]);
-    }
-  }
-  const byAgent = new Map<number, number[]>();
-  for (let a = 0; a < n; a++) {
-    const list = perAgent[a];
-    if (list.length === 0) continue;
-    list.sort(byNewest);
-    byAgent.set(
-      agentId[a],
-      list.map((lead) => lead.id),
-    );
-  }
-  return { byAgent };
+    lStart: Int32Array.from(lStartList),
+    leadAt: leadAt.subarray(0, l),
+    leadId: leadId.subarray(0, l),
+  };
 }
 
-function sortedNewestFirst(leads: SolverLead[]): SolverLead[] {
-  for (let i = 1; i < leads.length; i++) {
-    if (!isNewer(leads[i - 1], leads[i])) return [...leads].sort(byNewest);
+/**
+ * Agent id -> dense index (-1 unknown, -2 known but at quota). A flat array when the ids are
+ * small non-negative integers (user ids from a sequence), which is much faster than a Map for
+ * the millions of look-ups over `fits`; a Map otherwise.
+ */
+class AgentLookup {
+  private readonly flat: Int32Array | null;
+  private readonly map = new Map<number, number>();
+  constructor(agents: SolverAgent[]) {
+    let max = -1;
+    let small = true;
+    for (const { id } of agents) {
+      if (!Number.isInteger(id) || id < 0) small = false;
+      else if (id > max) max = id;
+    }
+    const flatOk = small && max < 4 * agents.length + 1_000_000;
+    this.flat = flatOk ? new Int32Array(max + 1).fill(-1) : null;
   }
-  return leads;
+  get(id: number): number {
+    const flat = this.flat;
+    if (flat === null) return this.map.get(id) ?? -1;
+    return Number.isInteger(id) && id >= 0 && id < flat.length ? flat[id] : -1;
+  }
+  set(id: number, index: number): void {
+    if (this.flat === null) this.map.set(id, index);
+    else this.flat[id] = index;
+  }
 }
 
 /** Per-search marks shared by both phases; a new stamp clears them in O(1). */
@@ -188,7 +251,7 @@ class Scratch {
   readonly seenC: Int32Array;
   readonly viaA: Int32Array; // edge by which an agent was reached
   readonly viaC: Int32Array; // edge by which a class was reached
-  readonly queue: Int32Array; // nodes of the searched side, in BFS order
+  readonly queue: Int32Array; // nodes of the side the search expands, in BFS order
   readonly reached: Int32Array; // nodes of the other side that the search reached
   constructor(n: number, k: number) {
     this.seenA = new Int32Array(n);
@@ -201,42 +264,31 @@ class Scratch {
 }
 
 /**
- * Phase 1: how many leads each agent gets (given[a]), with one feasible flow per edge.
+ * Phase 1: how many leads each agent gets, returned as given[a], with `flow` left holding one
+ * feasible spread of those units over the edges.
  *
- * Agents are served in the order of (x + 1) / q (x = leads today, ties by agent id). An agent
- * takes a free lead of a class it fits when one exists; otherwise a BFS looks for an augmenting
- * path agent -> class it fits -> agent holding a unit of that class -> ... -> class with a free
- * lead. When none exists the agent is saturated for good (a polymatroid stays saturated as other
- * coordinates grow), and so is everything the failed search reached: those agents and classes
- * are skipped from then on, which bounds the cost of all failed searches by O(edges).
+ * Agents are served in the order of (x + 1) / q (x = assignedToday + given so far; ties by the
+ * lower agent id), compared as cross-multiplied integers. An agent takes a free lead of a class
+ * it fits when one exists; otherwise a BFS looks for an augmenting path agent -> class it fits
+ * -> agent holding a unit of that class -> ... -> class with a free lead. When none exists the
+ * agent is saturated for good (in a polymatroid a saturated coordinate stays saturated while the
+ * others grow), and so is everything the failed search reached: those agents and classes are
+ * skipped from then on, so all failed searches together cost O(edges).
  */
-function solveCounts(
-  n: number,
-  k: number,
-  cStart: Int32Array,
-  eAgent: Int32Array,
-  eClass: Int32Array,
-  aStart: Int32Array,
-  aEdge: Int32Array,
-  classLeads: SolverLead[][],
-  cap: Int32Array,
-  quota: number[],
-  base: number[],
-  agentId: number[],
-  flow: Int32Array,
-  given: Int32Array,
-  s: Scratch,
-): void {
+function solveCounts(g: Graph, flow: Int32Array, s: Scratch): Int32Array {
+  const { n, k, cStart, eAgent, eClass, aStart, aEdge, lStart, quota, base, agentId, room } = g;
+  const given = new Int32Array(n);
   const free = new Int32Array(k);
   let freeTotal = 0;
   for (let c = 0; c < k; c++) {
-    free[c] = classLeads[c].length;
+    free[c] = lStart[c + 1] - lStart[c];
     freeTotal += free[c];
   }
   const ptr = aStart.slice(0, n); // first own edge whose class may still have a free lead
   const deadA = new Uint8Array(n);
   const deadC = new Uint8Array(k);
 
+  // Free counts only fall, so each agent's pointer only moves forward: O(edges) in total.
   const direct = (a: number): number => {
     let p = ptr[a];
     const end = aStart[a + 1];
@@ -261,7 +313,7 @@ function solveCounts(
     seenA[root] = stamp;
     while (head < tail) {
       const u = queue[head++];
-      // Every class of u has no free lead: u's own direct look-up failed before it was queued.
+      // No class of u has a free lead: u's own direct look-up failed before it was queued.
       for (let j = aStart[u]; j < aStart[u + 1]; j++) {
         const e = aEdge[j];
         const c = eClass[e];
@@ -277,7 +329,8 @@ function solveCounts(
           viaA[v] = h;
           const f = direct(v);
           if (f >= 0) {
-            // v takes a free lead, gives its unit of c to the agent that reached c, and so on.
+            // v takes a free lead and hands its unit of c to the agent that reached c, which
+            // hands its own unit of the class that reached it on, and so on back to the root.
             flow[f]++;
             free[eClass[f]]--;
             let w = v;
@@ -299,13 +352,11 @@ function solveCounts(
     return false;
   };
 
-  // Min-heap of agents by (base + given + 1) / quota, ties by agent id.
-  const before = (a: number, b: number): boolean => {
+  const heap = new Heap(n, (a, b) => {
     const l = (base[a] + given[a] + 1) * quota[b];
     const r = (base[b] + given[b] + 1) * quota[a];
     return l < r || (l === r && agentId[a] < agentId[b]);
-  };
-  const heap = new Heap(n, before);
+  });
   for (let a = 0; a < n; a++) if (aStart[a + 1] > aStart[a]) heap.push(a);
 
   while (heap.size > 0 && freeTotal > 0) {
@@ -313,39 +364,29 @@ function solveCounts(
     if (deadA[a] === 0 && augment(a)) {
       freeTotal--;
       given[a]++;
-      if (given[a] < cap[a]) heap.siftTop();
+      if (given[a] < room[a]) heap.siftTop();
       else heap.pop();
     } else {
       deadA[a] = 1;
       heap.pop();
     }
   }
+  return given;
 }
 
 /**
  * Phase 2: which leads. Keeps the per-agent counts of phase 1 and returns taken[c], how many of
- * class c's newest leads go out, leaving in `flow` a matching of those leads onto the agents
- * with exactly given[a] each.
+ * class c's newest leads go out, leaving in `flow` a spread of those leads over the edges that
+ * gives every agent exactly given[a].
  *
  * Leads are considered newest first over all classes (a heap of classes keyed by their next
  * lead). A lead is taken when its class reaches an agent with room left, directly or along an
  * augmenting path class -> agent it fits -> class that agent holds a unit of -> ... -> agent
- * with room. A class that cannot is closed for good (its older leads cannot make it either),
- * and so is everything the failed search reached.
+ * with room. A class that cannot is closed for good (its older leads cannot make it either: in
+ * a matroid a spanned element stays spanned), and so is everything the failed search reached.
  */
-function chooseLeads(
-  n: number,
-  k: number,
-  cStart: Int32Array,
-  eAgent: Int32Array,
-  eClass: Int32Array,
-  aStart: Int32Array,
-  aEdge: Int32Array,
-  classLeads: SolverLead[][],
-  given: Int32Array,
-  flow: Int32Array,
-  s: Scratch,
-): Int32Array {
+function chooseLeads(g: Graph, given: Int32Array, flow: Int32Array, s: Scratch): Int32Array {
+  const { n, k, cStart, eAgent, eClass, lStart, leadAt, leadId } = g;
   flow.fill(0);
   const room = given.slice();
   let roomTotal = 0;
@@ -354,7 +395,24 @@ function chooseLeads(
   const ptr = cStart.slice(0, k); // first own edge whose agent may still have room
   const deadA = new Uint8Array(n);
   const deadC = new Uint8Array(k);
+  // The edges each agent holds units of (flow > 0), at most given[a] of them: the search walks
+  // these instead of every class the agent fits.
+  const heldStart = new Int32Array(n + 1);
+  for (let a = 0; a < n; a++) heldStart[a + 1] = heldStart[a] + given[a];
+  const held = new Int32Array(heldStart[n]);
+  const heldEnd = heldStart.slice(0, n);
+  const add = (e: number): void => {
+    if (flow[e]++ === 0) held[heldEnd[eAgent[e]]++] = e;
+  };
+  const remove = (e: number): void => {
+    if (--flow[e] !== 0) return;
+    const a = eAgent[e];
+    let i = heldStart[a];
+    while (held[i] !== e) i++;
+    held[i] = held[--heldEnd[a]];
+  };
 
+  // Room only falls, so each class's pointer only moves forward: O(edges) in total.
   const direct = (c: number): number => {
     let p = ptr[c];
     const end = cStart[c + 1];
@@ -366,7 +424,7 @@ function chooseLeads(
   const augment = (root: number): boolean => {
     const first = direct(root);
     if (first >= 0) {
-      flow[first]++;
+      add(first);
       room[eAgent[first]]--;
       return true;
     }
@@ -379,32 +437,31 @@ function chooseLeads(
     seenC[root] = stamp;
     while (head < tail) {
       const w = queue[head++];
-      // Every agent fitting w has no room: w's own direct look-up failed before it was queued.
+      // No agent fitting w has room: w's own direct look-up failed before it was queued.
       for (let h = cStart[w]; h < cStart[w + 1]; h++) {
         const v = eAgent[h];
         if (deadA[v] === 1 || seenA[v] === stamp) continue;
         seenA[v] = stamp;
         viaA[v] = h;
         reached[na++] = v;
-        for (let j = aStart[v]; j < aStart[v + 1]; j++) {
-          const e = aEdge[j];
-          if (flow[e] === 0) continue;
+        for (let j = heldStart[v]; j < heldEnd[v]; j++) {
+          const e = held[j];
           const c = eClass[e];
           if (deadC[c] === 1 || seenC[c] === stamp) continue;
           seenC[c] = stamp;
           viaC[c] = e;
           const f = direct(c);
           if (f >= 0) {
-            // c's unit moves to an agent with room, v takes a unit of the class that reached
-            // it instead, and so on back to the root class.
-            flow[f]++;
+            // A unit of c moves to an agent with room; the agent that held it takes a unit of
+            // the class that reached it instead, and so on back to the root class.
+            add(f);
             room[eAgent[f]]--;
             let x = c;
             while (x !== root) {
               const give = viaC[x];
-              flow[give]--;
+              remove(give);
               const take = viaA[eAgent[give]];
-              flow[take]++;
+              add(take);
               x = eClass[take];
             }
             return true;
@@ -418,19 +475,35 @@ function chooseLeads(
     return false;
   };
 
-  // Max-heap of classes by their next untaken lead (newest first).
-  const before = (a: number, b: number): boolean =>
-    isNewer(classLeads[a][taken[a]], classLeads[b][taken[b]]);
-  const heap = new Heap(k, before);
-  for (let c = 0; c < k; c++) heap.push(c);
+  // Max-heap of classes by their next untaken lead. The keys sit in small flat arrays so that a
+  // comparison does not touch the (large, scattered) lead arrays.
+  const keyAt = new Float64Array(k);
+  const keyId = new Float64Array(k);
+  const setKey = (c: number): void => {
+    const p = lStart[c] + taken[c];
+    keyAt[c] = leadAt[p];
+    keyId[c] = leadId[p];
+  };
+  const heap = new Heap(
+    k,
+    (a, b) => keyAt[a] > keyAt[b] || (keyAt[a] === keyAt[b] && keyId[a] > keyId[b]),
+  );
+  for (let c = 0; c < k; c++) {
+    setKey(c);
+    heap.push(c);
+  }
 
   while (heap.size > 0 && roomTotal > 0) {
     const c = heap.top();
     if (deadC[c] === 0 && augment(c)) {
       roomTotal--;
       taken[c]++;
-      if (taken[c] < classLeads[c].length) heap.siftTop();
-      else heap.pop();
+      if (taken[c] < lStart[c + 1] - lStart[c]) {
+        setKey(c);
+        heap.siftTop();
+      } else {
+        heap.pop();
+      }
     } else {
       deadC[c] = 1;
       heap.pop();
@@ -440,7 +513,7 @@ function chooseLeads(
   return taken;
 }
 
-/** Binary heap of small ints with an external order. */
+/** Binary heap of small non-negative integers under an external order (`before`). */
 class Heap {
   private readonly items: Int32Array;
   size = 0;

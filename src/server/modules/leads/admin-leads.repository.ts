@@ -1,4 +1,4 @@
-import { and, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { Lead, LeadListQuery } from '../../../shared/contracts/leads';
 import type { Db } from '../../db/client';
 import { leads } from '../../db/schema';
@@ -62,7 +62,8 @@ export async function listLeadsPage(
       .select()
       .from(leads)
       .where(where)
-      .orderBy(desc(leads.createdAt), desc(leads.id))
+      // NULLS LAST as in the indexes (a plain DESC means NULLS FIRST and would not use them)
+      .orderBy(sql`${leads.createdAt} desc nulls last`, sql`${leads.id} desc nulls last`)
       .limit(query.limit ?? DEFAULT_PAGE_SIZE)
       .offset(query.offset ?? 0),
     db.select({ total: sql<number>`count(*)::int` }).from(leads).where(where),

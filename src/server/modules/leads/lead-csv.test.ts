@@ -105,7 +105,10 @@ describe('parseLeadCsv: valid rows', () => {
 
   it('skips a UTF-8 byte order mark', async () => {
     const { leads, errors } = await parse(
-      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(csv(',,,,,Austin,TX,65,MEDICARE'))]),
+      Buffer.concat([
+        Buffer.from([0xef, 0xbb, 0xbf]),
+        Buffer.from(csv(',,,,,Austin,TX,65,MEDICARE')),
+      ]),
     );
     expect(errors).toEqual([]);
     expect(leads).toEqual([lead({})]);
@@ -117,7 +120,14 @@ describe('parseLeadCsv: valid rows', () => {
     expect(errors).toEqual([]);
     expect(leads).toEqual([
       lead({ externalId: 'X1', firstName: 'Ann' }),
-      lead({ line: 3, externalId: 'X2', firstName: 'Bob', city: 'Dallas', age: 70, category: 'ACA' }),
+      lead({
+        line: 3,
+        externalId: 'X2',
+        firstName: 'Bob',
+        city: 'Dallas',
+        age: 70,
+        category: 'ACA',
+      }),
     ]);
   });
 
@@ -479,13 +489,15 @@ describe('parseLeadCsv: streaming', () => {
 
   it('round-trips generated leads through any quoting, line ending and chunking', async () => {
     // Any text but NUL (binary: a file error) and U+FFFD (read as a decoding error)
-    const text = fc.string({
-      maxLength: 12,
-      unit: fc.oneof(
-        fc.constantFrom('"', ',', '\n', '\r', '\r\n', ' ', 'a', 'é', '😀'),
-        fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }),
-      ),
-    }).filter((s) => !/[\0\uFFFD]/.test(s));
+    const text = fc
+      .string({
+        maxLength: 12,
+        unit: fc.oneof(
+          fc.constantFrom('"', ',', '\n', '\r', '\r\n', ' ', 'a', 'é', '😀'),
+          fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }),
+        ),
+      })
+      .filter((s) => !/[\0\uFFFD]/.test(s));
     const leadArb = fc.record({
       externalId: fc.option(fc.stringMatching(/^[A-Za-z0-9-]{1,12}$/), { nil: null }),
       firstName: fc.option(text, { nil: null }),
@@ -497,7 +509,7 @@ describe('parseLeadCsv: streaming', () => {
         fc.uniqueArray(leadArb, { maxLength: 8, selector: (l) => l.externalId ?? l }),
         fc.boolean(),
         fc.boolean(),
-        fc.array(fc.nat(), { maxLength: 6 }),
+        fc.oneof(fc.array(fc.nat(), { maxLength: 6 }), fc.constant('bytes' as const)),
         async (rows, crlf, quoteLast, cuts) => {
           const eol = crlf ? '\r\n' : '\n';
           const quote = (v: string) => `"${v.replaceAll('"', '""')}"`;
@@ -509,15 +521,23 @@ describe('parseLeadCsv: streaming', () => {
             const city = r.city.trim();
             if (city === '') continue;
             lines.push(
-              [r.externalId ?? '', quote(r.firstName ?? ''), quote(r.city), 'ny', r.age, quoteLast ? '"aca"' : 'aca'].join(
-                ',',
-              ),
+              [
+                r.externalId ?? '',
+                quote(r.firstName ?? ''),
+                quote(r.city),
+                'ny',
+                r.age,
+                quoteLast ? '"aca"' : 'aca',
+              ].join(','),
             );
             want.push({ line, externalId: r.externalId, firstName, city, age: r.age });
             line += 1 + (`${r.firstName ?? ''}${r.city}`.match(/\n/g)?.length ?? 0);
           }
           const bytes = Buffer.from(lines.join(eol) + eol);
-          const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+          const points =
+            cuts === 'bytes'
+              ? Array.from({ length: bytes.length }, (_, i) => i + 1)
+              : [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
           const parts = [0, ...points].map((p, i) => bytes.subarray(p, points[i] ?? bytes.length));
           const { leads, errors } = await parse(parts);
           expect(errors).toEqual([]);

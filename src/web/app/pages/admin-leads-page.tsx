@@ -1,5 +1,26 @@
+import type { ImportResult } from '@shared/contracts/leads';
+import { useQuery } from '@tanstack/react-query';
 import { PageHeader } from '@web/components/layout/page-header';
+import { adminAgentsQuery } from '@web/features/admin/api';
+import { AdminLeadsPanel } from '@web/features/leads/components/admin-leads-panel';
+import { CsvFormatCard } from '@web/features/leads/components/csv-format-card';
+import { ImportCsvButton } from '@web/features/leads/components/import-csv-button';
+import { ImportReport } from '@web/features/leads/components/import-report';
+import { useState } from 'react';
 
 export function AdminLeadsPage() {
-  return <PageHeader title="Leads Management" />;
+  const [lastImport, setLastImport] = useState<ImportResult | null>(null);
+  const agents = useQuery(adminAgentsQuery);
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="Leads Management"
+        description="Import leads and assign them to agents"
+        actions={<ImportCsvButton onImported={setLastImport} />}
+      />
+      {lastImport && <ImportReport result={lastImport} onDismiss={() => setLastImport(null)} />}
+      <CsvFormatCard />
+      <AdminLeadsPanel agents={agents.data ?? []} agentsLoading={agents.isPending} />
+    </div>
+  );
 }

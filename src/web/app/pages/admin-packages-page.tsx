@@ -1,5 +1,18 @@
 import { PageHeader } from '@web/components/layout/page-header';
+import { AdminPackagesPanel } from '@web/features/packages/components/admin-packages-panel';
 
 export function AdminPackagesPage() {
-  return <PageHeader title="Packages" />;
+  return (
+    <div className="space-y-6">
+      <AdminPackagesPanel
+        renderHeader={(createButton) => (
+          <PageHeader
+            title="Packages"
+            description="Manage the subscription packages agents can choose"
+            actions={createButton}
+          />
+        )}
+      />
+    </div>
+  );
 }

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { LEAD_STATUSES } from '../../../shared/domain';
+import { leadStatusLabel } from '../../../shared/format';
 import { leadFullName, leadLocation, searchLeads } from './lead-search';
 
 const leads = [
@@ -35,5 +37,18 @@ describe('lead display helpers', () => {
     expect(leadFullName({ firstName: null, lastName: 'Doe' })).toBe('Doe');
     expect(leadFullName({ firstName: null, lastName: null })).toBe('Unnamed lead');
     expect(leadLocation({ city: 'Miami', state: 'FL' })).toBe('Miami, FL');
+  });
+});
+
+describe('leadStatusLabel', () => {
+  it('names every status as the status filter shows it', () => {
+    expect(LEAD_STATUSES.map(leadStatusLabel)).toEqual([
+      'New',
+      'Assigned',
+      'Contacted',
+      'In Progress',
+      'Converted',
+      'Invalid',
+    ]);
   });
 });

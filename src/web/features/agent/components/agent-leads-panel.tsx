@@ -47,7 +47,7 @@ export function AgentLeadsPanel() {
               type="search"
               value={search}
               onChange={(event) => setSearch(event.target.value)}
-              placeholder="Search by name, phone or email..."
+              placeholder="Search name, phone or email..."
               aria-label="Search leads"
               className="pl-9"
             />

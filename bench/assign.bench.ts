@@ -1,0 +1,662 @@
+/**
+ * npm run bench:assign — the assignment engine on PostgreSQL (see bench/README.md).
+ *
+ * For each case (100,000 leads x 1,000 agents, then 1,000,000 x 10,000) it loads a deterministic
+ * pool (seeded PRNG, COPY) into its own database, then:
+ *   - runs the engine once in a child process: wall time end to end (read, classes, solve,
+ *     write) and peak RSS of that process;
+ *   - runs a naive baseline in another child process on the same data: one SELECT of the
+ *     candidate leads, then agent by agent, each takes the matching free leads it meets until its
+ *     quota is full (no write);
+ *   - computes the max-flow bound here, from the generated data, with its own class building and
+ *     its own Dinic (nothing shared with the engine), and checks the engine's result in the
+ *     database (quotas, one agent per lead, history rows).
+ * Env: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), BENCH_CASES
+ * (e.g. "100000x1000"), BENCH_KEEP=1 keeps the database.
+ */
+import { spawn } from 'node:child_process';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { loadConfig } from '../src/server/config/env';
+import { migrateDatabase, openDatabase } from '../src/server/db/client';
+import { runAssignment } from '../src/server/modules/assignment/run-assignment';
+import { LEAD_CATEGORIES, type LeadCategory, STATE_CODES } from '../src/shared/domain';
+
+const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const DB_NAME = 'lf_bench_assign';
+const SEED = 20260615;
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+const BENCH_URL = withDatabase(BASE_URL, DB_NAME);
+
+// ---------------------------------------------------------------------------------------------
+// Deterministic data
+// ---------------------------------------------------------------------------------------------
+
+function mulberry32(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Agent {
+  id: number;
+  category: LeadCategory;
+  quota: number;
+  states: string[];
+  cities: string[]; // as typed
+  ageMin: number | null;
+  ageMax: number | null;
+  categories: LeadCategory[];
+}
+
+interface Pool {
+  agents: Agent[];
+  /** leads, column-wise; lead i has id i + 1 */
+  category: Uint8Array;
+  state: Uint8Array;
+  city: Uint8Array; // index into the state's cities
+  cityVariant: Uint8Array; // 0 as is, 1 upper case, 2 padded with spaces
+  age: Uint8Array;
+  createdUs: Float64Array; // epoch microseconds
+}
+
+const CITIES_PER_STATE = 20;
+const cityName = (state: number, k: number) => `${STATE_CODES[state]} City ${k + 1}`;
+const normalize = (city: string) => city.trim().replace(/\s+/g, ' ').toLowerCase();
+
+function generate(leadCount: number, agentCount: number): Pool {
+  const rand = mulberry32(SEED ^ leadCount ^ agentCount);
+  const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
+  // Uneven state populations, the same for leads and agents: contention where people live.
+  const weights = STATE_CODES.map(() => 0.2 + rand() ** 3 * 5);
+  const cumulative: number[] = [];
+  weights.reduce((sum, w, i) => (cumulative[i] = sum + w), 0);
+  const total = cumulative[cumulative.length - 1];
+  const pickState = () => {
+    const x = rand() * total;
+    let lo = 0;
+    let hi = cumulative.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cumulative[mid] < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const pickCategory = (): number => {
+    const x = rand();
+    return x < 0.45 ? 0 : x < 0.8 ? 1 : 2;
+  };
+
+  const agents: Agent[] = [];
+  for (let i = 0; i < agentCount; i++) {
+    const category = LEAD_CATEGORIES[pickCategory()];
+    const states = new Set<number>();
+    if (rand() >= 0.1) for (let k = int(1, 3); k > 0; k--) states.add(pickState());
+    const stateList = [...states];
+    const cities: string[] = [];
+    if (stateList.length > 0 && rand() < 0.2) {
+      for (let k = int(1, 3); k > 0; k--) {
+        const name = cityName(stateList[0], int(0, CITIES_PER_STATE - 1));
+        cities.push(rand() < 0.5 ? name.toUpperCase() : `  ${name.replace(' ', '   ')} `);
+      }
+    }
+    const ageMin = rand() < 0.3 ? 18 + 5 * int(0, 10) : null;
+    let ageMax = rand() < 0.3 ? 45 + 5 * int(0, 10) : null;
+    if (ageMin !== null && ageMax !== null && ageMax < ageMin) ageMax = ageMin + 10;
+    const x = rand();
+    const categories: LeadCategory[] =
+      x < 0.04
+        ? [category, LEAD_CATEGORIES[(LEAD_CATEGORIES.indexOf(category) + 1) % 3]]
+        : x < 0.05
+          ? [LEAD_CATEGORIES[(LEAD_CATEGORIES.indexOf(category) + 1) % 3]]
+          : [];
+    agents.push({
+      id: i + 1,
+      category,
+      quota: int(5, 50),
+      states: stateList.map((s) => STATE_CODES[s]),
+      cities,
+      ageMin,
+      ageMax,
+      categories,
+    });
+  }
+
+  const pool: Pool = {
+    agents,
+    category: new Uint8Array(leadCount),
+    state: new Uint8Array(leadCount),
+    city: new Uint8Array(leadCount),
+    cityVariant: new Uint8Array(leadCount),
+    age: new Uint8Array(leadCount),
+    createdUs: new Float64Array(leadCount),
+  };
+  const now = Date.UTC(2026, 5, 15, 12) * 1000;
+  for (let i = 0; i < leadCount; i++) {
+    const c = pickCategory();
+    pool.category[i] = c;
+    pool.state[i] = pickState();
+    pool.city[i] = Math.floor(rand() ** 2 * CITIES_PER_STATE); // a few big cities per state
+    pool.cityVariant[i] = rand() < 0.9 ? 0 : int(1, 2);
+    pool.age[i] =
+      c === 0
+        ? rand() < 0.9
+          ? int(65, 95)
+          : int(18, 64)
+        : c === 1
+          ? int(18, 64)
+          : int(50, 85);
+    pool.createdUs[i] = now - Math.floor(rand() * 14 * 86_400_000_000);
+  }
+  return pool;
+}
+
+function leadCity(pool: Pool, i: number): string {
+  const name = cityName(pool.state[i], pool.city[i]);
+  const v = pool.cityVariant[i];
+  return v === 0 ? name : v === 1 ? name.toLowerCase() : `  ${name.replace(' ', '  ')} `;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loading
+// ---------------------------------------------------------------------------------------------
+
+async function copyRows(client: pg.PoolClient, statement: string, lines: Iterable<string>) {
+  async function* chunks() {
+    let buf: string[] = [];
+    for (const line of lines) {
+      buf.push(line);
+      if (buf.length === 10_000) {
+        yield `${buf.join('\n')}\n`;
+        buf = [];
+      }
+    }
+    if (buf.length > 0) yield `${buf.join('\n')}\n`;
+  }
+  await pipeline(Readable.from(chunks()), client.query(copyFrom(statement)));
+}
+
+const arrayLiteral = (items: string[]) =>
+  `{${items.map((s) => `"${s.replace(/["\\]/g, '')}"`).join(',')}}`;
+
+async function load(pool: Pool): Promise<void> {
+  const db = new pg.Pool({ connectionString: BENCH_URL, max: 1 });
+  const client = await db.connect();
+  try {
+    await client.query(
+      'truncate lead_history, leads, assignment_runs, preferences, subscriptions, packages, sessions, users restart identity cascade',
+    );
+    // one package per (category, quota)
+    const packageId = new Map<string, number>();
+    const pkgRows: string[] = [];
+    for (const category of LEAD_CATEGORIES) {
+      for (let q = 5; q <= 50; q++) {
+        packageId.set(`${category}:${q}`, pkgRows.length + 1);
+        pkgRows.push(`${category.toLowerCase()}-${q}\t${category} ${q}\t${category}\t9900\t${q}\t10`);
+      }
+    }
+    await copyRows(
+      client,
+      'copy packages (slug, name, category, price_monthly_cents, leads_per_day, commission_pct) from stdin',
+      pkgRows,
+    );
+    await copyRows(
+      client,
+      'copy users (name, email, password_hash, role) from stdin',
+      pool.agents.map((a) => `Agent ${a.id}\tagent${a.id}@bench.test\tx\tAGENT`),
+    );
+    await copyRows(
+      client,
+      'copy subscriptions (user_id, package_id) from stdin',
+      pool.agents.map((a) => `${a.id}\t${packageId.get(`${a.category}:${a.quota}`)}`),
+    );
+    await copyRows(
+      client,
+      'copy preferences (user_id, states, cities, age_min, age_max, categories) from stdin',
+      pool.agents.map(
+        (a) =>
+          `${a.id}\t{${a.states.join(',')}}\t${arrayLiteral(a.cities)}\t${a.ageMin ?? '\\N'}\t${a.ageMax ?? '\\N'}\t{${a.categories.join(',')}}`,
+      ),
+    );
+    function* leadLines() {
+      for (let i = 0; i < pool.age.length; i++) {
+        const at = new Date(pool.createdUs[i] / 1000).toISOString().replace('Z', '');
+        const micros = String(pool.createdUs[i] % 1000).padStart(3, '0');
+        yield `${leadCity(pool, i)}\t${STATE_CODES[pool.state[i]]}\t${pool.age[i]}\t${LEAD_CATEGORIES[pool.category[i]]}\t${at}${micros}+00`;
+      }
+    }
+    await copyRows(
+      client,
+      'copy leads (city, state, age, category, created_at) from stdin',
+      leadLines(),
+    );
+    await client.query('vacuum analyze leads');
+    await client.query('analyze');
+  } finally {
+    client.release();
+    await db.end();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The bound: independent classes (exact fit sets) and Dinic
+// ---------------------------------------------------------------------------------------------
+
+function fits(agent: Agent, state: string, city: string, age: number): boolean {
+  if (agent.categories.length > 0 && !agent.categories.includes(agent.category)) return false;
+  if (agent.states.length > 0 && !agent.states.includes(state)) return false;
+  if (agent.cities.length > 0 && !agent.cities.some((c) => normalize(c) === city)) return false;
+  if (agent.ageMin !== null && age < agent.ageMin) return false;
+  if (agent.ageMax !== null && age > agent.ageMax) return false;
+  return true;
+}
+
+interface BoundGraph {
+  /** class sizes */
+  size: number[];
+  /** agent indexes per class */
+  fitsOf: number[][];
+}
+
+function classGraph(pool: Pool): BoundGraph {
+  // leads by exact (category, state, normalized city, age)
+  const groups = new Map<string, { c: number; s: number; city: string; age: number; n: number }>();
+  for (let i = 0; i < pool.age.length; i++) {
+    const city = normalize(leadCity(pool, i));
+    const key = `${pool.category[i]}|${pool.state[i]}|${city}|${pool.age[i]}`;
+    const g = groups.get(key);
+    if (g) g.n++;
+    else groups.set(key, { c: pool.category[i], s: pool.state[i], city, age: pool.age[i], n: 1 });
+  }
+  // candidate agents per (category, state)
+  const byCatState = new Map<string, number[]>();
+  pool.agents.forEach((a, idx) => {
+    const c = LEAD_CATEGORIES.indexOf(a.category);
+    const states = a.states.length > 0 ? a.states : STATE_CODES;
+    for (const s of states) {
+      const key = `${c}|${s}`;
+      const list = byCatState.get(key);
+      if (list) list.push(idx);
+      else byCatState.set(key, [idx]);
+    }
+  });
+  const classes = new Map<string, { fits: number[]; n: number }>();
+  for (const g of groups.values()) {
+    const state = STATE_CODES[g.s];
+    const list = (byCatState.get(`${g.c}|${state}`) ?? []).filter((idx) =>
+      fits(pool.agents[idx], state, g.city, g.age),
+    );
+    if (list.length === 0) continue;
+    const key = list.join(',');
+    const cls = classes.get(key);
+    if (cls) cls.n += g.n;
+    else classes.set(key, { fits: list, n: g.n });
+  }
+  const graph: BoundGraph = { size: [], fitsOf: [] };
+  for (const cls of classes.values()) {
+    graph.size.push(cls.n);
+    graph.fitsOf.push(cls.fits);
+  }
+  return graph;
+}
+
+/** Max flow source -> class (size) -> agent (unbounded) -> sink (quota), Dinic. */
+function maxFlowBound(graph: BoundGraph, quotas: number[]): number {
+  const k = graph.size.length;
+  const n = quotas.length;
+  const S = 0;
+  const T = 1;
+  const nodes = 2 + k + n;
+  let m = 0;
+  for (const f of graph.fitsOf) m += f.length;
+  m += k + n;
+  const to = new Int32Array(2 * m);
+  const cap = new Float64Array(2 * m);
+  const next = new Int32Array(2 * m);
+  const head = new Int32Array(nodes).fill(-1);
+  let e = 0;
+  const add = (u: number, v: number, c: number) => {
+    to[e] = v;
+    cap[e] = c;
+    next[e] = head[u];
+    head[u] = e++;
+    to[e] = u;
+    cap[e] = 0;
+    next[e] = head[v];
+    head[v] = e++;
+  };
+  for (let c = 0; c < k; c++) {
+    add(S, 2 + c, graph.size[c]);
+    for (const a of graph.fitsOf[c]) add(2 + c, 2 + k + a, graph.size[c]);
+  }
+  for (let a = 0; a < n; a++) if (quotas[a] > 0) add(2 + k + a, T, quotas[a]);
+
+  const level = new Int32Array(nodes);
+  const it = new Int32Array(nodes);
+  const queue = new Int32Array(nodes);
+  const stackNode = new Int32Array(nodes);
+  const stackEdge = new Int32Array(nodes);
+  let flow = 0;
+  for (;;) {
+    level.fill(-1);
+    level[S] = 0;
+    let qh = 0;
+    let qt = 0;
+    queue[qt++] = S;
+    while (qh < qt) {
+      const u = queue[qh++];
+      for (let x = head[u]; x >= 0; x = next[x]) {
+        if (cap[x] > 0 && level[to[x]] < 0) {
+          level[to[x]] = level[u] + 1;
+          queue[qt++] = to[x];
+        }
+      }
+    }
+    if (level[T] < 0) return flow;
+    it.set(head);
+    // iterative DFS for blocking flow
+    for (;;) {
+      let depth = 0;
+      stackNode[0] = S;
+      let found = false;
+      while (depth >= 0) {
+        const u = stackNode[depth];
+        if (u === T) {
+          found = true;
+          break;
+        }
+        let x = it[u];
+        while (x >= 0 && !(cap[x] > 0 && level[to[x]] === level[u] + 1)) x = next[x];
+        it[u] = x;
+        if (x < 0) {
+          level[u] = -1;
+          depth--;
+          if (depth >= 0) it[stackNode[depth]] = next[it[stackNode[depth]]];
+          continue;
+        }
+        stackEdge[depth] = x;
+        stackNode[++depth] = to[x];
+      }
+      if (!found) break;
+      let push = Number.POSITIVE_INFINITY;
+      for (let d = 0; d < depth; d++) push = Math.min(push, cap[stackEdge[d]]);
+      for (let d = 0; d < depth; d++) {
+        cap[stackEdge[d]] -= push;
+        cap[stackEdge[d] ^ 1] += push;
+      }
+      flow += push;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Child processes: the engine, and the naive baseline
+// ---------------------------------------------------------------------------------------------
+
+interface ChildReport {
+  wallMs: number;
+  steps: Record<string, number>;
+  peakRssMb: number;
+  startRssMb: number;
+  assigned: number;
+  agentsAssigned?: number;
+  candidateLeads?: number;
+  eligibleAgents?: number;
+}
+
+const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
+
+async function engineChild(): Promise<ChildReport> {
+  const config = loadConfig({ NODE_ENV: 'production', SCHEDULER: 'false' } as NodeJS.ProcessEnv);
+  const database = await openDatabase({ databaseUrl: BENCH_URL, poolSize: 2 });
+  await database.db.execute(sql`select 1`); // connect before the clock starts
+  const startRssMb = mb(process.memoryUsage().rss);
+  const timings: Record<string, number> = {};
+  const t0 = performance.now();
+  const run = await runAssignment(database.db, config, {
+    trigger: 'MANUAL',
+    now: new Date('2026-06-15T16:00:00Z'),
+    timings,
+  });
+  const wallMs = Math.round(performance.now() - t0);
+  await database.close();
+  if (!run || run.error) throw new Error(`engine run failed: ${run?.error}`);
+  return {
+    wallMs,
+    steps: timings,
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    startRssMb,
+    assigned: run.assigned,
+    agentsAssigned: run.agentsAssigned,
+    candidateLeads: run.candidateLeads,
+    eligibleAgents: run.eligibleAgents,
+  };
+}
+
+/** Agent by agent (by id), each takes the free leads it matches, newest first per state list. */
+async function baselineChild(): Promise<ChildReport> {
+  const client = new pg.Client({ connectionString: BENCH_URL });
+  await client.connect();
+  const startRssMb = mb(process.memoryUsage().rss);
+  const t0 = performance.now();
+  const { rows: agentRows } = await client.query<{
+    id: number;
+    category: LeadCategory;
+    quota: number;
+    states: string[];
+    cities: string[];
+    age_min: number | null;
+    age_max: number | null;
+    categories: string[];
+  }>(`select u.id, p.category::text as category, p.leads_per_day as quota,
+             coalesce(pr.states, '{}')::text[] as states, coalesce(pr.cities, '{}')::text[] as cities,
+             pr.age_min, pr.age_max, coalesce(pr.categories, '{}')::text[] as categories
+        from users u join subscriptions s on s.user_id = u.id and s.status = 'ACTIVE'
+        join packages p on p.id = s.package_id left join preferences pr on pr.user_id = u.id
+       where u.role = 'AGENT' order by u.id`);
+  const { rows: leadRows } = await client.query<{
+    id: string;
+    category: string;
+    state: string;
+    city: string;
+    age: number;
+  }>(`select id, category::text as category, state, city, age from leads
+       where status = 'NEW' and agent_id is null order by created_at desc, id desc`);
+  await client.end();
+  const readMs = performance.now() - t0;
+
+  const t1 = performance.now();
+  const lists = new Map<string, number[]>(); // category|state -> lead indexes, newest first
+  const cities = leadRows.map((l) => normalize(l.city));
+  leadRows.forEach((l, i) => {
+    const key = `${l.category}|${l.state}`;
+    const list = lists.get(key);
+    if (list) list.push(i);
+    else lists.set(key, [i]);
+  });
+  const taken = new Uint8Array(leadRows.length);
+  let assigned = 0;
+  let agentsAssigned = 0;
+  for (const a of agentRows) {
+    if (a.categories.length > 0 && !a.categories.includes(a.category)) continue;
+    const wanted = new Set(a.cities.map(normalize));
+    let need = a.quota;
+    const states = a.states.length > 0 ? a.states : STATE_CODES;
+    for (const s of states) {
+      const list = lists.get(`${a.category}|${s}`);
+      if (!list) continue;
+      for (let j = 0; j < list.length && need > 0; j++) {
+        const i = list[j];
+        if (taken[i]) continue;
+        const l = leadRows[i];
+        if (wanted.size > 0 && !wanted.has(cities[i])) continue;
+        if (a.age_min !== null && l.age < a.age_min) continue;
+        if (a.age_max !== null && l.age > a.age_max) continue;
+        taken[i] = 1;
+        need--;
+      }
+      if (need === 0) break;
+    }
+    const got = a.quota - need;
+    assigned += got;
+    if (got > 0) agentsAssigned++;
+  }
+  const solveMs = performance.now() - t1;
+  return {
+    wallMs: Math.round(performance.now() - t0),
+    steps: { read: Math.round(readMs), solve: Math.round(solveMs) },
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    startRssMb,
+    assigned,
+    agentsAssigned,
+  };
+}
+
+function runChild(mode: 'engine' | 'baseline'): Promise<ChildReport> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [...process.execArgv, fileURLToPath(import.meta.url), '--child', mode],
+      { stdio: ['ignore', 'pipe', 'inherit'], env: process.env },
+    );
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`${mode} child exited with ${code}`));
+      resolve(JSON.parse(out.trim().split('\n').pop()!));
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checks on the engine's result, and the report
+// ---------------------------------------------------------------------------------------------
+
+async function checkEngineResult(pool: Pool): Promise<{ assigned: number; overQuota: number }> {
+  const client = new pg.Client({ connectionString: BENCH_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ agent_id: number; n: number }>(
+      'select agent_id, count(*)::int as n from leads where agent_id is not null group by agent_id',
+    );
+    let overQuota = 0;
+    let assigned = 0;
+    for (const r of rows) {
+      assigned += r.n;
+      if (r.n > pool.agents[r.agent_id - 1].quota) overQuota++;
+    }
+    const { rows: hist } = await client.query<{ n: number; bad: number }>(
+      `select count(*)::int as n,
+              count(*) filter (where h.agent_id is distinct from l.agent_id)::int as bad
+         from lead_history h join leads l on l.id = h.lead_id where h.kind = 'AUTO_ASSIGNED'`,
+    );
+    if (hist[0].n !== assigned || hist[0].bad !== 0)
+      throw new Error(`history mismatch: ${JSON.stringify(hist[0])} vs ${assigned}`);
+    return { assigned, overQuota };
+  } finally {
+    await client.end();
+  }
+}
+
+async function resetDatabase(): Promise<void> {
+  const admin = new pg.Client({ connectionString: BASE_URL });
+  await admin.connect();
+  await admin.query(`drop database if exists ${DB_NAME} with (force)`);
+  await admin.query(`create database ${DB_NAME}`);
+  await admin.end();
+  const database = await openDatabase({ databaseUrl: BENCH_URL, poolSize: 1 });
+  await migrateDatabase(database);
+  await database.close();
+}
+
+async function dropDatabase(): Promise<void> {
+  const admin = new pg.Client({ connectionString: BASE_URL });
+  await admin.connect();
+  await admin.query(`drop database if exists ${DB_NAME} with (force)`);
+  await admin.end();
+}
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+async function benchCase(leadCount: number, agentCount: number): Promise<void> {
+  console.log(`\n## ${fmt(leadCount)} leads x ${fmt(agentCount)} agents`);
+  let t = performance.now();
+  const pool = generate(leadCount, agentCount);
+  await load(pool);
+  console.log(`loaded in ${secs(performance.now() - t)} (generate + COPY + vacuum analyze)`);
+
+  t = performance.now();
+  const graph = classGraph(pool);
+  const quotas = pool.agents.map((a) => a.quota);
+  const bound = maxFlowBound(graph, quotas);
+  const totalQuota = quotas.reduce((a, b) => a + b, 0);
+  const edges = graph.fitsOf.reduce((s, f) => s + f.length, 0);
+  console.log(
+    `max-flow bound: ${fmt(bound)} (total quota ${fmt(totalQuota)}; ${fmt(graph.size.length)} exact classes, ${fmt(edges)} edges; ${secs(performance.now() - t)})`,
+  );
+
+  const baseline = await runChild('baseline');
+  const engine = await runChild('engine');
+  const check = await checkEngineResult(pool);
+  if (check.assigned !== engine.assigned) throw new Error('engine count differs from the database');
+
+  const row = (name: string, r: ChildReport) =>
+    `| ${name} | ${fmt(r.assigned)} | ${((100 * r.assigned) / bound).toFixed(2)} % | ${secs(r.wallMs)} | ${Object.entries(
+      r.steps,
+    )
+      .map(([k, v]) => `${k} ${secs(v)}`)
+      .join(', ')} | ${fmt(r.peakRssMb)} MB |`;
+  console.log('');
+  console.log('| | assigned | of the bound | wall time | steps | peak RSS |');
+  console.log('|---|---|---|---|---|---|');
+  console.log(row('engine', engine));
+  console.log(row('naive baseline', baseline));
+  console.log('');
+  console.log(
+    `engine: ${fmt(engine.eligibleAgents ?? 0)} eligible agents, ${fmt(engine.candidateLeads ?? 0)} candidate leads, ${fmt(engine.agentsAssigned ?? 0)} agents served; agents over quota: ${check.overQuota}; history rows match`,
+  );
+  console.log(
+    `baseline: ${fmt(baseline.agentsAssigned ?? 0)} agents served; engine/baseline assigned ${(engine.assigned / baseline.assigned).toFixed(4)}x, ${fmt(engine.assigned - baseline.assigned)} more leads; wall time ratio ${(engine.wallMs / baseline.wallMs).toFixed(2)}x`,
+  );
+}
+
+async function main(): Promise<void> {
+  const childAt = process.argv.indexOf('--child');
+  if (childAt >= 0) {
+    const mode = process.argv[childAt + 1];
+    const report = mode === 'engine' ? await engineChild() : await baselineChild();
+    console.log(JSON.stringify(report));
+    return;
+  }
+  const cases = (process.env.BENCH_CASES ?? '100000x1000,1000000x10000')
+    .split(',')
+    .map((c) => c.split('x').map(Number) as [number, number]);
+  console.log(`# assignment engine benchmark (${BENCH_URL.replace(/\/\/[^@]*@/, '//')})`);
+  await resetDatabase();
+  try {
+    for (const [leads, agents] of cases) await benchCase(leads, agents);
+  } finally {
+    if (!process.env.BENCH_KEEP) await dropDatabase();
+  }
+}
+
+await main();

@@ -1,0 +1,39 @@
+import type { AdminAgent, AdminStats } from '@shared/contracts/admin';
+import type { SubscriptionStatus } from '@shared/domain';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiJson } from '@web/lib/api-client';
+import { getQueryFn } from '@web/lib/query-client';
+import type { Health } from './system-status';
+
+/** The dashboard's four cards. */
+export const adminStatsQuery = queryOptions({
+  queryKey: ['/api/admin/stats'] as const,
+  queryFn: getQueryFn<AdminStats>({ on401: 'throw' }),
+});
+
+/** Database and last assignment run, for the System Status panel. */
+export const healthQuery = queryOptions({
+  queryKey: ['/api/health'] as const,
+  queryFn: getQueryFn<Health>({ on401: 'throw' }),
+});
+
+/** Every agent with subscription, quota use and lead counts. */
+export const adminAgentsQuery = queryOptions({
+  queryKey: ['/api/admin/agents'] as const,
+  queryFn: getQueryFn<AdminAgent[]>({ on401: 'throw' }),
+});
+
+/** A subscription status decides who is an active agent (dashboard) and who gets leads. */
+export function useSetSubscriptionStatus() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ agentId, status }: { agentId: number; status: SubscriptionStatus }) =>
+      apiJson<AdminAgent>('PATCH', `/api/admin/agents/${agentId}/subscription`, { status }),
+    onSuccess: async (agent) => {
+      queryClient.setQueryData(adminAgentsQuery.queryKey, (agents) =>
+        agents?.map((a) => (a.id === agent.id ? agent : a)),
+      );
+      await queryClient.invalidateQueries({ queryKey: adminStatsQuery.queryKey });
+    },
+  });
+}

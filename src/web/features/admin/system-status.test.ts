@@ -1,0 +1,57 @@
+import type { AssignmentRun } from '../../../shared/contracts/admin';
+import { describe, expect, it } from 'vitest';
+import { assignmentStatus, databaseStatus, type Health } from './system-status';
+
+const run: AssignmentRun = {
+  id: 7,
+  trigger: 'SCHEDULE',
+  businessDate: '2025-03-03',
+  eligibleAgents: 4,
+  candidateLeads: 30,
+  assigned: 12,
+  durationMs: 40,
+  error: null,
+  startedAt: '2025-03-03T13:00:00.000Z',
+};
+const health = (over: Partial<Health> = {}): Health => ({
+  status: 'ok',
+  database: 'ok',
+  lastAssignmentRun: run,
+  ...over,
+});
+const at = (iso: string) => `at ${iso}`;
+
+describe('databaseStatus', () => {
+  it('is operational only when the health check reached the database', () => {
+    expect(databaseStatus(health(), false).label).toBe('Operational');
+    expect(databaseStatus(health({ database: 'down', status: 'degraded' }), false)).toMatchObject({
+      label: 'Unavailable',
+      tone: 'error',
+    });
+    expect(databaseStatus(undefined, true).tone).toBe('error');
+    expect(databaseStatus(undefined, false).tone).toBe('unknown');
+  });
+});
+
+describe('assignmentStatus', () => {
+  it('is operational when the last run had no error, and says what it did', () => {
+    expect(assignmentStatus(health(), false, at)).toEqual({
+      label: 'Operational',
+      tone: 'ok',
+      detail: 'Last run at 2025-03-03T13:00:00.000Z: 12 leads assigned',
+    });
+  });
+  it('reports the error of a failed last run', () => {
+    const failed = health({ lastAssignmentRun: { ...run, error: 'lock timeout' } });
+    expect(assignmentStatus(failed, false, at)).toEqual({
+      label: 'Failed',
+      tone: 'error',
+      detail: 'Last run at 2025-03-03T13:00:00.000Z: lock timeout',
+    });
+  });
+  it("says 'No run yet' before the first run, and never 'Operational' without data", () => {
+    expect(assignmentStatus(health({ lastAssignmentRun: null }), false).label).toBe('No run yet');
+    expect(assignmentStatus(undefined, true).label).toBe('Unknown');
+    expect(assignmentStatus(undefined, false).label).toBe('Checking...');
+  });
+});

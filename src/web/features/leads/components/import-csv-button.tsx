@@ -1,0 +1,62 @@
+import type { ImportResult } from '@shared/contracts/leads';
+import { Button } from '@web/components/ui/button';
+import { Spinner } from '@web/components/ui/spinner';
+import { toast } from '@web/components/ui/use-toast';
+import { errorMessage } from '@web/lib/api-client';
+import { Upload } from 'lucide-react';
+import { type ChangeEvent, useRef } from 'react';
+import { useImportLeads } from '../api';
+import { importSummary } from '../lead-display';
+
+/** Import CSV: picks one .csv file and uploads it as multipart. */
+export function ImportCsvButton({ onImported }: { onImported: (result: ImportResult) => void }) {
+  const input = useRef<HTMLInputElement>(null);
+  const upload = useImportLeads();
+
+  function handleChange(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.target.files?.[0];
+    event.target.value = ''; // the same file can be chosen again
+    if (!file) return;
+    if (!file.name.toLowerCase().endsWith('.csv')) {
+      toast({
+        variant: 'destructive',
+        title: 'Import failed',
+        description: 'Only .csv files can be imported',
+      });
+      return;
+    }
+    upload.mutate(file, {
+      onSuccess: (result) => {
+        if (result.errors.length > 0) console.log('Import errors:', result.errors);
+        onImported(result);
+        toast({ title: 'Import successful', description: importSummary(result) });
+      },
+      onError: (error) => {
+        toast({
+          variant: 'destructive',
+          title: 'Import failed',
+          description: errorMessage(error, 'Upload failed'),
+        });
+      },
+    });
+  }
+
+  return (
+    <>
+      <input
+        ref={input}
+        type="file"
+        accept=".csv"
+        className="sr-only"
+        tabIndex={-1}
+        aria-hidden="true"
+        data-testid="csv-file-input"
+        onChange={handleChange}
+      />
+      <Button onClick={() => input.current?.click()} disabled={upload.isPending}>
+        {upload.isPending ? <Spinner /> : <Upload aria-hidden="true" />}
+        {upload.isPending ? 'Importing...' : 'Import CSV'}
+      </Button>
+    </>
+  );
+}

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { importSummary, leadName, leadPlace, pageRange } from './lead-display';
+
+describe('lead display', () => {
+  it('names a lead from its parts, or says it has no name', () => {
+    expect(leadName({ firstName: 'Ann', lastName: 'Lee' })).toBe('Ann Lee');
+    expect(leadName({ firstName: null, lastName: 'Lee' })).toBe('Lee');
+    expect(leadName({ firstName: null, lastName: null })).toBe('Unnamed lead');
+    expect(leadPlace({ city: 'Austin', state: 'TX' })).toBe('Austin, TX');
+  });
+
+  it('describes the page shown', () => {
+    expect(pageRange(0, 50, 1234)).toBe('Showing 1–50 of 1,234');
+    expect(pageRange(1200, 34, 1234)).toBe('Showing 1,201–1,234 of 1,234');
+    expect(pageRange(0, 0, 0)).toBe('Showing 0 of 0');
+  });
+
+  it("words the import toast as the spec does, counting every error", () => {
+    expect(importSummary({ imported: 3, errorCount: 2 })).toBe('Imported 3 leads. 2 errors.');
+    expect(importSummary({ imported: 0, errorCount: 0 })).toBe('Imported 0 leads. 0 errors.');
+  });
+});

@@ -1,0 +1,21 @@
+/** How the admin screens name a lead and its place. */
+export function leadName(lead: { firstName: string | null; lastName: string | null }): string {
+  return [lead.firstName, lead.lastName].filter(Boolean).join(' ') || 'Unnamed lead';
+}
+
+export function leadPlace(lead: { city: string; state: string }): string {
+  return `${lead.city}, ${lead.state}`;
+}
+
+/** "Showing 51–100 of 1,234" for a page of a longer list. */
+export function pageRange(offset: number, shown: number, total: number): string {
+  if (total === 0 || shown === 0) return `Showing 0 of ${total.toLocaleString('en-US')}`;
+  const from = (offset + 1).toLocaleString('en-US');
+  const to = (offset + shown).toLocaleString('en-US');
+  return `Showing ${from}–${to} of ${total.toLocaleString('en-US')}`;
+}
+
+/** The import's toast text (spec section 8). */
+export function importSummary(result: { imported: number; errorCount: number }): string {
+  return `Imported ${result.imported} leads. ${result.errorCount} errors.`;
+}

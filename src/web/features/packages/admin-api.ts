@@ -1,0 +1,41 @@
+import type { Package, PackageBody } from '@shared/contracts/packages';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiJson } from '@web/lib/api-client';
+import { getQueryFn } from '@web/lib/query-client';
+import { packagesQuery } from './api';
+
+/** Every package, active or not. */
+export const adminPackagesQuery = queryOptions({
+  queryKey: ['/api/admin/packages'] as const,
+  queryFn: getQueryFn<Package[]>({ on401: 'throw' }),
+});
+
+/** A package change shows in the admin list and in the public (active) list. */
+function useRefreshPackages() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: adminPackagesQuery.queryKey }),
+      queryClient.invalidateQueries({ queryKey: packagesQuery.queryKey }),
+    ]);
+}
+
+export function useSavePackage() {
+  const refresh = useRefreshPackages();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: number | null; body: PackageBody }) =>
+      id === null
+        ? apiJson<Package>('POST', '/api/admin/packages', body)
+        : apiJson<Package>('PUT', `/api/admin/packages/${id}`, body),
+    onSuccess: refresh,
+  });
+}
+
+export function useSetPackageActive() {
+  const refresh = useRefreshPackages();
+  return useMutation({
+    mutationFn: ({ id, active }: { id: number; active: boolean }) =>
+      apiJson<Package>('PATCH', `/api/admin/packages/${id}`, { active }),
+    onSuccess: refresh,
+  });
+}
