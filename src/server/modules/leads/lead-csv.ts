@@ -438,7 +438,7 @@ class LeadCsvParser {
     const comma = this.nextComma === buf.length ? -1 : this.nextComma;
     if (comma === -1) return lf;
     if (lf === -1) return comma;
-    return comma < lf ? comma : lf;
+    return Math.min(comma, lf);
   }
 
   private incomplete(start: number): false {
@@ -782,7 +782,7 @@ class IdTable {
   }
 }
 
-function grown(a: Int32Array, size: number): Int32Array {
+function grown(a: Int32Array, size: number): Int32Array<ArrayBuffer> {
   const b = new Int32Array(size);
   b.set(a);
   return b;

@@ -1,5 +1,24 @@
+import { useQuery } from '@tanstack/react-query';
 import { PageHeader } from '@web/components/layout/page-header';
+import { Card, CardContent } from '@web/components/ui/card';
+import { adminAgentsQuery } from '@web/features/admin/api';
+import { AgentsTable } from '@web/features/admin/components/agents-table';
 
 export function AdminAgentsPage() {
-  return <PageHeader title="Agents" />;
+  const agents = useQuery(adminAgentsQuery);
+  return (
+    <div className="space-y-6">
+      <PageHeader title="Agents" description="Every agent, their package and today's quota" />
+      {agents.isError && (
+        <p role="alert" className="text-destructive text-sm">
+          The agents could not be loaded. Please reload the page.
+        </p>
+      )}
+      <Card className="py-0">
+        <CardContent className="px-0">
+          <AgentsTable agents={agents.data ?? []} isLoading={agents.isPending} />
+        </CardContent>
+      </Card>
+    </div>
+  );
 }

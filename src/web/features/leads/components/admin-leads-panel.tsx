@@ -52,8 +52,11 @@ export function AdminLeadsPanel({
   const q = useDebounced(search.trim(), SEARCH_DELAY_MS);
 
   // a new search or filter starts again at the first page
-  // biome-ignore lint/correctness/useExhaustiveDependencies: q and status are the triggers.
-  useEffect(() => setOffset(0), [q, status]);
+  const [pagedQ, setPagedQ] = useState(q);
+  if (q !== pagedQ) {
+    setPagedQ(q);
+    setOffset(0);
+  }
 
   const page = useQuery({
     ...adminLeadsQuery({
@@ -85,7 +88,11 @@ export function AdminLeadsPanel({
               className="pl-9"
             />
           </div>
-          <Select value={status} onValueChange={(value) => setStatus(value as LeadStatus | typeof ALL)}>
+          <Select value={status} onValueChange={(value) => {
+              setStatus(value as LeadStatus | typeof ALL);
+              setOffset(0);
+            }}
+          >
             <SelectTrigger className="w-full sm:w-44" aria-label="Filter by status">
               <SelectValue />
             </SelectTrigger>
