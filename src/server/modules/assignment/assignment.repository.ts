@@ -46,30 +46,29 @@ interface GroupRow {
   state: string;
   city: string;
   age: number;
-  /** 'id:createdAtMicros' pairs, newest first, comma-separated. */
+  /** 'id:epochSeconds' pairs, comma-separated. */
   leads: string;
 }
 
 /**
  * Candidate leads (NEW, no agent, in these categories) grouped by (category, state, city, age) in
  * the database: one row per group whatever the number of leads, the leads packed in one string
- * newest first. Cities are grouped as stored (byte-wise, the cheapest sort) and normalized by the
- * class builder. Timestamps travel as epoch microseconds, their full precision.
+ * as 'id:epochSeconds' pairs. Cities are grouped as stored (the class builder normalizes them);
+ * the leads come unordered (hash aggregation, no sort of the whole pool) and are sorted newest
+ * first per class in memory.
  */
 export async function readLeadGroups(tx: Db, categories: LeadCategory[]): Promise<LeadGroup[]> {
   if (categories.length === 0) return [];
-  // the grouping sort of a large pool stays in memory (the default 4MB would spill to disk)
+  // room for the aggregation of a large pool in memory (the default 4MB would spill to disk)
   await tx.execute(sql`set local work_mem = '256MB'`);
   const rows = await queryRows<GroupRow>(
     tx,
-    sql`select category::text as "category", state collate "C" as "state",
-               city collate "C" as "city", age,
-               string_agg(id::text || ':' || (extract(epoch from created_at) * 1000000)::bigint::text,
-                          ',' order by created_at desc, id desc) as "leads"
+    sql`select category::text as "category", state, city, age,
+               string_agg(id::text || ':' || date_part('epoch', created_at)::text, ',') as "leads"
           from leads
          where status = 'NEW' and agent_id is null
            and category = any(${`{${categories.join(',')}}`}::lead_category[])
-         group by category, state collate "C", city collate "C", age`,
+         group by category, state, city, age`,
   );
   return rows.map((row) => ({
     category: row.category,
@@ -80,6 +79,10 @@ export async function readLeadGroups(tx: Db, categories: LeadCategory[]): Promis
   }));
 }
 
+/**
+ * 'id:seconds,...' to leads. Seconds since the epoch as a double hold microseconds exactly (to
+ * the year 2106), so createdAt (epoch microseconds) keeps the database's precision.
+ */
 function unpackLeads(packed: string): SolverLead[] {
   const leads: SolverLead[] = [];
   let start = 0;
@@ -89,7 +92,7 @@ function unpackLeads(packed: string): SolverLead[] {
     const colon = packed.indexOf(':', start);
     leads.push({
       id: Number(packed.slice(start, colon)),
-      createdAt: Number(packed.slice(colon + 1, end)),
+      createdAt: Math.round(Number(packed.slice(colon + 1, end)) * 1e6),
     });
     start = end + 1;
   }
@@ -158,11 +161,17 @@ export async function writeAssignments(
   agentIds: number[],
 ): Promise<WriteOutcome> {
   if (leadIds.length === 0) return { assigned: 0, agents: 0 };
+  // By lead id: the table is written in its physical order. A large batch joins by hash (one
+  // pass over the table) rather than by one index probe per lead.
+  const order = leadIds.map((_, i) => i).sort((a, b) => leadIds[a] - leadIds[b]);
+  const ids = order.map((i) => leadIds[i]);
+  const agents = order.map((i) => agentIds[i]);
+  if (ids.length > 20_000) await tx.execute(sql`set local enable_nestloop = off`);
   const [row] = await queryRows<WriteOutcome>(
     tx,
     sql`with chosen as (
-          select * from unnest(${`{${leadIds.join(',')}}`}::bigint[],
-                               ${`{${agentIds.join(',')}}`}::int[]) as c(lead_id, agent_id)
+          select * from unnest(${`{${ids.join(',')}}`}::bigint[],
+                               ${`{${agents.join(',')}}`}::int[]) as c(lead_id, agent_id)
         ), updated as (
           update leads l
              set status = 'ASSIGNED', agent_id = c.agent_id, assigned_at = ${run.at.toISOString()},

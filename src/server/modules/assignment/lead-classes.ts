@@ -12,7 +12,6 @@ import type { LeadCategory } from '../../../shared/domain';
 import type { AgentProfile } from './eligibility';
 import { normalizeCity } from './eligibility';
 import type { LeadClass, SolverLead } from './solver';
-import { isNewer } from './solver';
 
 /** Leads of one (category, state, city as stored, age), newest first. */
 export interface LeadGroup {
@@ -82,81 +81,127 @@ export function ageBucket(breaks: number[], age: number): number {
   return lo;
 }
 
-/** Whether a lead with this state, normalized city (null: named by no agent) and age fits. */
-export function agentFits(
-  agent: AgentProfile,
-  state: string,
-  city: string | null,
-  age: number,
-): boolean {
-  if (agent.states.length > 0 && !agent.states.includes(state)) return false;
-  if (agent.cities.length > 0 && (city === null || !agent.cities.includes(city))) return false;
-  if (agent.ageMin !== null && age < agent.ageMin) return false;
-  if (agent.ageMax !== null && age > agent.ageMax) return false;
-  return true;
+/** Agents of one (category, state, age bucket) that fit its ages, sorted by id. */
+interface Slice {
+  /** fit whatever the city */
+  anyCity: number[];
+  /** named this city (among others) */
+  byCity: Map<string, number[]>;
 }
 
-function fitsOf(entry: CategoryIndex, state: string, city: string | null, age: number): number[] {
+function sliceOf(entry: CategoryIndex, state: string, age: number): Slice {
   const candidates = entry.statesMatter
     ? [...(entry.byState.get(state) ?? []), ...entry.anyState]
     : entry.anyState;
-  const fits: number[] = [];
-  for (const agent of candidates) if (agentFits(agent, state, city, age)) fits.push(agent.id);
-  return fits.sort((a, b) => a - b);
+  candidates.sort((a, b) => a.id - b.id);
+  const slice: Slice = { anyCity: [], byCity: new Map() };
+  for (const agent of candidates) {
+    if (agent.ageMin !== null && age < agent.ageMin) continue;
+    if (agent.ageMax !== null && age > agent.ageMax) continue;
+    if (agent.cities.length === 0) {
+      slice.anyCity.push(agent.id);
+      continue;
+    }
+    for (const city of agent.cities) {
+      const list = slice.byCity.get(city);
+      if (list) list.push(agent.id);
+      else slice.byCity.set(city, [agent.id]);
+    }
+  }
+  return slice;
 }
 
-function byNewest(a: SolverLead, b: SolverLead): number {
-  return isNewer(a, b) ? -1 : isNewer(b, a) ? 1 : 0;
+/** The agents (ids, ascending) of a slice that a lead in this city fits. */
+function fitsIn(slice: Slice, city: string | null): number[] {
+  const named = city === null ? undefined : slice.byCity.get(city);
+  if (!named) return slice.anyCity;
+  const a = slice.anyCity;
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < named.length) {
+    if (j >= named.length || (i < a.length && a[i] < named[j])) out.push(a[i++]);
+    else out.push(named[j++]);
+  }
+  return out;
 }
+
+/** A cheap key for a list of ids; equal keys are confirmed element by element. */
+function fitsKey(fits: number[]): string {
+  let h1 = 0x811c9dc5;
+  let h2 = fits.length;
+  for (const id of fits) {
+    h1 = Math.imul(h1 ^ id, 0x01000193);
+    h2 = (Math.imul(h2, 31) + id) | 0;
+  }
+  return `${h1 >>> 0}.${h2 >>> 0}.${fits.length}`;
+}
+
+function sameIds(a: number[], b: number[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+const newestFirst = (a: SolverLead, b: SolverLead): number =>
+  b.createdAt - a.createdAt || b.id - a.id;
 
 interface Coarse {
-  state: string;
+  entry: CategoryIndex;
+  slice: Slice;
   city: string | null;
-  age: number;
   groups: LeadGroup[];
 }
 
 /**
  * The solver's classes for these agents and groups. Leads that fit no agent with quota left
- * are left out; every class's leads are newest first and its fits sorted by agent id.
+ * are left out; every class's leads are newest first and its fits sorted by agent id. The
+ * groups' lead arrays are sorted in place.
  */
 export function buildClasses(agents: AgentProfile[], groups: LeadGroup[]): LeadClass[] {
   const index = indexAgents(agents);
-  const coarse = new Map<string, Coarse & { entry: CategoryIndex }>();
+  const slices = new Map<string, Slice>();
+  const coarse = new Map<string, Coarse>();
   for (const group of groups) {
     const entry = index.get(group.category);
     if (!entry || group.leads.length === 0) continue;
     const city = normalizeCity(group.city);
     const namedCity = entry.namedCities.has(city) ? city : null;
     const state = entry.statesMatter ? group.state : '';
-    const key = `${group.category}\u0001${state}\u0001${namedCity ?? '\u0000'}\u0001${ageBucket(entry.ageBreaks, group.age)}`;
+    const sliceKey = `${group.category}\u0001${state}\u0001${ageBucket(entry.ageBreaks, group.age)}`;
+    const key = `${sliceKey}\u0001${namedCity ?? '\u0000'}`;
     const found = coarse.get(key);
-    if (found) found.groups.push(group);
-    else
-      coarse.set(key, {
-        entry,
-        state: group.state,
-        city: namedCity,
-        age: group.age,
-        groups: [group],
-      });
+    if (found) {
+      found.groups.push(group);
+      continue;
+    }
+    let slice = slices.get(sliceKey);
+    if (!slice) {
+      slice = sliceOf(entry, group.state, group.age);
+      slices.set(sliceKey, slice);
+    }
+    coarse.set(key, { entry, slice, city: namedCity, groups: [group] });
   }
 
-  const merged = new Map<string, { fits: number[]; groups: LeadGroup[] }>();
+  const merged = new Map<string, { fits: number[]; groups: LeadGroup[] }[]>();
   for (const c of coarse.values()) {
-    const fits = fitsOf(c.entry, c.state, c.city, c.age);
+    const fits = fitsIn(c.slice, c.city);
     if (fits.length === 0) continue;
-    const key = fits.join(',');
-    const found = merged.get(key);
-    if (found) found.groups.push(...c.groups);
-    else merged.set(key, { fits, groups: c.groups });
+    const key = fitsKey(fits);
+    const bucket = merged.get(key);
+    const same = bucket?.find((m) => sameIds(m.fits, fits));
+    if (same) same.groups.push(...c.groups);
+    else if (bucket) bucket.push({ fits, groups: c.groups });
+    else merged.set(key, [{ fits, groups: c.groups }]);
   }
 
   const classes: LeadClass[] = [];
-  for (const { fits, groups: parts } of merged.values()) {
-    const leads =
-      parts.length === 1 ? parts[0].leads : parts.flatMap((g) => g.leads).sort(byNewest);
-    classes.push({ leads, fits });
+  for (const bucket of merged.values()) {
+    for (const { fits, groups: parts } of bucket) {
+      const leads = parts.length === 1 ? parts[0].leads : parts.flatMap((g) => g.leads);
+      classes.push({ leads: leads.sort(newestFirst), fits });
+    }
   }
   return classes;
 }

@@ -62,9 +62,8 @@ export function isNewer(a: SolverLead, b: SolverLead): boolean {
 export function solveAssignment(agents: SolverAgent[], classes: LeadClass[]): SolverResult {
   const g = buildGraph(agents, classes);
   const flow = new Int32Array(g.m);
-  const scratch = new Scratch(g.n, g.k);
-  const given = solveCounts(g, flow, scratch);
-  const taken = chooseLeads(g, given, flow, scratch);
+  const given = solveCounts(g, flow);
+  const taken = chooseLeads(g, given, flow);
 
   // Class c's newest taken[c] leads go out along its edges, flow[e] of them to eAgent[e].
   const outStart = new Int32Array(g.n + 1);
@@ -112,6 +111,8 @@ interface Graph {
   /** Agent a's edges are aEdge[aStart[a]..aStart[a+1]] (edge ids, by class). */
   aStart: Int32Array;
   aEdge: Int32Array;
+  /** identity[e] = e: class c's edge ids, in the same shape as aEdge. */
+  identity: Int32Array;
   /** Class c's leads, newest first, are positions lStart[c]..lStart[c+1] of leadAt / leadId. */
   lStart: Int32Array;
   leadAt: Float64Array;
@@ -209,6 +210,7 @@ function buildGraph(agents: SolverAgent[], classes: LeadClass[]): Graph {
     eClass,
     aStart,
     aEdge,
+    identity: Int32Array.from({ length: m }, (_, e) => e),
     lStart: Int32Array.from(lStartList),
     leadAt: leadAt.subarray(0, l),
     leadId: leadId.subarray(0, l),
@@ -244,22 +246,172 @@ class AgentLookup {
   }
 }
 
-/** Per-search marks shared by both phases; a new stamp clears them in O(1). */
-class Scratch {
-  stamp = 0;
-  readonly seenA: Int32Array;
-  readonly seenC: Int32Array;
-  readonly viaA: Int32Array; // edge by which an agent was reached
-  readonly viaC: Int32Array; // edge by which a class was reached
-  readonly queue: Int32Array; // nodes of the side the search expands, in BFS order
-  readonly reached: Int32Array; // nodes of the other side that the search reached
-  constructor(n: number, k: number) {
-    this.seenA = new Int32Array(n);
-    this.seenC = new Int32Array(k);
-    this.viaA = new Int32Array(n);
-    this.viaC = new Int32Array(k);
-    this.queue = new Int32Array(Math.max(n, k));
-    this.reached = new Int32Array(Math.max(n, k));
+const INF = 0x3fffffff;
+
+/**
+ * Augmenting paths over the class graph, one unit at a time, with distance labels (the
+ * shortest-augmenting-path method of Ahuja and Orlin). Both phases use it, with the two sides
+ * swapped:
+ *
+ * - phase 1: roots are agents, sinks are classes with a free lead; an agent may take a unit of
+ *   any class it fits, and a class's unit may move off any agent holding one;
+ * - phase 2: roots are classes, sinks are agents with room; a class may put a unit on any agent
+ *   it fits, and an agent may give back a unit of any class it holds.
+ *
+ * Generically: roots are on side P, sinks on side Q. Arc p -> q exists for every edge; arc
+ * q -> p exists while flow[edge] > 0. dP / dQ are lower bounds on the distance to a sink (INF:
+ * no path, for good: a sink never comes back and a node that cannot reach one never will). A
+ * search follows admissible arcs (label one less) and relabels a node when it has none, so
+ * successive searches reuse what earlier ones learned instead of exploring the same region again.
+ * When relabelling has cost as much as one pass over the graph, a reverse BFS from the sinks
+ * recomputes exact labels; that also tells saturated roots apart quickly.
+ */
+class Augmenter {
+  readonly dP: Int32Array;
+  readonly dQ: Int32Array;
+  private readonly curP: Int32Array;
+  private readonly curQ: Int32Array;
+  private readonly path: Int32Array;
+  private readonly queue: Int32Array;
+  private readonly limit: number;
+  private readonly budget: number;
+  private work = 0;
+
+  constructor(
+    private readonly np: number,
+    private readonly nq: number,
+    private readonly pStart: Int32Array, // p's edges: pEdge[pStart[p]..pStart[p+1]]
+    private readonly pEdge: Int32Array,
+    private readonly qStart: Int32Array, // q's edges: qEdge[qStart[q]..qStart[q+1]]
+    private readonly qEdge: Int32Array,
+    private readonly eP: Int32Array,
+    private readonly eQ: Int32Array,
+    private readonly flow: Int32Array, // units on each edge
+    private readonly sink: Int32Array, // units each q can still absorb
+  ) {
+    this.dP = new Int32Array(np);
+    this.dQ = new Int32Array(nq);
+    this.curP = new Int32Array(np);
+    this.curQ = new Int32Array(nq);
+    this.path = new Int32Array(np + nq + 1);
+    this.queue = new Int32Array(np + nq);
+    this.limit = np + nq; // no shortest path is longer
+    this.budget = pEdge.length + np + nq;
+    this.relabelAll();
+  }
+
+  /** Exact labels by a reverse BFS from the sinks: O(edges). */
+  relabelAll(): void {
+    const { dP, dQ, queue, qStart, qEdge, pStart, pEdge, eP, eQ, flow, sink } = this;
+    dP.fill(INF);
+    dQ.fill(INF);
+    let tail = 0;
+    for (let q = 0; q < this.nq; q++) {
+      if (sink[q] > 0) {
+        dQ[q] = 0;
+        queue[tail++] = q;
+      }
+    }
+    for (let head = 0; head < tail; head++) {
+      const x = queue[head];
+      if (x >= 0) {
+        const d = dQ[x] + 1; // every p with an edge to q reaches it
+        for (let i = qStart[x]; i < qStart[x + 1]; i++) {
+          const p = eP[qEdge[i]];
+          if (dP[p] !== INF) continue;
+          dP[p] = d;
+          queue[tail++] = ~p;
+        }
+      } else {
+        const p = ~x;
+        const d = dP[p] + 1; // every q with a unit on p reaches p
+        for (let i = pStart[p]; i < pStart[p + 1]; i++) {
+          const e = pEdge[i];
+          if (flow[e] === 0) continue;
+          const q = eQ[e];
+          if (dQ[q] !== INF) continue;
+          dQ[q] = d;
+          queue[tail++] = q;
+        }
+      }
+    }
+    this.curP.set(this.pStart.subarray(0, this.np));
+    this.curQ.set(this.qStart.subarray(0, this.nq));
+    this.work = 0;
+  }
+
+  /**
+   * Moves one more unit from `root` to some sink, re-routing along the path; false when no
+   * path exists (the root is then saturated for good).
+   */
+  augment(root: number): boolean {
+    const { dP, dQ, curP, curQ, path, pStart, pEdge, qStart, qEdge, eP, eQ, flow, sink } = this;
+    let depth = 0;
+    let x = root;
+    let onP = true;
+    for (;;) {
+      if (dP[root] >= INF) return false;
+      if (onP) {
+        const want = dP[x] - 1;
+        const end = pStart[x + 1];
+        let i = curP[x];
+        while (i < end && dQ[eQ[pEdge[i]]] !== want) i++;
+        curP[x] = i;
+        if (i < end) {
+          path[depth++] = pEdge[i];
+          x = eQ[pEdge[i]];
+          onP = false;
+          continue;
+        }
+        let min = INF;
+        for (let j = pStart[x]; j < end; j++) min = Math.min(min, dQ[eQ[pEdge[j]]]);
+        this.work += end - pStart[x] + 1;
+        dP[x] = min + 1 >= this.limit ? INF : min + 1;
+        curP[x] = pStart[x];
+        if (depth > 0) {
+          x = eQ[path[--depth]]; // back to the q whose unit x was to give up
+          onP = false;
+        }
+      } else {
+        if (sink[x] > 0) {
+          sink[x]--;
+          // Even steps take a unit (p -> q), odd steps give one back (q -> p).
+          for (let j = 0; j < depth; j++) flow[path[j]] += (j & 1) === 0 ? 1 : -1;
+          return true;
+        }
+        const want = dQ[x] - 1;
+        const end = qStart[x + 1];
+        let i = curQ[x];
+        while (i < end) {
+          const h = qEdge[i];
+          if (flow[h] > 0 && dP[eP[h]] === want) break;
+          i++;
+        }
+        curQ[x] = i;
+        if (i < end) {
+          path[depth++] = qEdge[i];
+          x = eP[qEdge[i]];
+          onP = true;
+          continue;
+        }
+        let min = INF;
+        for (let j = qStart[x]; j < end; j++) {
+          const h = qEdge[j];
+          if (flow[h] > 0) min = Math.min(min, dP[eP[h]]);
+        }
+        this.work += end - qStart[x] + 1;
+        dQ[x] = min + 1 >= this.limit ? INF : min + 1;
+        curQ[x] = qStart[x];
+        x = eP[path[--depth]]; // back to the p that was to take a unit of x
+        onP = true;
+      }
+      if (this.work > this.budget) {
+        this.relabelAll();
+        depth = 0;
+        x = root;
+        onP = true;
+      }
+    }
   }
 }
 
@@ -268,14 +420,12 @@ class Scratch {
  * feasible spread of those units over the edges.
  *
  * Agents are served in the order of (x + 1) / q (x = assignedToday + given so far; ties by the
- * lower agent id), compared as cross-multiplied integers. An agent takes a free lead of a class
- * it fits when one exists; otherwise a BFS looks for an augmenting path agent -> class it fits
- * -> agent holding a unit of that class -> ... -> class with a free lead. When none exists the
- * agent is saturated for good (in a polymatroid a saturated coordinate stays saturated while the
- * others grow), and so is everything the failed search reached: those agents and classes are
- * skipped from then on, so all failed searches together cost O(edges).
+ * lower agent id), compared as cross-multiplied integers. Each turn moves one unit to the agent
+ * along an augmenting path (a free lead it fits directly when there is one, the labels make that
+ * the first thing tried). An agent with no path is saturated for good (in a polymatroid a
+ * saturated coordinate stays saturated while the others grow) and leaves the queue.
  */
-function solveCounts(g: Graph, flow: Int32Array, s: Scratch): Int32Array {
+function solveCounts(g: Graph, flow: Int32Array): Int32Array {
   const { n, k, cStart, eAgent, eClass, aStart, aEdge, lStart, quota, base, agentId, room } = g;
   const given = new Int32Array(n);
   const free = new Int32Array(k);
@@ -284,73 +434,7 @@ function solveCounts(g: Graph, flow: Int32Array, s: Scratch): Int32Array {
     free[c] = lStart[c + 1] - lStart[c];
     freeTotal += free[c];
   }
-  const ptr = aStart.slice(0, n); // first own edge whose class may still have a free lead
-  const deadA = new Uint8Array(n);
-  const deadC = new Uint8Array(k);
-
-  // Free counts only fall, so each agent's pointer only moves forward: O(edges) in total.
-  const direct = (a: number): number => {
-    let p = ptr[a];
-    const end = aStart[a + 1];
-    while (p < end && free[eClass[aEdge[p]]] === 0) p++;
-    ptr[a] = p;
-    return p < end ? aEdge[p] : -1;
-  };
-
-  const augment = (root: number): boolean => {
-    const first = direct(root);
-    if (first >= 0) {
-      flow[first]++;
-      free[eClass[first]]--;
-      return true;
-    }
-    const stamp = ++s.stamp;
-    const { seenA, seenC, viaA, viaC, queue, reached } = s;
-    let head = 0;
-    let tail = 0;
-    let nc = 0;
-    queue[tail++] = root;
-    seenA[root] = stamp;
-    while (head < tail) {
-      const u = queue[head++];
-      // No class of u has a free lead: u's own direct look-up failed before it was queued.
-      for (let j = aStart[u]; j < aStart[u + 1]; j++) {
-        const e = aEdge[j];
-        const c = eClass[e];
-        if (deadC[c] === 1 || seenC[c] === stamp) continue;
-        seenC[c] = stamp;
-        viaC[c] = e;
-        reached[nc++] = c;
-        for (let h = cStart[c]; h < cStart[c + 1]; h++) {
-          if (flow[h] === 0) continue;
-          const v = eAgent[h];
-          if (deadA[v] === 1 || seenA[v] === stamp) continue;
-          seenA[v] = stamp;
-          viaA[v] = h;
-          const f = direct(v);
-          if (f >= 0) {
-            // v takes a free lead and hands its unit of c to the agent that reached c, which
-            // hands its own unit of the class that reached it on, and so on back to the root.
-            flow[f]++;
-            free[eClass[f]]--;
-            let w = v;
-            while (w !== root) {
-              const give = viaA[w];
-              flow[give]--;
-              const take = viaC[eClass[give]];
-              flow[take]++;
-              w = eAgent[take];
-            }
-            return true;
-          }
-          queue[tail++] = v;
-        }
-      }
-    }
-    for (let i = 0; i < tail; i++) deadA[queue[i]] = 1;
-    for (let i = 0; i < nc; i++) deadC[reached[i]] = 1;
-    return false;
-  };
+  const paths = new Augmenter(n, k, aStart, aEdge, cStart, g.identity, eAgent, eClass, flow, free);
 
   const heap = new Heap(n, (a, b) => {
     const l = (base[a] + given[a] + 1) * quota[b];
@@ -361,13 +445,12 @@ function solveCounts(g: Graph, flow: Int32Array, s: Scratch): Int32Array {
 
   while (heap.size > 0 && freeTotal > 0) {
     const a = heap.top();
-    if (deadA[a] === 0 && augment(a)) {
+    if (paths.augment(a)) {
       freeTotal--;
       given[a]++;
       if (given[a] < room[a]) heap.siftTop();
       else heap.pop();
     } else {
-      deadA[a] = 1;
       heap.pop();
     }
   }
@@ -383,97 +466,16 @@ function solveCounts(g: Graph, flow: Int32Array, s: Scratch): Int32Array {
  * lead). A lead is taken when its class reaches an agent with room left, directly or along an
  * augmenting path class -> agent it fits -> class that agent holds a unit of -> ... -> agent
  * with room. A class that cannot is closed for good (its older leads cannot make it either: in
- * a matroid a spanned element stays spanned), and so is everything the failed search reached.
+ * a matroid a spanned element stays spanned).
  */
-function chooseLeads(g: Graph, given: Int32Array, flow: Int32Array, s: Scratch): Int32Array {
-  const { n, k, cStart, eAgent, eClass, lStart, leadAt, leadId } = g;
+function chooseLeads(g: Graph, given: Int32Array, flow: Int32Array): Int32Array {
+  const { n, k, cStart, eAgent, eClass, aStart, aEdge, lStart, leadAt, leadId } = g;
   flow.fill(0);
   const room = given.slice();
   let roomTotal = 0;
   for (let a = 0; a < n; a++) roomTotal += room[a];
   const taken = new Int32Array(k);
-  const ptr = cStart.slice(0, k); // first own edge whose agent may still have room
-  const deadA = new Uint8Array(n);
-  const deadC = new Uint8Array(k);
-  // The edges each agent holds units of (flow > 0), at most given[a] of them: the search walks
-  // these instead of every class the agent fits.
-  const heldStart = new Int32Array(n + 1);
-  for (let a = 0; a < n; a++) heldStart[a + 1] = heldStart[a] + given[a];
-  const held = new Int32Array(heldStart[n]);
-  const heldEnd = heldStart.slice(0, n);
-  const add = (e: number): void => {
-    if (flow[e]++ === 0) held[heldEnd[eAgent[e]]++] = e;
-  };
-  const remove = (e: number): void => {
-    if (--flow[e] !== 0) return;
-    const a = eAgent[e];
-    let i = heldStart[a];
-    while (held[i] !== e) i++;
-    held[i] = held[--heldEnd[a]];
-  };
-
-  // Room only falls, so each class's pointer only moves forward: O(edges) in total.
-  const direct = (c: number): number => {
-    let p = ptr[c];
-    const end = cStart[c + 1];
-    while (p < end && room[eAgent[p]] === 0) p++;
-    ptr[c] = p;
-    return p < end ? p : -1;
-  };
-
-  const augment = (root: number): boolean => {
-    const first = direct(root);
-    if (first >= 0) {
-      add(first);
-      room[eAgent[first]]--;
-      return true;
-    }
-    const stamp = ++s.stamp;
-    const { seenA, seenC, viaA, viaC, queue, reached } = s;
-    let head = 0;
-    let tail = 0;
-    let na = 0;
-    queue[tail++] = root;
-    seenC[root] = stamp;
-    while (head < tail) {
-      const w = queue[head++];
-      // No agent fitting w has room: w's own direct look-up failed before it was queued.
-      for (let h = cStart[w]; h < cStart[w + 1]; h++) {
-        const v = eAgent[h];
-        if (deadA[v] === 1 || seenA[v] === stamp) continue;
-        seenA[v] = stamp;
-        viaA[v] = h;
-        reached[na++] = v;
-        for (let j = heldStart[v]; j < heldEnd[v]; j++) {
-          const e = held[j];
-          const c = eClass[e];
-          if (deadC[c] === 1 || seenC[c] === stamp) continue;
-          seenC[c] = stamp;
-          viaC[c] = e;
-          const f = direct(c);
-          if (f >= 0) {
-            // A unit of c moves to an agent with room; the agent that held it takes a unit of
-            // the class that reached it instead, and so on back to the root class.
-            add(f);
-            room[eAgent[f]]--;
-            let x = c;
-            while (x !== root) {
-              const give = viaC[x];
-              remove(give);
-              const take = viaA[eAgent[give]];
-              add(take);
-              x = eClass[take];
-            }
-            return true;
-          }
-          queue[tail++] = c;
-        }
-      }
-    }
-    for (let i = 0; i < tail; i++) deadC[queue[i]] = 1;
-    for (let i = 0; i < na; i++) deadA[reached[i]] = 1;
-    return false;
-  };
+  const paths = new Augmenter(k, n, cStart, g.identity, aStart, aEdge, eClass, eAgent, flow, room);
 
   // Max-heap of classes by their next untaken lead. The keys sit in small flat arrays so that a
   // comparison does not touch the (large, scattered) lead arrays.
@@ -489,13 +491,14 @@ function chooseLeads(g: Graph, given: Int32Array, flow: Int32Array, s: Scratch):
     (a, b) => keyAt[a] > keyAt[b] || (keyAt[a] === keyAt[b] && keyId[a] > keyId[b]),
   );
   for (let c = 0; c < k; c++) {
+    if (paths.dP[c] >= INF) continue; // fits no agent with room
     setKey(c);
     heap.push(c);
   }
 
   while (heap.size > 0 && roomTotal > 0) {
     const c = heap.top();
-    if (deadC[c] === 0 && augment(c)) {
+    if (paths.augment(c)) {
       roomTotal--;
       taken[c]++;
       if (taken[c] < lStart[c + 1] - lStart[c]) {
@@ -505,7 +508,6 @@ function chooseLeads(g: Graph, given: Int32Array, flow: Int32Array, s: Scratch):
         heap.pop();
       }
     } else {
-      deadC[c] = 1;
       heap.pop();
     }
   }

@@ -234,10 +234,15 @@ describe('parseLeadCsv: valid rows', () => {
 
   it('accepts ages 18 and 120 and surrounding spaces', async () => {
     const { leads, errors } = await parse(
-      csv(',,,,,Austin,TX,18,ACA', ',,,,,Austin,TX,120,ACA', ',,,,,Austin,TX," 65 ",ACA'),
+      csv(
+        ',,,,,Austin,TX,18,ACA',
+        ',,,,,Austin,TX,120,ACA',
+        ',,,,,Austin,TX," 65 ",ACA',
+        ',,,,,Austin,TX,0065,ACA',
+      ),
     );
     expect(errors).toEqual([]);
-    expect(leads.map((l) => l.age)).toEqual([18, 120, 65]);
+    expect(leads.map((l) => l.age)).toEqual([18, 120, 65, 65]);
   });
 
   it('reads a Node Readable stream', async () => {
@@ -256,7 +261,7 @@ describe('parseLeadCsv: row errors', () => {
   });
 
   it('rejects ages out of 18..120 and non-integers', async () => {
-    for (const age of ['17', '121', '65.0', 'abc', '-20', '6 5', '1e2', '0x41']) {
+    for (const age of ['17', '121', '65.0', 'abc', '-20', '6 5', '1e2', '0x41', '99999999999']) {
       expect(await reasonFor(`,,,,,Austin,TX,${age},ACA`)).toBe(
         `Age must be an integer from 18 to 120: '${age}'`,
       );
@@ -385,6 +390,11 @@ describe('parseLeadCsv: unusable files', () => {
   it('rejects a column named twice', async () => {
     const err = await fileError('state,city,age,category,State\nTX,Austin,65,ACA,TX\n');
     expect(err.message).toBe("The header names the state column twice ('state' and 'State')");
+  });
+
+  it('rejects a file with CR-only line endings, saying so', async () => {
+    const err = await fileError('state,city,age,category\rTX,Austin,65,ACA\r');
+    expect(err.message).toMatch(/CR only/);
   });
 
   it('rejects an empty file', async () => {

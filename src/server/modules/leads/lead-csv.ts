@@ -2,7 +2,7 @@
  * Streaming, validating CSV lead parser (pure: bytes in, batches of validated rows out).
  *
  * Hand-written rather than csv-parse: csv-parse 7 measured ~130k rows/s on simple rows with no
- * validation at all (~75k rows/s with the `info` option needed for line numbers); this parser
+ * validation at all (60-90k rows/s with the `info` option needed for line numbers); this parser
  * runs the whole parse + validation at several times that. See docs/decisions/004-csv-parsing.md.
  *
  * Format: RFC 4180 (comma separator, `"` quoting with `""` escapes, commas and line breaks
@@ -339,7 +339,7 @@ class LeadCsvParser {
 
   private tooLong(): never {
     throw new CsvFileError(
-      `Line ${this.line} is longer than ${MAX_ROW_CHARS} characters; check that every quoted field is closed`,
+      `Line ${this.line} is longer than ${MAX_ROW_CHARS.toLocaleString('en-US')} characters; check that every quoted field is closed`,
       this.line,
     );
   }
@@ -555,6 +555,12 @@ class LeadCsvParser {
   }
 
   private header(fields: string[], line: number): void {
+    if (fields.some((f) => f.includes('\r'))) {
+      throw new CsvFileError(
+        'The file uses old Mac line endings (CR only); save it as "CSV UTF-8", which ends lines with CRLF or LF',
+        line,
+      );
+    }
     const seen = new Map<Field, string>();
     for (let i = 0; i < fields.length; i++) {
       const name = fields[i].trim();
@@ -682,15 +688,15 @@ function sameCategory(s: string, name: string): boolean {
   return true;
 }
 
-/** A trimmed age of 1-3 digits within bounds, else -1. */
+/** A trimmed age made only of digits, within bounds; else -1. */
 function parseAge(s: string): number {
   const n = s.length;
-  if (n === 0 || n > 3) return -1;
+  if (n === 0) return -1;
   let v = 0;
   for (let i = 0; i < n; i++) {
     const d = s.charCodeAt(i) - 48;
     if (d < 0 || d > 9) return -1;
-    v = v * 10 + d;
+    if (v <= MAX_LEAD_AGE) v = v * 10 + d; // stop growing once out of range
   }
   return v >= MIN_LEAD_AGE && v <= MAX_LEAD_AGE ? v : -1;
 }
@@ -712,7 +718,7 @@ function show(value: string): string {
  * The externalIds seen in the file, with the line of their first occurrence: an open-addressing
  * hash table whose ids are copied into one growing UTF-16 arena. Nothing per id is a JS object,
  * so a million ids cost the garbage collector nothing and take ~40 bytes each (a Map<string,
- * number> took ~3x the CPU time, and its strings kept whole input chunks alive).
+ * number> took ~3x the CPU time in a micro-benchmark and kept every id as a heap string).
  */
 class IdTable {
   private count = 0;

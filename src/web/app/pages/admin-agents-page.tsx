@@ -15,7 +15,7 @@ export function AdminAgentsPage() {
         </p>
       )}
       <Card className="py-0">
-        <CardContent className="px-0">
+        <CardContent className="px-0 [&_td:first-child]:pl-6 [&_td:last-child]:pr-6 [&_th:first-child]:pl-6 [&_th:last-child]:pr-6">
           <AgentsTable agents={agents.data ?? []} isLoading={agents.isPending} />
         </CardContent>
       </Card>

@@ -1,5 +1,5 @@
-import type { AssignmentRun } from '../../../shared/contracts/admin';
 import { describe, expect, it } from 'vitest';
+import type { AssignmentRun } from '../../../shared/contracts/admin';
 import { assignmentStatus, databaseStatus, type Health } from './system-status';
 
 const run: AssignmentRun = {

@@ -36,7 +36,8 @@ export function assignmentStatus(
     return { label: 'No run yet', tone: 'warning', detail: 'No assignment run has happened yet' };
   }
   const when = formatTime(run.startedAt);
-  if (run.error) return { label: 'Failed', tone: 'error', detail: `Last run ${when}: ${run.error}` };
+  if (run.error)
+    return { label: 'Failed', tone: 'error', detail: `Last run ${when}: ${run.error}` };
   const leads = `${run.assigned} lead${run.assigned === 1 ? '' : 's'} assigned`;
   return { label: 'Operational', tone: 'ok', detail: `Last run ${when}: ${leads}` };
 }

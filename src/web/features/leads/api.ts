@@ -36,9 +36,12 @@ export function useAssignLead() {
       apiJson<Lead>('POST', '/api/admin/leads/assign', { leadId, userId }),
     onSuccess: () =>
       Promise.all(
-        [adminLeadsKey, adminAgentsQuery.queryKey, adminStatsQuery.queryKey, analyticsQuery.queryKey].map(
-          (queryKey) => queryClient.invalidateQueries({ queryKey }),
-        ),
+        [
+          adminLeadsKey,
+          adminAgentsQuery.queryKey,
+          adminStatsQuery.queryKey,
+          analyticsQuery.queryKey,
+        ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
       ),
   });
 }

@@ -15,7 +15,7 @@ describe('lead display', () => {
     expect(pageRange(0, 0, 0)).toBe('Showing 0 of 0');
   });
 
-  it("words the import toast as the spec does, counting every error", () => {
+  it('words the import toast as the spec does, counting every error', () => {
     expect(importSummary({ imported: 3, errorCount: 2 })).toBe('Imported 3 leads. 2 errors.');
     expect(importSummary({ imported: 0, errorCount: 0 })).toBe('Imported 0 leads. 0 errors.');
   });

@@ -61,7 +61,9 @@ export function slugify(name: string): string {
     .replace(/-+$/, '');
 }
 
-export type PackageFormErrors = Partial<Record<'name' | 'slug' | 'price' | 'leadsPerDay' | 'commissionPct', string>>;
+export type PackageFormErrors = Partial<
+  Record<'name' | 'slug' | 'price' | 'leadsPerDay' | 'commissionPct', string>
+>;
 
 const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const WHOLE_RE = /^\d+$/;

@@ -145,10 +145,10 @@ function SubscriptionCell({ agent }: { agent: AdminAgent }) {
       </Badge>
       <Select value={subscription.status} onValueChange={handleChange} disabled={change.isPending}>
         <SelectTrigger
-          className="h-7 w-7 justify-center px-0 [&>span]:hidden"
+          className="h-7 w-7 justify-center px-0"
           aria-label={`Change subscription status of ${agent.name}`}
         >
-          <SelectValue />
+          <SelectValue className="sr-only" />
         </SelectTrigger>
         <SelectContent>
           {SUBSCRIPTION_STATUSES.map((status) => (

@@ -1,12 +1,6 @@
 import { routes } from '@web/app/routes';
 import { Button } from '@web/components/ui/button';
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '@web/components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
 import { Package, Upload } from 'lucide-react';
 import { Link } from 'wouter';
 

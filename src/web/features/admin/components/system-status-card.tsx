@@ -1,10 +1,4 @@
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '@web/components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
 import { cn } from '@web/lib/utils';
 import type { ReactNode } from 'react';
 import {
@@ -85,7 +79,11 @@ export function SystemStatusCard({
       </CardHeader>
       <CardContent>
         <ul className="space-y-4">
-          <StatusRow name="Database" status={databaseStatus(health, failed)} testId="status-database" />
+          <StatusRow
+            name="Database"
+            status={databaseStatus(health, failed)}
+            testId="status-database"
+          />
           <StatusRow
             name="Lead Assignment"
             status={assignmentStatus(health, failed)}

@@ -88,7 +88,9 @@ export function AdminLeadsPanel({
               className="pl-9"
             />
           </div>
-          <Select value={status} onValueChange={(value) => {
+          <Select
+            value={status}
+            onValueChange={(value) => {
               setStatus(value as LeadStatus | typeof ALL);
               setOffset(0);
             }}
@@ -106,7 +108,11 @@ export function AdminLeadsPanel({
             </SelectContent>
           </Select>
         </div>
-        <p className="shrink-0 text-muted-foreground text-sm" data-testid="lead-count" aria-live="polite">
+        <p
+          className="shrink-0 text-muted-foreground text-sm"
+          data-testid="lead-count"
+          aria-live="polite"
+        >
           {page.data ? `${total.toLocaleString('en-US')} ${total === 1 ? 'lead' : 'leads'}` : ''}
         </p>
       </CardHeader>

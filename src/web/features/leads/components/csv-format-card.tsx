@@ -1,11 +1,5 @@
 import { LEAD_CATEGORIES } from '@shared/domain';
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '@web/components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
 
 const REQUIRED = ['state', 'city', 'age', 'category'];
 const OPTIONAL = ['firstName', 'lastName', 'phone', 'email', 'externalId'];

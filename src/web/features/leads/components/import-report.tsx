@@ -4,7 +4,13 @@ import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/car
 import { X } from 'lucide-react';
 
 /** The last import's counts and its row errors (line and reason), for the admin to fix. */
-export function ImportReport({ result, onDismiss }: { result: ImportResult; onDismiss: () => void }) {
+export function ImportReport({
+  result,
+  onDismiss,
+}: {
+  result: ImportResult;
+  onDismiss: () => void;
+}) {
   const more = result.errorCount - result.errors.length;
   return (
     <Card className="gap-3" data-testid="import-report">
@@ -29,7 +35,10 @@ export function ImportReport({ result, onDismiss }: { result: ImportResult; onDi
             <summary className="cursor-pointer select-none px-3 py-2 font-medium text-sm">
               Show the {result.errorCount} rows that were not imported
             </summary>
-            <ul className="max-h-64 divide-y overflow-y-auto border-t text-sm" data-testid="import-errors">
+            <ul
+              className="max-h-64 divide-y overflow-y-auto border-t text-sm"
+              data-testid="import-errors"
+            >
               {result.errors.map((error) => (
                 <li key={`${error.line}:${error.reason}`} className="flex gap-3 px-3 py-1.5">
                   <span className="w-20 shrink-0 text-muted-foreground">Line {error.line}</span>

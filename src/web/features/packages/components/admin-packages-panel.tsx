@@ -55,7 +55,7 @@ export function AdminPackagesPanel({
         </p>
       )}
       <Card className="py-0">
-        <CardContent className="px-0">
+        <CardContent className="px-0 [&_td:first-child]:pl-6 [&_td:last-child]:pr-6 [&_th:first-child]:pl-6 [&_th:last-child]:pr-6">
           {empty ? (
             <div className="flex flex-col items-center gap-4 px-6 py-16 text-center">
               <PackageIcon className="size-10 text-muted-foreground" aria-hidden="true" />

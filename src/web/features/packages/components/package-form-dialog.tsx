@@ -130,7 +130,7 @@ function PackageForm({ pkg, onDone }: { pkg: Package | null; onDone: () => void 
             set('slug', e.target.value);
           }}
         />
-        <div className="grid gap-2">
+        <div className="grid content-start gap-2">
           <Label htmlFor="package-category">Category</Label>
           <Select
             value={values.category}
@@ -231,9 +231,14 @@ function Field({
   const id = useId();
   const describedBy = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
   return (
-    <div className="grid gap-2">
+    <div className="grid content-start gap-2">
       <Label htmlFor={id}>{label}</Label>
-      <Input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...inputProps} />
+      <Input
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        {...inputProps}
+      />
       {error ? (
         <p id={`${id}-error`} className="text-destructive text-xs">
           {error}

@@ -1,0 +1,303 @@
+/**
+ * HTTP bench: autocannon on loopback (BENCH_CONNECTIONS=50 connections, BENCH_DURATION=10 s per
+ * endpoint, after a 2 s warm-up) against the real server on PostgreSQL holding BENCH_HTTP_LEADS
+ * (default 1,000,000) leads, 1,000 of them held by one subscribed agent; GET /api/health in the
+ * same run is the baseline (the cheapest route that still reaches the database).
+ *
+ * For each endpoint it also records what explains the latency: the unloaded latency of one
+ * request at a time, the server's and the database backends' CPU per request, and what the
+ * database was running (pg_stat_activity samples). EXPLAIN (ANALYZE, BUFFERS) of the statements
+ * behind the routes (as the repositories write them today) goes to bench/.work/http-explain.txt.
+ *
+ * Env: BENCH_HTTP_LEADS, BENCH_DURATION, BENCH_CONNECTIONS, BENCH_PG_URL, BENCH_KEEP=1.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { api, apiOk, loginAdmin, registerAgent } from './lib/client';
+import {
+  databaseUrl,
+  dropDatabase,
+  PgActivitySampler,
+  query,
+  recreateDatabase,
+  serverSettings,
+} from './lib/pg';
+import { cpuSeconds, loadAverage } from './lib/proc';
+import { type BenchReport, figure, isMain, log, measure, runStandalone } from './lib/report';
+import { seedLeads } from './lib/seed-leads';
+import { type BenchServer, startServer, WORK_DIR } from './lib/server';
+
+const LEADS = Number(process.env.BENCH_HTTP_LEADS ?? 1_000_000);
+const AGENT_LEADS = 1000;
+const OTHER_AGENTS = 49;
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const DB_NAME = 'lf_bench_http';
+const TIME_ZONE = 'America/New_York';
+
+interface Target {
+  label: string;
+  path: string;
+  who: 'none' | 'agent' | 'admin';
+  goalMs?: number;
+}
+
+// biome-ignore format: one target a line
+const TARGETS: Target[] = [
+  { label: 'GET /api/agent/leads (agent with 1,000 leads)', path: '/api/agent/leads', who: 'agent', goalMs: 50 },
+  { label: 'GET /api/admin/leads?limit=50', path: '/api/admin/leads?limit=50', who: 'admin', goalMs: 50 },
+  { label: 'GET /api/admin/leads?q=smith', path: '/api/admin/leads?q=smith', who: 'admin', goalMs: 50 },
+  { label: 'GET /api/admin/stats', path: '/api/admin/stats', who: 'admin', goalMs: 200 },
+  { label: 'GET /api/admin/analytics', path: '/api/admin/analytics', who: 'admin', goalMs: 200 },
+];
+
+interface Run {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  bytesPerReq: number;
+  unloadedMs: number;
+  serverCpuMsPerReq: number;
+  dbCpuMsPerReq: number;
+  load: number;
+  profile: string;
+}
+
+export function runHttpBench(): Promise<BenchReport> {
+  const workload = `autocannon ${CONNECTIONS} connections x ${DURATION} s per endpoint (after a 2 s warm-up), loopback, against the server on PostgreSQL with ${LEADS.toLocaleString('en-US')} leads (a year of imports; ${AGENT_LEADS} held by the bench agent, ~55% of the rest by ${OTHER_AGENTS} other agents, the rest NEW) and their history rows; autocannon runs in the bench process on the same 2 cores`;
+  return measure('http', workload, async (figures, notes) => {
+    const url = await recreateDatabase(DB_NAME);
+    let server: BenchServer | null = null;
+    try {
+      notes.push(`PostgreSQL: ${await serverSettings(url)}`);
+      server = await startServer({ database: { databaseUrl: url } });
+      const base = server.url;
+      const admin = await loginAdmin(base);
+      const pkg = await apiOk<{ id: number }>(
+        base,
+        '/api/admin/packages',
+        {
+          cookie: admin.cookie,
+          body: {
+            name: 'Bench Medicare 50',
+            slug: 'bench-medicare-50',
+            priceMonthlyCents: 19900,
+            leadsPerDay: 50,
+            commissionPct: 10,
+            category: 'MEDICARE',
+            enrollmentOnly: false,
+            services: { crm: true, callRecording: true, followUpMessage: false },
+            active: true,
+          },
+        },
+        201,
+      );
+      const agent = await registerAgent(base, 'Bench Agent', 'bench-agent@bench.test');
+      await apiOk(base, '/api/agent/subscription', {
+        cookie: agent.cookie,
+        body: { packageId: pkg.id },
+      });
+      const others = await query<{ id: number }>(
+        url,
+        `insert into users (name, email, password_hash, role)
+         select 'Other Agent ' || g, 'other-' || g || '@bench.test', 'not-a-hash', 'AGENT'
+         from generate_series(1, ${OTHER_AGENTS}) g returning id`,
+      );
+      await query(
+        url,
+        `insert into subscriptions (user_id, package_id) select id, $1 from users
+         where email like 'other-%@bench.test'`,
+        [pkg.id],
+      );
+
+      log(`http: loading ${LEADS} leads by COPY`);
+      const seeded = await seedLeads(url, {
+        leads: LEADS,
+        agentId: agent.userId,
+        agentLeads: AGENT_LEADS,
+        otherAgentIds: others.map((o) => o.id),
+        adminId: admin.userId,
+        timeZone: TIME_ZONE,
+      });
+      notes.push(
+        `data: COPY of ${LEADS} leads ${(seeded.copyMs / 1000).toFixed(1)} s, history rows ${(seeded.historyMs / 1000).toFixed(1)} s, VACUUM ANALYZE ${(seeded.vacuumMs / 1000).toFixed(1)} s; ${seeded.assigned} assigned, ${seeded.converted} converted`,
+      );
+
+      // What a caller sees must match the data, or the speed means nothing.
+      const stats = await apiOk<{ totalLeads: number }>(base, '/api/admin/stats', {
+        cookie: admin.cookie,
+      });
+      if (stats.totalLeads !== LEADS) throw new Error(`stats say ${stats.totalLeads} leads`);
+      const own = await apiOk<unknown[]>(base, '/api/agent/leads', { cookie: agent.cookie });
+      if (own.length !== seeded.agentLeads) throw new Error(`agent sees ${own.length} leads`);
+      const page = await api<unknown[]>(base, '/api/admin/leads?limit=50', {
+        cookie: admin.cookie,
+      });
+      if (page.body.length !== Math.min(50, LEADS)) throw new Error('admin page is not 50 leads');
+      const smith = await api<unknown[]>(base, '/api/admin/leads?q=smith', {
+        cookie: admin.cookie,
+      });
+      notes.push(
+        `checked: stats.totalLeads=${stats.totalLeads}, agent leads=${own.length}, admin page=${page.body.length} of X-Total-Count ${page.headers.get('x-total-count')}, q=smith page=${smith.body.length} of ${smith.headers.get('x-total-count')}`,
+      );
+
+      const cookieOf = (who: Target['who']) =>
+        who === 'agent' ? agent.cookie : who === 'admin' ? admin.cookie : undefined;
+
+      log('http: GET /api/health');
+      const health = await loadRun(server, '/api/health', undefined);
+      for (const t of TARGETS) {
+        log(`http: ${t.label}`);
+        const run = await loadRun(server, t.path, cookieOf(t.who));
+        figures.push(
+          figure(`${t.label}: req/s`, run.rps, 'req/s', {
+            baseline: { label: 'GET /api/health', value: health.rps },
+            detail: `non-2xx ${run.non2xx}, errors ${run.errors + run.timeouts}, ${Math.round(run.bytesPerReq / 1024)} KB/answer`,
+          }),
+          figure(`${t.label}: p99`, run.p99, 'ms', {
+            baseline: { label: 'GET /api/health p99', value: health.p99 },
+            goal: t.goalMs
+              ? { text: `p99 < ${t.goalMs} ms`, met: run.p99 < t.goalMs && run.non2xx === 0 }
+              : undefined,
+            detail: `p50 ${run.p50} ms; one at a time ${run.unloadedMs} ms`,
+          }),
+        );
+        notes.push(
+          `${t.label}: server CPU ${run.serverCpuMsPerReq} ms/req, DB backends CPU ${run.dbCpuMsPerReq} ms/req, load ${run.load}; DB: ${run.profile}`,
+        );
+      }
+      figures.unshift(
+        figure('GET /api/health: req/s', health.rps, 'req/s', {
+          detail: `p50 ${health.p50} ms, p99 ${health.p99} ms, non-2xx ${health.non2xx}`,
+        }),
+      );
+      notes.unshift(
+        `GET /api/health: server CPU ${health.serverCpuMsPerReq} ms/req, DB backends CPU ${health.dbCpuMsPerReq} ms/req, one at a time ${health.unloadedMs} ms`,
+      );
+      const healthAfter = await loadRun(server, '/api/health', undefined);
+      notes.push(
+        `GET /api/health again at the end (drift check): ${healthAfter.rps} req/s, p99 ${healthAfter.p99} ms`,
+      );
+
+      log('http: EXPLAIN ANALYZE');
+      const explained = await explainAll(url, agent.userId);
+      writeFileSync(join(WORK_DIR, 'http-explain.txt'), explained.text);
+      notes.push(...explained.summary);
+    } finally {
+      await server?.stop();
+      await dropDatabase(DB_NAME);
+    }
+  });
+}
+
+async function loadRun(
+  server: BenchServer,
+  path: string,
+  cookie: string | undefined,
+): Promise<Run> {
+  const headers = cookie ? { cookie } : undefined;
+  const url = `${server.url}${path}`;
+  // one request at a time: the cost of the request itself, without queueing
+  const times: number[] = [];
+  for (let i = 0; i < 15; i++) {
+    const started = performance.now();
+    const res = await fetch(url, { headers });
+    await res.arrayBuffer();
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  const unloadedMs = Math.round(times[Math.floor(times.length / 2)] * 10) / 10;
+
+  await autocannon({ url, connections: CONNECTIONS, duration: 2, headers });
+  const activity = await new PgActivitySampler(
+    databaseUrl('postgres'),
+    DB_NAME,
+    100,
+    cpuSeconds,
+  ).start();
+  const cpuBefore = cpuSeconds(server.pid);
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
+  const serverCpu = cpuSeconds(server.pid) - cpuBefore;
+  const profile = await activity.stop();
+  const done = result.latency.totalCount;
+  return {
+    rps: Math.round(done / result.duration),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    bytesPerReq: done ? result.throughput.total / done : 0,
+    unloadedMs,
+    serverCpuMsPerReq: done ? Math.round((serverCpu / done) * 1e4) / 10 : 0,
+    dbCpuMsPerReq: done ? Math.round((profile.backendCpuS / done) * 1e4) / 10 : 0,
+    load: loadAverage(),
+    profile: `busy ${Math.round(profile.busyShare * 100)}% of samples, ${profile.meanActive} statements running on average; top: ${profile.top
+      .slice(0, 3)
+      .map((t) => `${Math.round(t.share * 100)}% [${t.waits}] ${t.query.slice(0, 110)}`)
+      .join(' | ')}`,
+  };
+}
+
+/** The statements behind the routes, as the repositories write them today, with real values. */
+function explainTargets(agentId: number): { label: string; sql: string }[] {
+  const order = 'order by created_at desc nulls last, id desc nulls last';
+  const smith = `(first_name ilike '%smith%' or last_name ilike '%smith%' or phone ilike '%smith%' or email ilike '%smith%')`;
+  return [
+    {
+      label: 'agent leads',
+      sql: `select * from leads where agent_id = ${agentId} order by created_at desc, id desc`,
+    },
+    { label: 'admin leads page', sql: `select * from leads ${order} limit 50` },
+    { label: 'admin leads total', sql: 'select count(*)::int from leads' },
+    { label: 'q=smith page', sql: `select * from leads where ${smith} ${order} limit 50` },
+    { label: 'q=smith total', sql: `select count(*)::int from leads where ${smith}` },
+    {
+      label: 'stats',
+      sql: `select (select count(*) from leads)::int, (select count(*) from leads where status = 'NEW' and agent_id is null)::int, (select count(*) from leads where status = 'CONVERTED')::int`,
+    },
+    {
+      label: 'analytics totals',
+      sql: `select count(*)::int, count(*) filter (where agent_id is not null)::int, count(*) filter (where status = 'CONVERTED')::int from leads`,
+    },
+    {
+      label: 'analytics trend',
+      sql: `select (created_at at time zone '${TIME_ZONE}')::date as day, count(*)::int from lead_history where kind in ('AUTO_ASSIGNED', 'MANUAL_ASSIGNED') and created_at >= ((current_date - 29)::timestamp at time zone '${TIME_ZONE}') group by 1`,
+    },
+    {
+      label: 'analytics conversions by agent',
+      sql: `select u.name, count(*)::int as converted from leads l join users u on u.id = l.agent_id where l.status = 'CONVERTED' group by u.id, u.name order by converted desc, lower(u.name), u.id limit 10`,
+    },
+    {
+      label: 'analytics categories',
+      sql: 'select category, count(*)::int from leads group by category order by category',
+    },
+  ];
+}
+
+async function explainAll(url: string, agentId: number) {
+  let text = '';
+  const summary: string[] = [];
+  for (const t of explainTargets(agentId)) {
+    const rows = await query<{ 'QUERY PLAN': string }>(url, `explain (analyze, buffers) ${t.sql}`);
+    const plan = rows.map((r) => r['QUERY PLAN']);
+    text += `-- ${t.label}\n${t.sql}\n${plan.join('\n')}\n\n`;
+    const exec = plan.find((l) => l.startsWith('Execution Time')) ?? '';
+    const scans = plan
+      .map((l) =>
+        /(Seq Scan|Index Only Scan|Index Scan|Bitmap Heap Scan) (?:using (\S+) )?on (\S+)/.exec(l),
+      )
+      .filter((m) => m !== null)
+      .map((m) => `${m[1]}${m[2] ? ` ${m[2]}` : ''}`);
+    summary.push(
+      `EXPLAIN ${t.label}: ${exec.replace('Execution Time: ', '')}, ${[...new Set(scans)].join(', ')}`,
+    );
+  }
+  return { text, summary };
+}
+
+if (isMain(import.meta.url)) runStandalone(runHttpBench);

@@ -1,0 +1,244 @@
+/**
+ * Import bench: a deterministic CSV of BENCH_ROWS leads (default 1,000,000) uploaded through
+ * POST /api/admin/leads/import of the real server, into PostgreSQL and into PGlite; against raw
+ * COPY of the same file into a bare table by psql, in the same run on the same machine.
+ *
+ * Also measured, to tell where the time goes: psql COPY into a table shaped like `leads` (same
+ * columns and indexes, no history rows), the CSV parser alone in this process, the server's CPU
+ * time and what the database backend was doing while the upload ran (pg_stat_activity samples).
+ *
+ * Env: BENCH_ROWS, BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432), BENCH_KEEP=1.
+ */
+import { createReadStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseLeadCsv } from '../src/server/modules/leads/lead-csv';
+import { api, loginAdmin } from './lib/client';
+import { type CsvFile, writeLeadsCsv } from './lib/leads-data';
+import {
+  databaseUrl,
+  dropDatabase,
+  PgActivitySampler,
+  psql,
+  query,
+  recreateDatabase,
+  serverSettings,
+} from './lib/pg';
+import { cpuSeconds, RssSampler, toMb } from './lib/proc';
+import { type BenchReport, figure, isMain, log, measure, runStandalone } from './lib/report';
+import { type BenchServer, type ServerDatabase, startServer, WORK_DIR } from './lib/server';
+import { uploadCsv } from './lib/upload';
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const DB_NAME = 'lf_bench_import';
+const MEMORY_GOAL_MB = 250;
+
+interface UploadFigures {
+  rowsPerS: number;
+  ms: number;
+  growthMb: number;
+  restMb: number;
+  serverCpuS: number;
+  body: unknown;
+}
+
+export function runImportBench(): Promise<BenchReport> {
+  const workload = `${ROWS.toLocaleString('en-US')}-row deterministic CSV (9 columns, ~1% quoted fields, no bad rows) uploaded by curl as multipart to POST /api/admin/leads/import (ASSIGN_ON_IMPORT=false), fresh database each time`;
+  return measure('import', workload, async (figures, notes) => {
+    log(`import: writing the ${ROWS}-row CSV`);
+    const csv = await writeLeadsCsv(join(WORK_DIR, `leads-${ROWS}.csv`), ROWS);
+    notes.push(
+      `CSV ${toMb(csv.bytes)} MB, sha256 ${csv.sha256.slice(0, 16)}…, written in ${csv.ms} ms`,
+    );
+
+    log('import: CSV parser alone (in this process)');
+    const parse = await parseOnly(csv.path);
+    if (parse.leads !== ROWS) throw new Error(`parser found ${parse.leads} leads, not ${ROWS}`);
+
+    log('import: PostgreSQL');
+    const pg = await postgresRun(csv, notes);
+    const rawRate = pg.raw.rowsPerS;
+    figures.push(
+      figure('import into PostgreSQL', pg.upload.rowsPerS, 'rows/s', {
+        baseline: { label: 'psql \\copy into a bare table', value: rawRate },
+        goal: { text: '>= 0.5x raw COPY', met: pg.upload.rowsPerS >= 0.5 * rawRate },
+        detail: `${(pg.upload.ms / 1000).toFixed(1)} s wall, server CPU ${pg.upload.serverCpuS} s`,
+      }),
+      figure('import into PostgreSQL: server RSS growth', pg.upload.growthMb, 'MB', {
+        baseline: { label: 'RSS before the upload', value: pg.upload.restMb },
+        goal: {
+          text: `< ${MEMORY_GOAL_MB} MB`,
+          met: pg.upload.growthMb < MEMORY_GOAL_MB,
+        },
+      }),
+      figure(
+        'psql \\copy into a leads-shaped table (same indexes)',
+        pg.indexed.rowsPerS,
+        'rows/s',
+        {
+          baseline: { label: 'psql \\copy into a bare table', value: rawRate },
+          detail: `${(pg.indexed.ms / 1000).toFixed(1)} s`,
+        },
+      ),
+      figure('CSV parse + validation alone (one core)', parse.rowsPerS, 'rows/s', {
+        baseline: { label: 'psql \\copy into a bare table', value: rawRate },
+      }),
+    );
+
+    log('import: PGlite');
+    const lite = await pgliteRun(csv);
+    figures.push(
+      figure('import into PGlite', lite.rowsPerS, 'rows/s', {
+        baseline: { label: 'psql \\copy into a bare table', value: rawRate },
+        detail: `${(lite.ms / 1000).toFixed(1)} s wall, server CPU ${lite.serverCpuS} s`,
+      }),
+      figure('import into PGlite: server RSS growth', lite.growthMb, 'MB', {
+        baseline: { label: 'RSS before the upload', value: lite.restMb },
+        goal: { text: `< ${MEMORY_GOAL_MB} MB`, met: lite.growthMb < MEMORY_GOAL_MB },
+      }),
+    );
+    notes.push(`PGlite answer: ${JSON.stringify(summary(lite.body))}`);
+  });
+}
+
+/** The parser over the file as a stream of 64 KiB chunks, as busboy hands it to the route. */
+async function parseOnly(path: string): Promise<{ leads: number; rowsPerS: number }> {
+  const started = performance.now();
+  let leads = 0;
+  for await (const batch of parseLeadCsv(createReadStream(path, { highWaterMark: 64 * 1024 }))) {
+    leads += batch.leads.length;
+  }
+  const s = (performance.now() - started) / 1000;
+  return { leads, rowsPerS: Math.round(leads / s) };
+}
+
+async function postgresRun(csv: CsvFile, notes: string[]) {
+  const url = await recreateDatabase(DB_NAME);
+  try {
+    notes.push(`PostgreSQL: ${await serverSettings(url)}`);
+    const server = await startServer({
+      database: { databaseUrl: url },
+      env: { MAX_UPLOAD_BYTES: String(Math.max(512 * 1024 * 1024, csv.bytes * 2)) },
+    });
+    try {
+      // Baselines first, with the server idle (it has only migrated the schema).
+      const columns =
+        'first_name, last_name, phone, email, city, state, age, category, external_id';
+      await psql(
+        url,
+        'create table bare (first_name text, last_name text, phone text, email text, city text, state text, age int, category text, external_id text)',
+      );
+      await psql(url, 'checkpoint');
+      const rawMs = (await psql(url, `\\copy bare (${columns}) from '${csv.path}' csv header`)).ms;
+      const [{ n: rawCount }] = await query<{ n: number }>(url, 'select count(*)::int n from bare');
+      if (rawCount !== csv.rows) throw new Error(`raw COPY stored ${rawCount} rows`);
+      await psql(url, 'drop table bare');
+
+      await psql(url, 'create table leads_like (like leads including all)');
+      await psql(url, 'checkpoint');
+      const indexedMs = (
+        await psql(url, `\\copy leads_like (${columns}) from '${csv.path}' csv header`)
+      ).ms;
+      await psql(url, 'drop table leads_like');
+      await psql(url, 'checkpoint');
+
+      const upload = await uploadWithReadings(server, csv, {
+        url: databaseUrl('postgres'),
+        name: DB_NAME,
+        notes,
+      });
+      const [{ leads, history }] = await query<{ leads: number; history: number }>(
+        url,
+        'select (select count(*) from leads)::int leads, (select count(*) from lead_history)::int history',
+      );
+      notes.push(
+        `PostgreSQL answer: ${JSON.stringify(summary(upload.body))}; stored ${leads} leads, ${history} history rows`,
+      );
+      if (leads !== csv.rows) throw new Error(`the import stored ${leads} leads, not ${csv.rows}`);
+      return {
+        raw: { ms: rawMs, rowsPerS: Math.round(csv.rows / (rawMs / 1000)) },
+        indexed: { ms: indexedMs, rowsPerS: Math.round(csv.rows / (indexedMs / 1000)) },
+        upload,
+      };
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await dropDatabase(DB_NAME);
+  }
+}
+
+async function pgliteRun(csv: CsvFile): Promise<UploadFigures> {
+  const dataDir = join(WORK_DIR, 'pglite-import');
+  await rm(dataDir, { recursive: true, force: true });
+  const database: ServerDatabase = { dataDir };
+  const server = await startServer({
+    database,
+    env: { MAX_UPLOAD_BYTES: String(Math.max(512 * 1024 * 1024, csv.bytes * 2)) },
+  });
+  try {
+    const upload = await uploadWithReadings(server, csv);
+    const session = await loginAdmin(server.url);
+    const page = await api(server.url, '/api/admin/leads?limit=1', { cookie: session.cookie });
+    const total = Number(page.headers.get('x-total-count'));
+    if (total !== csv.rows) throw new Error(`PGlite holds ${total} leads, not ${csv.rows}`);
+    return upload;
+  } finally {
+    await server.stop();
+    if (process.env.BENCH_KEEP !== '1') await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The upload, with the server's RSS sampled every 25 ms and its CPU time read around it. */
+async function uploadWithReadings(
+  server: BenchServer,
+  csv: CsvFile,
+  pg?: { url: string; name: string; notes: string[] },
+): Promise<UploadFigures> {
+  const session = await loginAdmin(server.url);
+  await api(server.url, '/api/admin/leads?limit=1', { cookie: session.cookie }); // warm the route
+  const before = server.memory();
+  const rss = new RssSampler(server.pid).start();
+  const cpuBefore = cpuSeconds(server.pid);
+  const activity = pg
+    ? await new PgActivitySampler(pg.url, pg.name, 100, cpuSeconds).start()
+    : null;
+  const res = await uploadCsv(`${server.url}/api/admin/leads/import`, session.cookie, csv.path);
+  const profile = await activity?.stop();
+  const after = rss.stop();
+  const serverCpuS = Math.round((cpuSeconds(server.pid) - cpuBefore) * 10) / 10;
+  if (res.status !== 200) {
+    throw new Error(`import answered ${res.status}: ${JSON.stringify(res.body).slice(0, 500)}`);
+  }
+  const imported = (res.body as { imported?: number }).imported;
+  if (imported !== csv.rows) throw new Error(`import answered imported=${imported}`);
+  // VmHWM is the peak since start: when it rose during the upload it is the upload's peak.
+  const peak = after.hwm > before.hwm ? after.hwm : after.maxRss;
+  if (profile && pg) {
+    pg.notes.push(
+      `PostgreSQL upload: server CPU ${serverCpuS} s and database backend CPU ${profile.backendCpuS} s over ${(res.ms / 1000).toFixed(1)} s wall; a statement was running in ${Math.round(profile.busyShare * 100)}% of ${profile.samples} samples; top: ${profile.top
+        .map((t) => `${Math.round(t.share * 100)}% [${t.waits}] ${t.query.slice(0, 90)}`)
+        .join(' | ')}`,
+    );
+  }
+  return {
+    rowsPerS: Math.round(csv.rows / (res.ms / 1000)),
+    ms: Math.round(res.ms),
+    growthMb: toMb(peak - before.rss),
+    restMb: toMb(before.rss),
+    serverCpuS,
+    body: res.body,
+  };
+}
+
+function summary(body: unknown) {
+  const b = body as Record<string, unknown>;
+  return {
+    imported: b.imported,
+    duplicates: b.duplicates,
+    errorCount: b.errorCount,
+    assigned: b.assigned,
+  };
+}
+
+if (isMain(import.meta.url)) runStandalone(runImportBench);

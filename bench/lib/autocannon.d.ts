@@ -1,0 +1,41 @@
+/** The part of autocannon 8's programmatic API the benches use (the package ships no types). */
+declare module 'autocannon' {
+  interface Histogram {
+    average: number;
+    mean: number;
+    stddev: number;
+    min: number;
+    max: number;
+    total: number;
+    totalCount: number;
+    p50: number;
+    p90: number;
+    p97_5: number;
+    p99: number;
+    p99_9: number;
+  }
+
+  interface Result {
+    duration: number;
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+    '2xx': number;
+    latency: Histogram;
+    requests: Histogram;
+    throughput: Histogram;
+    statusCodeStats: Record<string, { count: number }>;
+  }
+
+  interface Options {
+    url: string;
+    connections?: number;
+    duration?: number;
+    method?: string;
+    headers?: Record<string, string>;
+    timeout?: number;
+  }
+
+  function autocannon(opts: Options): Promise<Result>;
+  export default autocannon;
+}
