@@ -289,10 +289,12 @@ async function explainAll(url: string, agentId: number) {
     const exec = plan.find((l) => l.startsWith('Execution Time')) ?? '';
     const scans = plan
       .map((l) =>
-        /(Seq Scan|Index Only Scan|Index Scan|Bitmap Heap Scan) (?:using (\S+) )?on (\S+)/.exec(l),
+        /(Seq Scan|Index Only Scan|Index Scan|Bitmap Index Scan|Bitmap Heap Scan) (?:using (\S+) )?on (\S+)/.exec(
+          l,
+        ),
       )
       .filter((m) => m !== null)
-      .map((m) => `${m[1]}${m[2] ? ` ${m[2]}` : ''}`);
+      .map((m) => `${m[1]} ${m[2] ?? m[3]}`);
     summary.push(
       `EXPLAIN ${t.label}: ${exec.replace('Execution Time: ', '')}, ${[...new Set(scans)].join(', ')}`,
     );

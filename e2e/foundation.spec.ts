@@ -75,7 +75,9 @@ test.describe('landing page', () => {
     });
 
     await page.goto('/');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Grow Your Insurance Business');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      'Grow Your Insurance Business',
+    );
 
     const feCard = page.getByTestId('package-card').filter({ hasText: finalExpense.name });
     await expect(feCard).toHaveCount(1);
@@ -86,7 +88,9 @@ test.describe('landing page', () => {
     await expect(feCard.getByText('Enrollment Period', { exact: true })).toBeVisible();
     await expect(feCard.getByText('7 leads per day', { exact: true })).toBeVisible();
     await expect(feCard.getByText('22% commission', { exact: true })).toBeVisible();
-    const feServices = feCard.getByRole('list', { name: 'Included services' }).getByRole('listitem');
+    const feServices = feCard
+      .getByRole('list', { name: 'Included services' })
+      .getByRole('listitem');
     await expect(feServices).toHaveText(['CRM', 'Follow-up Messages']);
     await expect(feCard.getByText('Call Recording')).toHaveCount(0);
     const getStarted = feCard.getByRole('link', { name: 'Get Started' });
@@ -138,9 +142,7 @@ test.describe('landing page', () => {
 });
 
 test.describe('accounts', () => {
-  test('register with mismatched passwords shows the toast and sends nothing', async ({
-    page,
-  }) => {
+  test('register with mismatched passwords shows the toast and sends nothing', async ({ page }) => {
     const sent = countRequests(page, '/api/auth/register');
     await page.goto('/register');
     await expect(page.getByText('At least 6 characters')).toBeVisible();

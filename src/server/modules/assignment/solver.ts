@@ -111,6 +111,8 @@ interface Graph {
   /** Agent a's edges are aEdge[aStart[a]..aStart[a+1]] (edge ids, by class). */
   aStart: Int32Array;
   aEdge: Int32Array;
+  /** aClass[i] = eClass[aEdge[i]]: the classes of agent a's edges, in the same order. */
+  aClass: Int32Array;
   /** identity[e] = e: class c's edge ids, in the same shape as aEdge. */
   identity: Int32Array;
   /** Class c's leads, newest first, are positions lStart[c]..lStart[c+1] of leadAt / leadId. */
@@ -196,6 +198,10 @@ function buildGraph(agents: SolverAgent[], classes: LeadClass[]): Graph {
   const aEdge = new Int32Array(m);
   const fill = aStart.slice(0, n);
   for (let e = 0; e < m; e++) aEdge[fill[eAgent[e]]++] = e;
+  const aClass = new Int32Array(m);
+  for (let i = 0; i < m; i++) aClass[i] = eClass[aEdge[i]];
+  const identity = new Int32Array(m);
+  for (let e = 0; e < m; e++) identity[e] = e;
 
   return {
     n,
@@ -210,7 +216,8 @@ function buildGraph(agents: SolverAgent[], classes: LeadClass[]): Graph {
     eClass,
     aStart,
     aEdge,
-    identity: Int32Array.from({ length: m }, (_, e) => e),
+    aClass,
+    identity,
     lStart: Int32Array.from(lStartList),
     leadAt: leadAt.subarray(0, l),
     leadId: leadId.subarray(0, l),
@@ -248,27 +255,37 @@ class AgentLookup {
 
 const INF = 0x3fffffff;
 
+/** One side's adjacency: node x's edges are edge[start[x]..start[x+1]], reaching nbr[...]. */
+interface Adjacency {
+  start: Int32Array;
+  edge: Int32Array;
+  nbr: Int32Array;
+}
+
 /**
- * Augmenting paths over the class graph, one unit at a time, with distance labels (the
- * shortest-augmenting-path method of Ahuja and Orlin). Both phases use it, with the two sides
- * swapped:
+ * Augmenting paths over the class graph, one unit at a time. Both phases use it, with the two
+ * sides swapped:
  *
  * - phase 1: roots are agents, sinks are classes with a free lead; an agent may take a unit of
  *   any class it fits, and a class's unit may move off any agent holding one;
  * - phase 2: roots are classes, sinks are agents with room; a class may put a unit on any agent
  *   it fits, and an agent may give back a unit of any class it holds.
  *
- * Generically: roots are on side P, sinks on side Q. Arc p -> q exists for every edge; arc
- * q -> p exists while flow[edge] > 0. dP / dQ are lower bounds on the distance to a sink (INF:
- * no path, for good: a sink never comes back and a node that cannot reach one never will). A
- * search follows admissible arcs (label one less) and relabels a node when it has none, so
- * successive searches reuse what earlier ones learned instead of exploring the same region again.
- * When relabelling has cost as much as one pass over the graph, a reverse BFS from the sinks
- * recomputes exact labels; that also tells saturated roots apart quickly.
+ * Generically: roots are on side P, sinks on side Q; arc p -> q exists for every edge, arc
+ * q -> p while flow[edge] > 0. A root first looks for a sink among its own neighbours (a pointer
+ * per root that only moves forward, as sinks only ever fill up). Failing that, it searches with
+ * distance labels (the shortest-augmenting-path method of Ahuja and Orlin): dP / dQ are lower
+ * bounds on the distance to a sink (INF: no path, for good, because a sink never comes back and
+ * a node that cannot reach one never will); the search follows arcs whose head has a label one
+ * less and relabels a node that has none, so later searches reuse what earlier ones learned
+ * instead of exploring the same region again. Once relabelling has cost as much as one pass over
+ * the graph, a reverse BFS from the sinks recomputes exact labels; that is also what tells a
+ * saturated root apart quickly.
  */
 class Augmenter {
   readonly dP: Int32Array;
   readonly dQ: Int32Array;
+  private readonly direct: Int32Array;
   private readonly curP: Int32Array;
   private readonly curQ: Int32Array;
   private readonly path: Int32Array;
@@ -276,33 +293,55 @@ class Augmenter {
   private readonly limit: number;
   private readonly budget: number;
   private work = 0;
+  // Nodes by label (p as p, q as np + q), in doubly linked buckets, for the gap rule: when no
+  // node is left at some label g, nothing above g can reach a sink any more (a path drops by at
+  // most one label per step), so all of it goes to INF at once.
+  private readonly bucket: Int32Array;
+  private readonly next: Int32Array;
+  private readonly prev: Int32Array;
+  private top = 0;
+  // With `held`, each q keeps the list of its edges with flow > 0 (at most held[q] of them), and
+  // the search walks that list instead of all of q's edges.
+  private readonly heldStart: Int32Array | null = null;
+  private readonly heldEnd: Int32Array | null = null;
+  private readonly heldList: Int32Array | null = null;
 
+  /** `flow` must be all zero. */
   constructor(
     private readonly np: number,
     private readonly nq: number,
-    private readonly pStart: Int32Array, // p's edges: pEdge[pStart[p]..pStart[p+1]]
-    private readonly pEdge: Int32Array,
-    private readonly qStart: Int32Array, // q's edges: qEdge[qStart[q]..qStart[q+1]]
-    private readonly qEdge: Int32Array,
-    private readonly eP: Int32Array,
-    private readonly eQ: Int32Array,
-    private readonly flow: Int32Array, // units on each edge
+    private readonly P: Adjacency,
+    private readonly Q: Adjacency,
+    private readonly eP: Int32Array, // p end of each edge
+    private readonly eQ: Int32Array, // q end of each edge
+    private readonly flow: Int32Array,
     private readonly sink: Int32Array, // units each q can still absorb
+    held: Int32Array | null,
   ) {
     this.dP = new Int32Array(np);
     this.dQ = new Int32Array(nq);
+    this.direct = P.start.slice(0, np);
     this.curP = new Int32Array(np);
     this.curQ = new Int32Array(nq);
     this.path = new Int32Array(np + nq + 1);
     this.queue = new Int32Array(np + nq);
     this.limit = np + nq; // no shortest path is longer
-    this.budget = pEdge.length + np + nq;
+    this.bucket = new Int32Array(this.limit);
+    this.next = new Int32Array(np + nq);
+    this.prev = new Int32Array(np + nq);
+    this.budget = P.edge.length + np + nq;
+    if (held) {
+      this.heldStart = new Int32Array(nq + 1);
+      for (let q = 0; q < nq; q++) this.heldStart[q + 1] = this.heldStart[q] + held[q];
+      this.heldEnd = this.heldStart.slice(0, nq);
+      this.heldList = new Int32Array(this.heldStart[nq]);
+    }
     this.relabelAll();
   }
 
   /** Exact labels by a reverse BFS from the sinks: O(edges). */
-  relabelAll(): void {
-    const { dP, dQ, queue, qStart, qEdge, pStart, pEdge, eP, eQ, flow, sink } = this;
+  private relabelAll(): void {
+    const { dP, dQ, queue, P, Q, flow, sink } = this;
     dP.fill(INF);
     dQ.fill(INF);
     let tail = 0;
@@ -316,8 +355,8 @@ class Augmenter {
       const x = queue[head];
       if (x >= 0) {
         const d = dQ[x] + 1; // every p with an edge to q reaches it
-        for (let i = qStart[x]; i < qStart[x + 1]; i++) {
-          const p = eP[qEdge[i]];
+        for (let i = Q.start[x]; i < Q.start[x + 1]; i++) {
+          const p = Q.nbr[i];
           if (dP[p] !== INF) continue;
           dP[p] = d;
           queue[tail++] = ~p;
@@ -325,19 +364,70 @@ class Augmenter {
       } else {
         const p = ~x;
         const d = dP[p] + 1; // every q with a unit on p reaches p
-        for (let i = pStart[p]; i < pStart[p + 1]; i++) {
-          const e = pEdge[i];
-          if (flow[e] === 0) continue;
-          const q = eQ[e];
+        for (let i = P.start[p]; i < P.start[p + 1]; i++) {
+          if (flow[P.edge[i]] === 0) continue;
+          const q = P.nbr[i];
           if (dQ[q] !== INF) continue;
           dQ[q] = d;
           queue[tail++] = q;
         }
       }
     }
-    this.curP.set(this.pStart.subarray(0, this.np));
-    this.curQ.set(this.qStart.subarray(0, this.nq));
+    this.bucket.fill(-1);
+    this.top = 0;
+    for (let p = 0; p < this.np; p++) if (dP[p] !== INF) this.link(p, dP[p]);
+    for (let q = 0; q < this.nq; q++) if (dQ[q] !== INF) this.link(this.np + q, dQ[q]);
+    this.curP.set(P.start.subarray(0, this.np));
+    if (this.heldStart) this.curQ.set(this.heldStart.subarray(0, this.nq));
+    else this.curQ.set(Q.start.subarray(0, this.nq));
     this.work = 0;
+  }
+
+  private link(u: number, d: number): void {
+    const first = this.bucket[d];
+    this.next[u] = first;
+    this.prev[u] = -1;
+    if (first !== -1) this.prev[first] = u;
+    this.bucket[d] = u;
+    if (d > this.top) this.top = d;
+  }
+
+  /** Gives node u (p as p, q as np + q) the label d, then applies the gap rule. */
+  private relabel(u: number, d: number): void {
+    const { np, dP, dQ, bucket, next, prev } = this;
+    const old = u < np ? dP[u] : dQ[u - np];
+    if (u < np) dP[u] = d;
+    else dQ[u - np] = d;
+    if (old !== INF) {
+      if (prev[u] === -1) bucket[old] = next[u];
+      else next[prev[u]] = next[u];
+      if (next[u] !== -1) prev[next[u]] = prev[u];
+    }
+    if (d !== INF) this.link(u, d);
+    if (old === INF || bucket[old] !== -1 || old >= this.top) return;
+    for (let level = old + 1; level <= this.top; level++) {
+      for (let v = bucket[level]; v !== -1; v = next[v]) {
+        if (v < np) dP[v] = INF;
+        else dQ[v - np] = INF;
+      }
+      bucket[level] = -1;
+    }
+    this.top = old - 1;
+  }
+
+  private add(e: number): void {
+    if (this.flow[e]++ === 0 && this.heldList) {
+      this.heldList[this.heldEnd![this.eQ[e]]++] = e;
+    }
+  }
+
+  private remove(e: number): void {
+    if (--this.flow[e] !== 0 || !this.heldList) return;
+    const list = this.heldList;
+    const q = this.eQ[e];
+    let i = this.heldStart![q];
+    while (list[i] !== e) i++;
+    list[i] = list[--this.heldEnd![q]];
   }
 
   /**
@@ -345,7 +435,20 @@ class Augmenter {
    * path exists (the root is then saturated for good).
    */
   augment(root: number): boolean {
-    const { dP, dQ, curP, curQ, path, pStart, pEdge, qStart, qEdge, eP, eQ, flow, sink } = this;
+    const { dP, dQ, curP, curQ, path, P, Q, flow, sink } = this;
+    // A sink among the root's own neighbours: O(edges) over the whole run.
+    let i = this.direct[root];
+    const rootEnd = P.start[root + 1];
+    while (i < rootEnd && sink[P.nbr[i]] === 0) i++;
+    this.direct[root] = i;
+    if (i < rootEnd) {
+      sink[P.nbr[i]]--;
+      this.add(P.edge[i]);
+      return true;
+    }
+
+    const held = this.heldList;
+    const heldEnd = this.heldEnd;
     let depth = 0;
     let x = root;
     let onP = true;
@@ -353,56 +456,70 @@ class Augmenter {
       if (dP[root] >= INF) return false;
       if (onP) {
         const want = dP[x] - 1;
-        const end = pStart[x + 1];
-        let i = curP[x];
-        while (i < end && dQ[eQ[pEdge[i]]] !== want) i++;
-        curP[x] = i;
-        if (i < end) {
-          path[depth++] = pEdge[i];
-          x = eQ[pEdge[i]];
+        const end = P.start[x + 1];
+        let j = curP[x];
+        while (j < end && dQ[P.nbr[j]] !== want) j++;
+        curP[x] = j;
+        if (j < end) {
+          path[depth++] = P.edge[j];
+          x = P.nbr[j];
           onP = false;
           continue;
         }
         let min = INF;
-        for (let j = pStart[x]; j < end; j++) min = Math.min(min, dQ[eQ[pEdge[j]]]);
-        this.work += end - pStart[x] + 1;
-        dP[x] = min + 1 >= this.limit ? INF : min + 1;
-        curP[x] = pStart[x];
+        for (let h = P.start[x]; h < end; h++) min = Math.min(min, dQ[P.nbr[h]]);
+        this.work += end - P.start[x] + 1;
+        this.relabel(x, min + 1 >= this.limit ? INF : min + 1);
+        curP[x] = P.start[x];
         if (depth > 0) {
-          x = eQ[path[--depth]]; // back to the q whose unit x was to give up
+          x = this.eQ[path[--depth]]; // back to the q whose unit x was to give up
           onP = false;
         }
       } else {
         if (sink[x] > 0) {
           sink[x]--;
-          // Even steps take a unit (p -> q), odd steps give one back (q -> p).
-          for (let j = 0; j < depth; j++) flow[path[j]] += (j & 1) === 0 ? 1 : -1;
+          // Odd steps give a unit back (q -> p), even steps take one (p -> q); giving back
+          // first keeps every q within its `held` capacity.
+          for (let j = 1; j < depth; j += 2) this.remove(path[j]);
+          for (let j = 0; j < depth; j += 2) this.add(path[j]);
           return true;
         }
         const want = dQ[x] - 1;
-        const end = qStart[x + 1];
-        let i = curQ[x];
-        while (i < end) {
-          const h = qEdge[i];
-          if (flow[h] > 0 && dP[eP[h]] === want) break;
-          i++;
+        let found = -1;
+        let min = INF;
+        if (held && heldEnd) {
+          const end = heldEnd[x];
+          let j = curQ[x];
+          while (j < end && dP[this.eP[held[j]]] !== want) j++;
+          curQ[x] = j;
+          if (j < end) found = held[j];
+          else {
+            for (let h = this.heldStart![x]; h < end; h++) min = Math.min(min, dP[this.eP[held[h]]]);
+            this.work += end - this.heldStart![x] + 1;
+            curQ[x] = this.heldStart![x];
+          }
+        } else {
+          const end = Q.start[x + 1];
+          let j = curQ[x];
+          while (j < end && (flow[Q.edge[j]] === 0 || dP[Q.nbr[j]] !== want)) j++;
+          curQ[x] = j;
+          if (j < end) found = Q.edge[j];
+          else {
+            for (let h = Q.start[x]; h < end; h++) {
+              if (flow[Q.edge[h]] > 0) min = Math.min(min, dP[Q.nbr[h]]);
+            }
+            this.work += end - Q.start[x] + 1;
+            curQ[x] = Q.start[x];
+          }
         }
-        curQ[x] = i;
-        if (i < end) {
-          path[depth++] = qEdge[i];
-          x = eP[qEdge[i]];
+        if (found >= 0) {
+          path[depth++] = found;
+          x = this.eP[found];
           onP = true;
           continue;
         }
-        let min = INF;
-        for (let j = qStart[x]; j < end; j++) {
-          const h = qEdge[j];
-          if (flow[h] > 0) min = Math.min(min, dP[eP[h]]);
-        }
-        this.work += end - qStart[x] + 1;
-        dQ[x] = min + 1 >= this.limit ? INF : min + 1;
-        curQ[x] = qStart[x];
-        x = eP[path[--depth]]; // back to the p that was to take a unit of x
+        this.relabel(this.np + x, min + 1 >= this.limit ? INF : min + 1);
+        x = this.eP[path[--depth]]; // back to the p that was to take a unit of x
         onP = true;
       }
       if (this.work > this.budget) {
@@ -434,7 +551,9 @@ function solveCounts(g: Graph, flow: Int32Array): Int32Array {
     free[c] = lStart[c + 1] - lStart[c];
     freeTotal += free[c];
   }
-  const paths = new Augmenter(n, k, aStart, aEdge, cStart, g.identity, eAgent, eClass, flow, free);
+  const byAgent = { start: aStart, edge: aEdge, nbr: g.aClass };
+  const byClass = { start: cStart, edge: g.identity, nbr: eAgent };
+  const paths = new Augmenter(n, k, byAgent, byClass, eAgent, eClass, flow, free, null);
 
   const heap = new Heap(n, (a, b) => {
     const l = (base[a] + given[a] + 1) * quota[b];
@@ -475,7 +594,9 @@ function chooseLeads(g: Graph, given: Int32Array, flow: Int32Array): Int32Array 
   let roomTotal = 0;
   for (let a = 0; a < n; a++) roomTotal += room[a];
   const taken = new Int32Array(k);
-  const paths = new Augmenter(k, n, cStart, g.identity, aStart, aEdge, eClass, eAgent, flow, room);
+  const byAgent = { start: aStart, edge: aEdge, nbr: g.aClass };
+  const byClass = { start: cStart, edge: g.identity, nbr: eAgent };
+  const paths = new Augmenter(k, n, byClass, byAgent, eClass, eAgent, flow, room, given);
 
   // Max-heap of classes by their next untaken lead. The keys sit in small flat arrays so that a
   // comparison does not touch the (large, scattered) lead arrays.

@@ -3,13 +3,7 @@ import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '@shared/domain';
 import { conversionRate, formatPrice } from '@shared/format';
 import { Badge } from '@web/components/ui/badge';
 import { Progress } from '@web/components/ui/progress';
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectTrigger,
-  SelectValue,
-} from '@web/components/ui/select';
+import { Select, SelectContent, SelectItem, SelectTrigger } from '@web/components/ui/select';
 import { Skeleton } from '@web/components/ui/skeleton';
 import {
   Table,
@@ -147,9 +141,7 @@ function SubscriptionCell({ agent }: { agent: AdminAgent }) {
         <SelectTrigger
           className="h-7 w-7 justify-center px-0"
           aria-label={`Change subscription status of ${agent.name}`}
-        >
-          <SelectValue className="sr-only" />
-        </SelectTrigger>
+        ></SelectTrigger>
         <SelectContent>
           {SUBSCRIPTION_STATUSES.map((status) => (
             <SelectItem key={status} value={status}>

@@ -88,7 +88,7 @@ export function ConversionsByAgentChart({ data }: { data: Analytics['conversions
           <YAxis allowDecimals={false} {...axisProps} />
           <Tooltip />
           <Legend />
-          <Bar dataKey="converted" name="Converted Leads" fill="var(--chart-2)" />
+          <Bar dataKey="converted" name="Converted Leads" fill="var(--chart-2)" maxBarSize={80} />
         </BarChart>
       </ResponsiveContainer>
     </ChartCard>

@@ -1,0 +1,434 @@
+/**
+ * The authorization matrix: every route of the server, the request that passes its validation,
+ * and the status each kind of caller must get. test/authz-matrix.test.ts runs it (and fails when
+ * the server has a route this table does not list); test/sessions.test.ts reuses it for the
+ * cross-site and database-down checks.
+ */
+import { sql } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
+import { subscriptions } from '../../src/server/db/schema';
+import { insertLeads, insertPackage } from './agent-fixtures';
+import { Client, loginAdmin, registerAgent, type TestContext, uniqueEmail } from './test-app';
+
+export const CALLERS = ['anonymous', 'agent', 'otherAgent', 'admin'] as const;
+/**
+ * anonymous: no session. agent: the owner of the objects the request names (agent A).
+ * otherAgent: agent B, calling with A's objects. admin: an administrator.
+ */
+export type Caller = (typeof CALLERS)[number];
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface Actor {
+  client: Client;
+  id: number;
+  email: string;
+  password: string;
+}
+
+export interface Fixtures {
+  ctx: TestContext;
+  admin: Actor;
+  /** agent A: owns the objects that requests name */
+  agent: Actor;
+  /** agent B */
+  otherAgent: Actor;
+  /** an active MEDICARE package */
+  packageId: number;
+  /** a fresh lead assigned to agent A */
+  leadOfAgent(): Promise<number>;
+  /** a fresh NEW, unassigned lead */
+  newLead(): Promise<number>;
+  /** the user's subscription to the fixture package, ACTIVE (created or reset) */
+  ensureSubscription(userId: number): Promise<void>;
+  /** a registered agent that no caller is signed in as: for login as anonymous */
+  spareAccount(): Promise<{ email: string; password: string }>;
+}
+
+export interface RequestSpec {
+  url: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface RouteCase {
+  method: Method;
+  /** the path exactly as the route is registered */
+  path: string;
+  expect: Record<Caller, number>;
+  /** A request that passes validation, so only who calls decides the answer. */
+  request(fx: Fixtures, caller: Caller): Promise<RequestSpec> | RequestSpec;
+  /**
+   * The same route with input its schema refuses (400 for a caller who may call it): a caller
+   * refused with 401/403 must get the same answer, since the role check runs before validation.
+   */
+  invalid?: (fx: Fixtures) => RequestSpec;
+}
+
+const PUBLIC = (ok: number) => ({ anonymous: ok, agent: ok, otherAgent: ok, admin: ok });
+const SIGNED_IN = (ok: number) => ({ anonymous: 401, agent: ok, otherAgent: ok, admin: ok });
+const ADMIN_ONLY = (ok: number) => ({ anonymous: 401, agent: 403, otherAgent: 403, admin: ok });
+/** `other`: what agent B gets when the request names agent A's object */
+const AGENT_ONLY = (ok: number, other = ok) => ({
+  anonymous: 401,
+  agent: ok,
+  otherAgent: other,
+  admin: 403,
+});
+
+let slugSeq = 0;
+export function packageBody(overrides: Record<string, unknown> = {}) {
+  const n = ++slugSeq;
+  return {
+    name: `Matrix package ${n}`,
+    slug: `matrix-${process.pid}-${Date.now()}-${n}`,
+    priceMonthlyCents: 9900,
+    leadsPerDay: 5,
+    commissionPct: 10,
+    category: 'FINAL_EXPENSE',
+    enrollmentOnly: false,
+    services: { crm: true, callRecording: false, followUpMessage: true },
+    active: true,
+    ...overrides,
+  };
+}
+
+/** A multipart/form-data body with one file field, as a browser sends it. */
+export function multipartFile(
+  content: Buffer | string,
+  opts: { filename?: string; type?: string; field?: string; boundary?: string } = {},
+): { body: Buffer; headers: Record<string, string> } {
+  const boundary = opts.boundary ?? `----lfBoundary${Math.random().toString(36).slice(2)}`;
+  const head =
+    `--${boundary}\r\nContent-Disposition: form-data; name="${opts.field ?? 'file'}"; ` +
+    `filename="${opts.filename ?? 'leads.csv'}"\r\nContent-Type: ${opts.type ?? 'text/csv'}\r\n\r\n`;
+  const body = Buffer.concat([
+    Buffer.from(head),
+    Buffer.isBuffer(content) ? content : Buffer.from(content),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+let csvSeq = 0;
+export function validCsv(rows = 1): string {
+  const lines = ['externalId,firstName,lastName,phone,email,city,state,age,category'];
+  for (let i = 0; i < rows; i++) {
+    lines.push(
+      `matrix-${process.pid}-${Date.now()}-${++csvSeq},Ann,Lee,555-0100,ann@example.com,Tulsa,OK,61,FINAL_EXPENSE`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export const ROUTES: RouteCase[] = [
+  { method: 'GET', path: '/api/health', expect: PUBLIC(200), request: () => ({ url: '/api/health' }) },
+  {
+    method: 'POST',
+    path: '/api/auth/register',
+    expect: PUBLIC(201),
+    request: () => ({
+      url: '/api/auth/register',
+      body: { name: 'Matrix Agent', email: uniqueEmail('matrix'), password: 'secret123' },
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/login',
+    expect: PUBLIC(200),
+    // every signed-in caller logs in as themselves (the runner keeps the rotated cookie)
+    request: async (fx, caller) => {
+      const who = caller === 'anonymous' ? await fx.spareAccount() : fx[caller];
+      return { url: '/api/auth/login', body: { email: who.email, password: who.password } };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/logout',
+    expect: PUBLIC(200),
+    request: () => ({ url: '/api/auth/logout', body: {} }),
+  },
+  { method: 'GET', path: '/api/auth/me', expect: SIGNED_IN(200), request: () => ({ url: '/api/auth/me' }) },
+  { method: 'GET', path: '/api/packages', expect: PUBLIC(200), request: () => ({ url: '/api/packages' }) },
+
+  // admin: packages
+  {
+    method: 'GET',
+    path: '/api/admin/packages',
+    expect: ADMIN_ONLY(200),
+    request: () => ({ url: '/api/admin/packages' }),
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/packages',
+    expect: ADMIN_ONLY(201),
+    request: () => ({ url: '/api/admin/packages', body: packageBody() }),
+    invalid: () => ({ url: '/api/admin/packages', body: { name: '' } }),
+  },
+  {
+    method: 'PUT',
+    path: '/api/admin/packages/:id',
+    expect: ADMIN_ONLY(200),
+    request: async (fx) => {
+      const body = packageBody();
+      const pkg = await insertPackage(fx.ctx.database.db, { slug: body.slug });
+      return { url: `/api/admin/packages/${pkg.id}`, body };
+    },
+    invalid: (fx) => ({ url: `/api/admin/packages/${fx.packageId}`, body: { slug: 'x' } }),
+  },
+  {
+    method: 'PATCH',
+    path: '/api/admin/packages/:id',
+    expect: ADMIN_ONLY(200),
+    request: async (fx) => {
+      const pkg = await insertPackage(fx.ctx.database.db);
+      return { url: `/api/admin/packages/${pkg.id}`, body: { active: false } };
+    },
+    invalid: () => ({ url: '/api/admin/packages/not-a-number', body: { active: 'yes' } }),
+  },
+
+  // admin: read-outs and agents
+  {
+    method: 'GET',
+    path: '/api/admin/stats',
+    expect: ADMIN_ONLY(200),
+    request: () => ({ url: '/api/admin/stats' }),
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/agents',
+    expect: ADMIN_ONLY(200),
+    request: () => ({ url: '/api/admin/agents' }),
+  },
+  {
+    method: 'PATCH',
+    path: '/api/admin/agents/:id/subscription',
+    expect: ADMIN_ONLY(200),
+    request: async (fx) => {
+      await fx.ensureSubscription(fx.agent.id);
+      return { url: `/api/admin/agents/${fx.agent.id}/subscription`, body: { status: 'PAST_DUE' } };
+    },
+    invalid: (fx) => ({
+      url: `/api/admin/agents/${fx.agent.id}/subscription`,
+      body: { status: 'SUPERUSER' },
+    }),
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/analytics',
+    expect: ADMIN_ONLY(200),
+    request: () => ({ url: '/api/admin/analytics' }),
+  },
+
+  // admin: leads
+  {
+    method: 'GET',
+    path: '/api/admin/leads',
+    expect: ADMIN_ONLY(200),
+    request: () => ({ url: '/api/admin/leads?status=NEW&q=a&limit=10&offset=0' }),
+    invalid: () => ({ url: '/api/admin/leads?status=BOGUS&limit=-1' }),
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/leads/assign',
+    expect: ADMIN_ONLY(200),
+    request: async (fx) => ({
+      url: '/api/admin/leads/assign',
+      body: { leadId: await fx.newLead(), userId: fx.agent.id },
+    }),
+    invalid: () => ({ url: '/api/admin/leads/assign', body: { leadId: 'x' } }),
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/leads/import',
+    expect: ADMIN_ONLY(200),
+    request: () => {
+      const { body, headers } = multipartFile(validCsv(2));
+      return { url: '/api/admin/leads/import', body, headers };
+    },
+    invalid: () => ({
+      url: '/api/admin/leads/import',
+      body: 'not a multipart body',
+      headers: { 'content-type': 'text/plain' },
+    }),
+  },
+
+  // admin: assignment engine
+  {
+    method: 'POST',
+    path: '/api/admin/assignment/run',
+    expect: ADMIN_ONLY(200),
+    request: () => ({ url: '/api/admin/assignment/run', body: {} }),
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/assignment/runs',
+    expect: ADMIN_ONLY(200),
+    request: () => ({ url: '/api/admin/assignment/runs?limit=5' }),
+    invalid: () => ({ url: '/api/admin/assignment/runs?limit=0' }),
+  },
+
+  // agent workspace
+  {
+    method: 'GET',
+    path: '/api/agent/stats',
+    expect: AGENT_ONLY(200),
+    request: () => ({ url: '/api/agent/stats' }),
+  },
+  {
+    method: 'GET',
+    path: '/api/agent/leads',
+    expect: AGENT_ONLY(200),
+    request: () => ({ url: '/api/agent/leads?status=ASSIGNED' }),
+    invalid: () => ({ url: '/api/agent/leads?status=STOLEN' }),
+  },
+  {
+    method: 'POST',
+    path: '/api/agent/leads/:id/status',
+    // agent B names agent A's lead: 404, as if it did not exist
+    expect: AGENT_ONLY(200, 404),
+    request: async (fx) => ({
+      url: `/api/agent/leads/${await fx.leadOfAgent()}/status`,
+      body: { status: 'CONTACTED' },
+    }),
+    invalid: () => ({ url: '/api/agent/leads/abc/status', body: { status: 'ASSIGNED' } }),
+  },
+  {
+    method: 'GET',
+    path: '/api/agent/preferences',
+    expect: AGENT_ONLY(200),
+    request: () => ({ url: '/api/agent/preferences' }),
+  },
+  {
+    method: 'PUT',
+    path: '/api/agent/preferences',
+    expect: AGENT_ONLY(200),
+    request: () => ({
+      url: '/api/agent/preferences',
+      body: { states: ['TX'], cities: ['Dallas'], ageMin: 60, ageMax: 80, categories: [] },
+    }),
+    invalid: () => ({
+      url: '/api/agent/preferences',
+      body: { states: ['XX'], cities: [], ageMin: 90, ageMax: 20, categories: [] },
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/api/agent/subscription',
+    expect: AGENT_ONLY(200),
+    request: (fx) => ({ url: '/api/agent/subscription', body: { packageId: fx.packageId } }),
+    invalid: () => ({ url: '/api/agent/subscription', body: { packageId: -1 } }),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/agent/subscription',
+    expect: AGENT_ONLY(200),
+    request: async (fx, caller) => {
+      if (caller === 'agent' || caller === 'otherAgent') await fx.ensureSubscription(fx[caller].id);
+      return { url: '/api/agent/subscription' };
+    },
+  },
+];
+
+/** Signs in an admin and two agents, and creates what the table's requests name. */
+export async function createFixtures(ctx: TestContext): Promise<Fixtures> {
+  const db = ctx.database.db;
+  const admin = await loginAdmin(ctx);
+  const agentA = await registerAgent(ctx.app, 'Agent A');
+  const agentB = await registerAgent(ctx.app, 'Agent B');
+  const pkg = await insertPackage(db, { category: 'MEDICARE', leadsPerDay: 50 });
+  const fx: Fixtures = {
+    ctx,
+    admin,
+    agent: agentA,
+    otherAgent: agentB,
+    packageId: pkg.id,
+    async leadOfAgent() {
+      const [lead] = await insertLeads(db, [{ agentId: agentA.id, assignedOn: '2020-01-01' }]);
+      return lead.id;
+    },
+    async newLead() {
+      // AK leads of a category no fixture agent subscribes to: no run takes them first
+      const [lead] = await insertLeads(db, [{ category: 'ACA', state: 'AK', city: 'Nome' }]);
+      return lead.id;
+    },
+    async ensureSubscription(userId) {
+      await db
+        .insert(subscriptions)
+        .values({ userId, packageId: pkg.id, status: 'ACTIVE' })
+        .onConflictDoUpdate({
+          target: subscriptions.userId,
+          set: { packageId: pkg.id, status: 'ACTIVE' },
+        });
+    },
+    async spareAccount() {
+      const spare = await registerAgent(ctx.app, 'Spare');
+      return { email: spare.email, password: spare.password };
+    },
+  };
+  await fx.ensureSubscription(agentA.id);
+  await fx.ensureSubscription(agentB.id);
+  return fx;
+}
+
+/** Sends a table request as the caller: a fresh cookie-less client for anonymous. */
+export async function send(
+  fx: Fixtures,
+  caller: Caller,
+  method: Method,
+  spec: RequestSpec,
+  extraHeaders: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  const client = caller === 'anonymous' ? new Client(fx.ctx.app) : fx[caller].client;
+  const res = await client.request(method, spec.url, spec.body, {
+    ...spec.headers,
+    ...extraHeaders,
+  });
+  // a logout (or a login that failed) dropped the caller's session: sign them in again
+  if (caller !== 'anonymous' && !client.cookie) {
+    const actor = fx[caller];
+    const login = await client.post('/api/auth/login', {
+      email: actor.email,
+      password: actor.password,
+    });
+    if (login.statusCode !== 200) throw new Error(`re-login of ${caller} failed: ${login.body}`);
+  }
+  return res;
+}
+
+/** Every table of the schema (sessions without the idle clock, which reads may advance). */
+export const CHECKED_TABLES = [
+  'users',
+  'sessions',
+  'packages',
+  'subscriptions',
+  'preferences',
+  'imports',
+  'assignment_runs',
+  'leads',
+  'lead_history',
+] as const;
+export type CheckedTable = (typeof CHECKED_TABLES)[number];
+
+/** Row count and an order-independent checksum of each table's rows. */
+export async function tableChecksums(
+  ctx: TestContext,
+  tables: readonly CheckedTable[] = CHECKED_TABLES,
+): Promise<Record<string, string>> {
+  const parts = tables.map((t) => {
+    const row =
+      t === 'sessions'
+        ? sql.raw(`(t.token_hash, t.user_id, t.created_at, t.expires_at)::text`)
+        : sql.raw('t::text');
+    return sql`select ${t}::text as name, count(*)::text || ':' || coalesce(sum(hashtext(${row})::bigint), 0)::text as sum from ${sql.identifier(t)} t`;
+  });
+  const query = sql.join(parts, sql` union all `);
+  const result = (await ctx.database.db.execute(query)) as unknown as {
+    rows: { name: string; sum: string }[];
+  };
+  return Object.fromEntries(result.rows.map((r) => [r.name, r.sum]));
+}
+
+/** Parses a Fastify route tree line set into "METHOD path" keys (HEAD left out). */
+export function routeKey(method: string, path: string): string {
+  return `${method} ${path}`;
+}
