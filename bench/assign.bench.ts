@@ -157,13 +157,7 @@ function generate(leadCount: number, agentCount: number): Pool {
     pool.city[i] = Math.floor(rand() ** 2 * CITIES_PER_STATE); // a few big cities per state
     pool.cityVariant[i] = rand() < 0.9 ? 0 : int(1, 2);
     pool.age[i] =
-      c === 0
-        ? rand() < 0.9
-          ? int(65, 95)
-          : int(18, 64)
-        : c === 1
-          ? int(18, 64)
-          : int(50, 85);
+      c === 0 ? (rand() < 0.9 ? int(65, 95) : int(18, 64)) : c === 1 ? int(18, 64) : int(50, 85);
     pool.createdUs[i] = now - Math.floor(rand() * 14 * 86_400_000_000);
   }
   return pool;
@@ -210,7 +204,9 @@ async function load(pool: Pool): Promise<void> {
     for (const category of LEAD_CATEGORIES) {
       for (let q = 5; q <= 50; q++) {
         packageId.set(`${category}:${q}`, pkgRows.length + 1);
-        pkgRows.push(`${category.toLowerCase()}-${q}\t${category} ${q}\t${category}\t9900\t${q}\t10`);
+        pkgRows.push(
+          `${category.toLowerCase()}-${q}\t${category} ${q}\t${category}\t9900\t${q}\t10`,
+        );
       }
     }
     await copyRows(

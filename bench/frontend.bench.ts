@@ -173,9 +173,7 @@ export function landingScripts(html: string): string[] {
 }
 
 function fetchedScripts(lhr: Lhr, origin: string): string[] {
-  const details = lhr.audits['network-requests']?.details as
-    | { items: { url: string; resourceType?: string }[] }
-    | undefined;
+  const details = lhr.audits['network-requests']?.details as { items: NetworkItem[] } | undefined;
   return (details?.items ?? [])
     .filter((r) => r.resourceType === 'Script' && r.url.startsWith(origin))
     .map((r) => new URL(r.url).pathname);
@@ -209,21 +207,32 @@ function metrics(lhr: Lhr): string {
   return `FCP ${Math.round(ms('first-contentful-paint'))} ms, LCP ${Math.round(ms('largest-contentful-paint'))} ms, TBT ${Math.round(ms('total-blocking-time'))} ms, CLS ${ms('cumulative-layout-shift').toFixed(3)}, SI ${Math.round(ms('speed-index'))} ms`;
 }
 
-/** Failed accessibility audits and the performance opportunities worth more than 100 ms. */
+/** Failed accessibility audits, and the audits that estimate a saving of 100 ms or more. */
 function findings(lhr: Lhr): string {
   const a11y = (lhr.categories.accessibility?.auditRefs ?? [])
     .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)
     .map((ref) => `a11y fails ${ref.id}`);
   const perf = Object.values(lhr.audits)
-    .filter((a) => {
-      const d = a.details as { type?: string; overallSavingsMs?: number } | undefined;
-      return d?.type === 'opportunity' && (d.overallSavingsMs ?? 0) > 100;
+    .map((a) => {
+      const savings = Object.entries(a.metricSavings ?? {}).filter(([, ms]) => (ms ?? 0) >= 100);
+      const text = savings.map(([metric, ms]) => `${metric} ${ms} ms`).join(', ');
+      return { a, text, top: Math.max(0, ...savings.map(([, ms]) => ms ?? 0)) };
     })
-    .map(
-      (a) =>
-        `${a.id} saves ~${Math.round((a.details as { overallSavingsMs: number }).overallSavingsMs)} ms`,
-    );
-  return [...a11y, ...perf].join('; ');
+    .filter((x) => x.top > 0)
+    .sort((x, y) => y.top - x.top)
+    .map((x) => `${x.a.id}${x.a.displayValue ? ` (${x.a.displayValue})` : ''}: ${x.text}`);
+  const bytes = (type: string) =>
+    ((lhr.audits['network-requests']?.details as { items: NetworkItem[] } | undefined)?.items ?? [])
+      .filter((r) => r.resourceType === type)
+      .reduce((sum, r) => sum + (r.transferSize ?? 0), 0);
+  const transfer = `transferred ${kb(bytes('Script'))} KB of JS and ${kb(bytes('Stylesheet'))} KB of CSS`;
+  return [transfer, ...a11y, ...perf].join('; ');
+}
+
+interface NetworkItem {
+  url: string;
+  resourceType?: string;
+  transferSize?: number;
 }
 
 async function blankPageServer() {

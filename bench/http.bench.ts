@@ -7,7 +7,8 @@
  * For each endpoint it also records what explains the latency: the unloaded latency of one
  * request at a time, the server's and the database backends' CPU per request, and what the
  * database was running (pg_stat_activity samples). EXPLAIN (ANALYZE, BUFFERS) of the statements
- * behind the routes (as the repositories write them today) goes to bench/.work/http-explain.txt.
+ * behind the routes (as the repositories write them today) goes to bench/.work/http-explain.txt;
+ * then, unless BENCH_PROFILE=0, a CPU profile of the server under each load (bench/.work/profiles).
  *
  * Env: BENCH_HTTP_LEADS, BENCH_DURATION, BENCH_CONNECTIONS, BENCH_PG_URL, BENCH_KEEP=1.
  */
@@ -15,6 +16,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { api, apiOk, loginAdmin, registerAgent } from './lib/client';
+import { describeProfile, monotonicUs, summarizeProfile } from './lib/cpu-profile';
 import {
   databaseUrl,
   dropDatabase,
@@ -187,6 +189,16 @@ export function runHttpBench(): Promise<BenchReport> {
       const explained = await explainAll(url, agent.userId);
       writeFileSync(join(WORK_DIR, 'http-explain.txt'), explained.text);
       notes.push(...explained.summary);
+
+      if (process.env.BENCH_PROFILE !== '0') {
+        await server.stop();
+        server = null;
+        for (const t of TARGETS) {
+          log(`http: CPU profile of the server under ${t.label}`);
+          const summary = await profileTarget(url, t.path, cookieOf(t.who));
+          notes.push(`server CPU profile under ${t.label}: ${summary}`);
+        }
+      }
     } finally {
       await server?.stop();
       await dropDatabase(DB_NAME);
@@ -241,6 +253,34 @@ async function loadRun(
       .map((t) => `${Math.round(t.share * 100)}% [${t.waits}] ${t.query.slice(0, 110)}`)
       .join(' | ')}`,
   };
+}
+
+/**
+ * A fresh server (same database: the sessions still hold) with --cpu-prof, 5 s of the same load,
+ * then where its CPU went. Run after the measurements: the profiler slows the server down.
+ */
+async function profileTarget(url: string, path: string, cookie: string | undefined) {
+  const dir = join(WORK_DIR, 'profiles');
+  const name = `http-${path.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}.cpuprofile`;
+  const server = await startServer({
+    database: { databaseUrl: url },
+    nodeFlags: ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-name', name],
+  });
+  const window = { fromUs: 0, toUs: 0 };
+  try {
+    const headers = cookie ? { cookie } : undefined;
+    window.fromUs = monotonicUs();
+    await autocannon({
+      url: `${server.url}${path}`,
+      connections: CONNECTIONS,
+      duration: 5,
+      headers,
+    });
+    window.toUs = monotonicUs();
+  } finally {
+    await server.stop();
+  }
+  return describeProfile(summarizeProfile(join(dir, name), window));
 }
 
 /** The statements behind the routes, as the repositories write them today, with real values. */

@@ -14,6 +14,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseLeadCsv } from '../src/server/modules/leads/lead-csv';
 import { api, loginAdmin } from './lib/client';
+import { describeProfile, monotonicUs, summarizeProfile } from './lib/cpu-profile';
 import { type CsvFile, writeLeadsCsv } from './lib/leads-data';
 import {
   databaseUrl,
@@ -84,6 +85,14 @@ export function runImportBench(): Promise<BenchReport> {
         baseline: { label: 'psql \\copy into a bare table', value: rawRate },
       }),
     );
+
+    if (process.env.BENCH_PROFILE !== '0') {
+      const rows = Math.min(ROWS, 200_000);
+      log(`import: CPU profile of the server during a ${rows}-row upload into PostgreSQL`);
+      notes.push(
+        `server CPU profile, ${rows}-row upload into PostgreSQL: ${await profileImport(rows)}`,
+      );
+    }
 
     log('import: PGlite');
     const lite = await pgliteRun(csv);
@@ -229,6 +238,34 @@ async function uploadWithReadings(
     serverCpuS,
     body: res.body,
   };
+}
+
+/** The same upload into a fresh database, with the server under --cpu-prof (it runs slower). */
+async function profileImport(rows: number): Promise<string> {
+  const csv = await writeLeadsCsv(join(WORK_DIR, `leads-${rows}.csv`), rows);
+  const url = await recreateDatabase(DB_NAME);
+  const dir = join(WORK_DIR, 'profiles');
+  const name = 'import-postgres.cpuprofile';
+  const window = { fromUs: 0, toUs: 0 };
+  try {
+    const server = await startServer({
+      database: { databaseUrl: url },
+      env: { MAX_UPLOAD_BYTES: String(Math.max(512 * 1024 * 1024, csv.bytes * 2)) },
+      nodeFlags: ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-name', name],
+    });
+    try {
+      const session = await loginAdmin(server.url);
+      window.fromUs = monotonicUs();
+      const res = await uploadCsv(`${server.url}/api/admin/leads/import`, session.cookie, csv.path);
+      window.toUs = monotonicUs();
+      if (res.status !== 200) throw new Error(`profiled import answered ${res.status}`);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await dropDatabase(DB_NAME);
+  }
+  return describeProfile(summarizeProfile(join(dir, name), window, 8));
 }
 
 function summary(body: unknown) {

@@ -38,7 +38,7 @@ export function runMemoryBench(): Promise<BenchReport> {
       figures.push(
         figure('resting RSS on PGlite', toMb(lite.rss), 'MB', {
           baseline: { label: 'idle bare Node', value: toMb(bare) },
-          detail: `peak ${toMb(lite.hwm)} MB, started in ${lite.startMs} ms`,
+          detail: `anonymous ${toMb(lite.anon)} MB, files ${toMb(lite.file)} MB, peak ${toMb(lite.hwm)} MB, started in ${lite.startMs} ms`,
         }),
       );
     } finally {
@@ -52,7 +52,7 @@ export function runMemoryBench(): Promise<BenchReport> {
       figures.push(
         figure('resting RSS on PostgreSQL', toMb(pg.rss), 'MB', {
           baseline: { label: 'idle bare Node', value: toMb(bare) },
-          detail: `peak ${toMb(pg.hwm)} MB, started in ${pg.startMs} ms; postgres processes not counted`,
+          detail: `anonymous ${toMb(pg.anon)} MB, files ${toMb(pg.file)} MB, peak ${toMb(pg.hwm)} MB, started in ${pg.startMs} ms; postgres processes not counted`,
         }),
       );
     } finally {

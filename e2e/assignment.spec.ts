@@ -37,7 +37,9 @@ test.describe('assignment engine on the admin dashboard', () => {
 
     const email = uniqueEmail('asg');
     const password = 'secret123';
-    const reg = await agent.post('/api/auth/register', { data: { name: 'Wyatt', email, password } });
+    const reg = await agent.post('/api/auth/register', {
+      data: { name: 'Wyatt', email, password },
+    });
     expect(reg.status()).toBe(201);
     expect((await agent.post('/api/auth/login', { data: { email, password } })).status()).toBe(200);
     expect(
@@ -56,7 +58,9 @@ test.describe('assignment engine on the admin dashboard', () => {
     const button = status.getByRole('button', { name: 'Run assignment now' });
     await button.click();
     await expect(toastViewport(page).getByText('Assignment run complete')).toBeVisible();
-    await expect(toastViewport(page).getByText(/^Assigned \d+ leads? to \d+ agents?\.$/)).toBeVisible();
+    await expect(
+      toastViewport(page).getByText(/^Assigned \d+ leads? to \d+ agents?\.$/),
+    ).toBeVisible();
     await expect(page.getByTestId('status-assignment-state')).toHaveText('Operational');
     await expect(status).toContainText(/leads? assigned/);
     await expect(button).toBeEnabled();
@@ -71,7 +75,11 @@ test.describe('assignment engine on the admin dashboard', () => {
     await loginAsAdmin(page);
     const message = 'Assignment run #9 failed; the error is recorded in the run history';
     await page.route('**/api/admin/assignment/run', (route) =>
-      route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message }) }),
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ message }),
+      }),
     );
     await page.getByRole('button', { name: 'Run assignment now' }).click();
     await expect(toastViewport(page).getByText('Assignment run failed')).toBeVisible();

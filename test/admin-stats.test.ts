@@ -180,7 +180,12 @@ describe('GET /api/admin/agents and PATCH .../subscription', () => {
       status: 'PAST_DUE',
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ id: agent.id, subscription: { status: 'PAST_DUE' } });
+    // only an ACTIVE subscription receives leads, so its daily limit is now 0
+    expect(res.json()).toMatchObject({
+      id: agent.id,
+      subscription: { status: 'PAST_DUE' },
+      todayQuota: { assigned: 0, limit: 0 },
+    });
     const listed = (await admin.client.get('/api/admin/agents'))
       .json()
       .find((a: { id: number }) => a.id === agent.id);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { insertLeads } from './support/agent-fixtures';
 import {
   CALLERS,
   type Caller,
@@ -46,8 +47,14 @@ describe('route inventory', () => {
     );
     const listed = new Set(ROUTES.map((r) => `${r.method} ${r.path}`));
     expect(served.size).toBeGreaterThan(20);
-    expect([...served].filter((r) => !listed.has(r)), 'routes missing from the table').toEqual([]);
-    expect([...listed].filter((r) => !served.has(r)), 'table rows with no route').toEqual([]);
+    expect(
+      [...served].filter((r) => !listed.has(r)),
+      'routes missing from the table',
+    ).toEqual([]);
+    expect(
+      [...listed].filter((r) => !served.has(r)),
+      'table rows with no route',
+    ).toEqual([]);
     expect(listed.size, 'a route is listed twice').toBe(ROUTES.length);
   });
 });
@@ -82,7 +89,7 @@ describe('authorization matrix', () => {
         const res = await send(fx, caller, route.method, spec);
         requests++;
         checked++;
-        const want = expected === 401 || expected === 403 ? expected : 400;
+        const want = expected === 401 || expected === 403 ? expected : (route.invalidStatus ?? 400);
         expect(res.statusCode, `${route.method} ${route.path} as ${caller}: ${res.body}`).toBe(
           want,
         );
@@ -95,6 +102,7 @@ describe('authorization matrix', () => {
 describe('objects of another agent', () => {
   it("agent B's lead list never holds agent A's leads, and A's lead is untouched by B's attempts", async () => {
     const leadId = await fx.leadOfAgent();
+    await insertLeads(ctx.database.db, [{ agentId: fx.otherAgent.id, assignedOn: '2020-01-01' }]);
     for (const status of ['CONTACTED', 'CONVERTED', 'INVALID']) {
       const res = await send(fx, 'otherAgent', 'POST', {
         url: `/api/agent/leads/${leadId}/status`,

@@ -10,12 +10,21 @@ export interface ProcMemory {
   rss: number;
   /** peak resident set size since the process started (VmHWM), bytes */
   hwm: number;
+  /** of rss: anonymous memory (heaps, WASM memory), bytes */
+  anon: number;
+  /** of rss: file-backed pages (the node binary, shared libraries), bytes */
+  file: number;
 }
 
 /** VmRSS and VmHWM of a live process; throws when it has exited. */
 export function readMemory(pid: number): ProcMemory {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return { rss: statusKb(status, 'VmRSS') * 1024, hwm: statusKb(status, 'VmHWM') * 1024 };
+  return {
+    rss: statusKb(status, 'VmRSS') * 1024,
+    hwm: statusKb(status, 'VmHWM') * 1024,
+    anon: statusKb(status, 'RssAnon') * 1024,
+    file: statusKb(status, 'RssFile') * 1024,
+  };
 }
 
 function statusKb(status: string, key: string): number {

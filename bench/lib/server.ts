@@ -26,6 +26,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** how long to wait for /api/health, ms */
   startTimeoutMs?: number;
+  /** extra node flags, e.g. --cpu-prof */
+  nodeFlags?: string[];
 }
 
 export interface BenchServer {
@@ -79,11 +81,11 @@ export async function startServer(opts: StartOptions): Promise<BenchServer> {
     ...opts.env,
   };
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(opts.nodeFlags ?? []), '--import', 'tsx', 'src/server/server.ts'],
+    { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   running.add(child);
   const lines: string[] = [];
   const keep = (chunk: Buffer) => {

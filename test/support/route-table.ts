@@ -40,6 +40,8 @@ export interface Fixtures {
   newLead(): Promise<number>;
   /** the user's subscription to the fixture package, ACTIVE (created or reset) */
   ensureSubscription(userId: number): Promise<void>;
+  /** a fresh package (with this slug), its id */
+  packageWithSlug(slug?: string): Promise<number>;
   /** a registered agent that no caller is signed in as: for login as anonymous */
   spareAccount(): Promise<{ email: string; password: string }>;
 }
@@ -62,6 +64,8 @@ export interface RouteCase {
    * refused with 401/403 must get the same answer, since the role check runs before validation.
    */
   invalid?: (fx: Fixtures) => RequestSpec;
+  /** what a permitted caller gets for `invalid` (400 unless said) */
+  invalidStatus?: number;
 }
 
 const PUBLIC = (ok: number) => ({ anonymous: ok, agent: ok, otherAgent: ok, admin: ok });
@@ -121,7 +125,12 @@ export function validCsv(rows = 1): string {
 }
 
 export const ROUTES: RouteCase[] = [
-  { method: 'GET', path: '/api/health', expect: PUBLIC(200), request: () => ({ url: '/api/health' }) },
+  {
+    method: 'GET',
+    path: '/api/health',
+    expect: PUBLIC(200),
+    request: () => ({ url: '/api/health' }),
+  },
   {
     method: 'POST',
     path: '/api/auth/register',
@@ -147,8 +156,18 @@ export const ROUTES: RouteCase[] = [
     expect: PUBLIC(200),
     request: () => ({ url: '/api/auth/logout', body: {} }),
   },
-  { method: 'GET', path: '/api/auth/me', expect: SIGNED_IN(200), request: () => ({ url: '/api/auth/me' }) },
-  { method: 'GET', path: '/api/packages', expect: PUBLIC(200), request: () => ({ url: '/api/packages' }) },
+  {
+    method: 'GET',
+    path: '/api/auth/me',
+    expect: SIGNED_IN(200),
+    request: () => ({ url: '/api/auth/me' }),
+  },
+  {
+    method: 'GET',
+    path: '/api/packages',
+    expect: PUBLIC(200),
+    request: () => ({ url: '/api/packages' }),
+  },
 
   // admin: packages
   {
@@ -170,8 +189,7 @@ export const ROUTES: RouteCase[] = [
     expect: ADMIN_ONLY(200),
     request: async (fx) => {
       const body = packageBody();
-      const pkg = await insertPackage(fx.ctx.database.db, { slug: body.slug });
-      return { url: `/api/admin/packages/${pkg.id}`, body };
+      return { url: `/api/admin/packages/${await fx.packageWithSlug(body.slug)}`, body };
     },
     invalid: (fx) => ({ url: `/api/admin/packages/${fx.packageId}`, body: { slug: 'x' } }),
   },
@@ -180,8 +198,10 @@ export const ROUTES: RouteCase[] = [
     path: '/api/admin/packages/:id',
     expect: ADMIN_ONLY(200),
     request: async (fx) => {
-      const pkg = await insertPackage(fx.ctx.database.db);
-      return { url: `/api/admin/packages/${pkg.id}`, body: { active: false } };
+      return {
+        url: `/api/admin/packages/${await fx.packageWithSlug()}`,
+        body: { active: false },
+      };
     },
     invalid: () => ({ url: '/api/admin/packages/not-a-number', body: { active: 'yes' } }),
   },
@@ -250,6 +270,7 @@ export const ROUTES: RouteCase[] = [
       body: 'not a multipart body',
       headers: { 'content-type': 'text/plain' },
     }),
+    invalidStatus: 415,
   },
 
   // admin: assignment engine
@@ -360,6 +381,9 @@ export async function createFixtures(ctx: TestContext): Promise<Fixtures> {
           set: { packageId: pkg.id, status: 'ACTIVE' },
         });
     },
+    async packageWithSlug(slug) {
+      return (await insertPackage(db, slug ? { slug } : {})).id;
+    },
     async spareAccount() {
       const spare = await registerAgent(ctx.app, 'Spare');
       return { email: spare.email, password: spare.password };
@@ -428,7 +452,76 @@ export async function tableChecksums(
   return Object.fromEntries(result.rows.map((r) => [r.name, r.sum]));
 }
 
-/** Parses a Fastify route tree line set into "METHOD path" keys (HEAD left out). */
-export function routeKey(method: string, path: string): string {
-  return `${method} ${path}`;
+/** Inputs tried per route by the fuzz tests, with what they answered. */
+export class FuzzTally {
+  private readonly rows = new Map<string, { tried: number; ok: number; refused: number }>();
+
+  record(route: string, status: number): void {
+    const row = this.rows.get(route) ?? { tried: 0, ok: 0, refused: 0 };
+    row.tried++;
+    if (status < 400) row.ok++;
+    else row.refused++;
+    this.rows.set(route, row);
+  }
+
+  get total(): number {
+    let n = 0;
+    for (const row of this.rows.values()) n += row.tried;
+    return n;
+  }
+
+  report(title: string): string {
+    const width = Math.max(...[...this.rows.keys()].map((k) => k.length), 10);
+    const lines = [...this.rows].map(
+      ([route, r]) =>
+        `  ${route.padEnd(width)}  ${String(r.tried).padStart(6)} tried  ${String(r.ok).padStart(5)} 2xx  ${String(r.refused).padStart(5)} 4xx`,
+    );
+    return [`${title} (${TEST_DB_LABEL}):`, ...lines, `  total: ${this.total} inputs`].join('\n');
+  }
+}
+const TEST_DB_LABEL = process.env.TEST_DB ?? 'pglite';
+
+export interface Probe {
+  /** tables a refused call may change, with a check of the change (e.g. an audit row) */
+  allowOnRefusal?: Partial<Record<CheckedTable, true>>;
+}
+
+/**
+ * Sends one generated request and holds the invariants: never a 5xx; a refusal is a JSON
+ * {message} and leaves every table as it was.
+ */
+export async function probe(
+  ctx: TestContext,
+  tally: FuzzTally,
+  route: string,
+  fire: () => Promise<LightMyRequestResponse>,
+  opts: Probe = {},
+): Promise<LightMyRequestResponse> {
+  const before = await tableChecksums(ctx);
+  const res = await fire();
+  tally.record(route, res.statusCode);
+  if (res.statusCode >= 500) {
+    throw new Error(`${route} answered ${res.statusCode}: ${res.body.slice(0, 500)}`);
+  }
+  if (res.statusCode >= 400) {
+    let body: unknown;
+    try {
+      body = res.json();
+    } catch {
+      throw new Error(`${route} refused with a body that is not JSON: ${res.body.slice(0, 200)}`);
+    }
+    if (typeof (body as { message?: unknown })?.message !== 'string') {
+      throw new Error(`${route} refused without a message: ${res.body.slice(0, 200)}`);
+    }
+    const after = await tableChecksums(ctx);
+    for (const table of CHECKED_TABLES) {
+      if (opts.allowOnRefusal?.[table]) continue;
+      if (after[table] !== before[table]) {
+        throw new Error(
+          `${route} refused (${res.statusCode} ${res.body.slice(0, 200)}) yet changed ${table}`,
+        );
+      }
+    }
+  }
+  return res;
 }

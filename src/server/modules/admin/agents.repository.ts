@@ -61,8 +61,9 @@ function toAdminAgent(row: AgentRow): AdminAgent {
     email: row.email,
     totalLeads: row.totalLeads,
     convertedLeads: row.convertedLeads,
+    // as on the agent's own dashboard: only an ACTIVE subscription receives leads
     todayQuota: hasSubscription
-      ? { assigned: row.assignedToday, limit: row.leadsPerDay ?? 0 }
+      ? { assigned: row.assignedToday, limit: row.status === 'ACTIVE' ? (row.leadsPerDay ?? 0) : 0 }
       : null,
     subscription: hasSubscription
       ? {

@@ -80,21 +80,47 @@ export async function readLeadGroups(tx: Db, categories: LeadCategory[]): Promis
 }
 
 /**
- * 'id:seconds,...' to leads. Seconds since the epoch as a double hold microseconds exactly (to
- * the year 2106), so createdAt (epoch microseconds) keeps the database's precision.
+ * 'id:seconds,...' to leads, createdAt in epoch microseconds. Parsed by hand: a pool of a million
+ * leads would otherwise allocate two substrings per lead. Seconds come as PostgreSQL prints a
+ * double ('1781000000.123456'); anything unusual (a sign, an exponent) takes the slow path.
  */
-function unpackLeads(packed: string): SolverLead[] {
+export function unpackLeads(packed: string): SolverLead[] {
   const leads: SolverLead[] = [];
-  let start = 0;
-  while (start < packed.length) {
-    let end = packed.indexOf(',', start);
-    if (end < 0) end = packed.length;
-    const colon = packed.indexOf(':', start);
-    leads.push({
-      id: Number(packed.slice(start, colon)),
-      createdAt: Math.round(Number(packed.slice(colon + 1, end)) * 1e6),
-    });
-    start = end + 1;
+  const n = packed.length;
+  let i = 0;
+  while (i < n) {
+    let id = 0;
+    let c = packed.charCodeAt(i);
+    while (c !== 58 /* : */) {
+      id = id * 10 + (c - 48);
+      c = packed.charCodeAt(++i);
+    }
+    const start = ++i;
+    let seconds = 0;
+    let micros = 0;
+    let digits = -1; // fraction digits read, -1 before the point
+    let plain = true;
+    for (; i < n; i++) {
+      c = packed.charCodeAt(i);
+      if (c === 44 /* , */) break;
+      if (c >= 48 && c <= 57) {
+        if (digits < 0) seconds = seconds * 10 + (c - 48);
+        else if (digits < 6) {
+          micros = micros * 10 + (c - 48);
+          digits++;
+        } else plain = false; // more than microseconds: round through Number below
+      } else if (c === 46 /* . */ && digits < 0) digits = 0;
+      else plain = false;
+    }
+    let createdAt: number;
+    if (plain) {
+      for (let d = Math.max(digits, 0); d < 6; d++) micros *= 10;
+      createdAt = seconds * 1e6 + micros;
+    } else {
+      createdAt = Math.round(Number(packed.slice(start, i)) * 1e6);
+    }
+    leads.push({ id, createdAt });
+    i++;
   }
   return leads;
 }

@@ -7,7 +7,9 @@ import {
   type SolverAgent,
   type SolverLead,
   type SolverResult,
+  type SolverTuning,
   solveAssignment,
+  solveWithTuning,
 } from './solver';
 
 // ---------------------------------------------------------------------------------------------
@@ -58,6 +60,13 @@ function checkRules(agents: SolverAgent[], classes: LeadClass[], result: SolverR
   }
   const givenTo = new Map<number, number>(); // lead id -> agent id
   for (const [agentId, leads] of outcome.given) for (const l of leads) givenTo.set(l.id, agentId);
+  const oldestGiven = new Map<number, SolverLead>();
+  for (const [agentId, leads] of outcome.given) {
+    oldestGiven.set(
+      agentId,
+      leads.reduce((o, l) => (isNewer(o, l) ? l : o)),
+    );
+  }
 
   for (const cls of classes) {
     const fits = [...new Set(cls.fits)].filter((id) => q.has(id));
@@ -77,9 +86,8 @@ function checkRules(agents: SolverAgent[], classes: LeadClass[], result: SolverR
       } else {
         // Rule 4: a lead left over is not newer than the oldest lead any agent it fits got.
         for (const b of fits) {
-          const got = outcome.given.get(b);
-          if (!got) continue;
-          const oldest = got.reduce((o, l) => (isNewer(o, l) ? l : o));
+          const oldest = oldestGiven.get(b);
+          if (!oldest) continue;
           expect(
             isNewer(lead, oldest),
             `stale: agent ${b} got lead ${oldest.id} while newer lead ${lead.id} stays`,
@@ -161,6 +169,73 @@ function instance(maxAgents: number, maxClasses: number, maxLeads: number, maxQu
     );
 }
 
+/**
+ * Classes on a line, each agent fitting a window of them: re-routing chains get long, and
+ * regions fill up one after another, which is what exercises the path search's labels.
+ */
+function lineInstance(maxAgents: number, maxClasses: number) {
+  return fc
+    .record({
+      classCount: fc.integer({ min: 1, max: maxClasses }),
+      agents: fc.array(
+        fc.record({
+          start: fc.nat(),
+          width: fc.integer({ min: 1, max: 4 }),
+          quota: fc.integer({ min: 1, max: 4 }),
+          used: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 5 })),
+        }),
+        { minLength: 1, maxLength: maxAgents },
+      ),
+      leadCounts: fc.array(fc.integer({ min: 0, max: 5 }), {
+        minLength: maxClasses,
+        maxLength: maxClasses,
+      }),
+      times: fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 80, maxLength: 80 }),
+    })
+    .map(({ classCount, agents, leadCounts, times }): Instance => {
+      let leadId = 0;
+      return {
+        agents: agents.map((a, i) => ({ id: i + 1, quota: a.quota, assignedToday: a.used })),
+        classes: Array.from({ length: classCount }, (_, c) => ({
+          fits: agents.flatMap((a, i) => {
+            const from = a.start % classCount;
+            return c >= from && c < from + a.width ? [i + 1] : [];
+          }),
+          leads: Array.from({ length: leadCounts[c] }, () => {
+            leadId++;
+            return { id: leadId, createdAt: times[leadId % times.length] };
+          }).sort(newestFirst),
+        })),
+      };
+    });
+}
+
+const TUNINGS: SolverTuning[] = [
+  { relabelBudget: 0, gapRule: true }, // exact labels recomputed after every relabel
+  { relabelBudget: 0, gapRule: false },
+  { relabelBudget: Number.POSITIVE_INFINITY, gapRule: true }, // never recomputed
+  { relabelBudget: Number.POSITIVE_INFINITY, gapRule: false }, // only the length limit
+];
+
+/** Per-agent counts and the set of leads given: what any correct tuning must agree on. */
+function shape(result: SolverResult): { counts: [number, number][]; leads: number[] } {
+  return {
+    counts: [...result.byAgent]
+      .map(([id, leads]): [number, number] => [id, leads.length])
+      .sort((a, b) => a[0] - b[0]),
+    leads: [...result.byAgent.values()].flat().sort((a, b) => a - b),
+  };
+}
+
+/** A small seeded generator of integers in [0, n) (an LCG; its upper bits are fine here). */
+function randomInts(seed: number): (n: number) => number {
+  let state = seed >>> 0;
+  return (n) => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return Math.floor((state / 2 ** 32) * n);
+  };
+}
+
 function newestFirst(a: SolverLead, b: SolverLead): number {
   return b.createdAt - a.createdAt || b.id - a.id;
 }
@@ -197,6 +272,24 @@ describe('solveAssignment: properties on random instances', () => {
     );
   });
 
+  it('holds on line-shaped instances, and the search tuning changes nothing but speed', () => {
+    fc.assert(
+      fc.property(fc.oneof(lineInstance(12, 15), instance(10, 14, 6, 4)), ({ agents, classes }) => {
+        const reference = solveAssignment(agents, classes);
+        const outcome = checkRules(agents, classes, reference);
+        expect(outcome.total).toBe(maxFlow(agents, classes));
+        const best = minConvexCost(agents, classes).cost;
+        expect(scaledCost(agents, outcome, quotaScale(agents))).toBe(best);
+        for (const tuning of TUNINGS) {
+          const result = solveWithTuning(agents, classes, tuning);
+          checkRules(agents, classes, result);
+          expect(shape(result)).toEqual(shape(reference));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('is deterministic, leaves its input alone and accepts leads in any order', () => {
     fc.assert(
       fc.property(instance(6, 6, 5, 6), fc.integer(), ({ agents, classes }, seed) => {
@@ -205,14 +298,11 @@ describe('solveAssignment: properties on random instances', () => {
         expect({ agents, classes }).toEqual(before);
         expect(solveAssignment(clone(before).agents, clone(before).classes)).toEqual(first);
         // Same leads, scrambled inside each class: same outcome.
-        let s = seed;
+        const rand = randomInts(seed);
         const scrambled = clone(before).classes.map((c) => ({
           fits: c.fits,
           leads: c.leads
-            .map((lead) => {
-              s = (s * 1103515245 + 12345) & 0x7fffffff;
-              return { lead, key: s };
-            })
+            .map((lead) => ({ lead, key: rand(1000) }))
             .sort((a, b) => a.key - b.key)
             .map(({ lead }) => lead),
         }));
@@ -224,28 +314,45 @@ describe('solveAssignment: properties on random instances', () => {
 
   it('holds on a medium instance where augmenting paths and saturation matter', () => {
     // A few hundred agents, a thousand classes, scarce leads: forces long re-routing chains.
-    let seed = 42;
-    const rand = (n: number) => {
-      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-      return seed % n;
-    };
-    for (const leadsPerClass of [1, 3, 8]) {
+    const rand = randomInts(42);
+    for (const [shapeName, leadsPerClass] of [
+      ['random', 1],
+      ['random', 3],
+      ['random', 8],
+      ['line', 1],
+      ['line', 4],
+      ['line', 12],
+    ] as const) {
       const agents: SolverAgent[] = Array.from({ length: 300 }, (_, i) => {
         const quota = 1 + rand(12);
         return { id: i + 1, quota, assignedToday: rand(4) === 0 ? rand(quota + 2) : 0 };
       });
+      const windows = agents.map(() => [rand(1000), 1 + rand(30)]);
       let leadId = 1;
-      const classes: LeadClass[] = Array.from({ length: 1000 }, () => {
-        const fits = Array.from({ length: 1 + rand(6) }, () => 1 + rand(300));
-        const leads = Array.from({ length: rand(leadsPerClass + 1) }, () => ({
+      const classes: LeadClass[] = Array.from({ length: 1000 }, (_, c) => {
+        const fits =
+          shapeName === 'random'
+            ? Array.from({ length: 1 + rand(6) }, () => 1 + rand(300))
+            : agents
+                .filter((_, i) => c >= windows[i][0] && c < windows[i][0] + windows[i][1])
+                .map((a) => a.id);
+        // Hot spots: a few stretches of classes get many more leads than the rest.
+        const hot = shapeName === 'line' && c % 200 < 20 ? 5 : 1;
+        const leads = Array.from({ length: rand(leadsPerClass * hot + 1) }, () => ({
           id: leadId++,
           createdAt: rand(50),
         })).sort(newestFirst);
         return { fits, leads };
       });
-      const outcome = checkRules(agents, classes, solveAssignment(agents, classes));
-      expect(outcome.total).toBe(maxFlow(agents, classes));
-      expect(outcome.total).toBeGreaterThan(0);
+      const flow = maxFlow(agents, classes);
+      expect(flow).toBeGreaterThan(0);
+      const reference = solveAssignment(agents, classes);
+      expect(checkRules(agents, classes, reference).total).toBe(flow);
+      for (const tuning of TUNINGS.slice(0, 3)) {
+        const result = solveWithTuning(agents, classes, tuning);
+        expect(checkRules(agents, classes, result).total).toBe(flow);
+        expect(shape(result)).toEqual(shape(reference));
+      }
     }
   });
 });

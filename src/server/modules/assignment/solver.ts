@@ -60,10 +60,32 @@ export function isNewer(a: SolverLead, b: SolverLead): boolean {
  * sorted on a copy. The input is never modified.
  */
 export function solveAssignment(agents: SolverAgent[], classes: LeadClass[]): SolverResult {
+  return solveWithTuning(agents, classes, DEFAULT_TUNING);
+}
+
+/**
+ * Knobs of the path search that change its speed, never its result (tests turn them to their
+ * extremes to reach every code path on small instances).
+ */
+export interface SolverTuning {
+  /** Recompute all labels once relabelling has cost this many passes over the graph. */
+  relabelBudget: number;
+  /** Apply the gap rule. */
+  gapRule: boolean;
+}
+
+const DEFAULT_TUNING: SolverTuning = { relabelBudget: 1, gapRule: true };
+
+/** solveAssignment with explicit tuning; for tests. */
+export function solveWithTuning(
+  agents: SolverAgent[],
+  classes: LeadClass[],
+  tuning: SolverTuning,
+): SolverResult {
   const g = buildGraph(agents, classes);
   const flow = new Int32Array(g.m);
-  const given = solveCounts(g, flow);
-  const taken = chooseLeads(g, given, flow);
+  const given = solveCounts(g, flow, tuning);
+  const taken = chooseLeads(g, given, flow, tuning);
 
   // Class c's newest taken[c] leads go out along its edges, flow[e] of them to eAgent[e].
   const outStart = new Int32Array(g.n + 1);
@@ -278,9 +300,12 @@ interface Adjacency {
  * bounds on the distance to a sink (INF: no path, for good, because a sink never comes back and
  * a node that cannot reach one never will); the search follows arcs whose head has a label one
  * less and relabels a node that has none, so later searches reuse what earlier ones learned
- * instead of exploring the same region again. Once relabelling has cost as much as one pass over
- * the graph, a reverse BFS from the sinks recomputes exact labels; that is also what tells a
- * saturated root apart quickly.
+ * instead of exploring the same region again. Two rules find dead nodes early: the gap rule
+ * (below), and, once relabelling has cost as much as one pass over the graph, a reverse BFS from
+ * the sinks that recomputes exact labels.
+ *
+ * Each agent keeps the list of its edges with flow > 0 (at most `held[a]` of them, a small
+ * number: the agent's room), so walking an agent's units never scans every class it fits.
  */
 class Augmenter {
   readonly dP: Int32Array;
@@ -300,13 +325,13 @@ class Augmenter {
   private readonly next: Int32Array;
   private readonly prev: Int32Array;
   private top = 0;
-  // With `held`, each q keeps the list of its edges with flow > 0 (at most held[q] of them), and
-  // the search walks that list instead of all of q's edges.
-  private readonly heldStart: Int32Array | null = null;
-  private readonly heldEnd: Int32Array | null = null;
-  private readonly heldList: Int32Array | null = null;
+  // The agents' edges with flow > 0: heldList[heldStart[a]..heldEnd[a]].
+  private readonly agentOf: Int32Array;
+  private readonly heldStart: Int32Array;
+  private readonly heldEnd: Int32Array;
+  private readonly heldList: Int32Array;
 
-  /** `flow` must be all zero. */
+  /** `flow` must be all zero; `agentsArePs` says which side the agents are. */
   constructor(
     private readonly np: number,
     private readonly nq: number,
@@ -316,7 +341,9 @@ class Augmenter {
     private readonly eQ: Int32Array, // q end of each edge
     private readonly flow: Int32Array,
     private readonly sink: Int32Array, // units each q can still absorb
-    held: Int32Array | null,
+    private readonly agentsArePs: boolean,
+    held: Int32Array, // per agent: the most units it can hold
+    private readonly tuning: SolverTuning,
   ) {
     this.dP = new Int32Array(np);
     this.dQ = new Int32Array(nq);
@@ -326,22 +353,22 @@ class Augmenter {
     this.path = new Int32Array(np + nq + 1);
     this.queue = new Int32Array(np + nq);
     this.limit = np + nq; // no shortest path is longer
-    this.bucket = new Int32Array(this.limit);
+    this.budget = tuning.relabelBudget * (P.edge.length + np + nq);
+    this.bucket = new Int32Array(this.limit + 1);
     this.next = new Int32Array(np + nq);
     this.prev = new Int32Array(np + nq);
-    this.budget = P.edge.length + np + nq;
-    if (held) {
-      this.heldStart = new Int32Array(nq + 1);
-      for (let q = 0; q < nq; q++) this.heldStart[q + 1] = this.heldStart[q] + held[q];
-      this.heldEnd = this.heldStart.slice(0, nq);
-      this.heldList = new Int32Array(this.heldStart[nq]);
-    }
+    this.agentOf = agentsArePs ? eP : eQ;
+    const agents = held.length;
+    this.heldStart = new Int32Array(agents + 1);
+    for (let a = 0; a < agents; a++) this.heldStart[a + 1] = this.heldStart[a] + held[a];
+    this.heldEnd = this.heldStart.slice(0, agents);
+    this.heldList = new Int32Array(this.heldStart[agents]);
     this.relabelAll();
   }
 
   /** Exact labels by a reverse BFS from the sinks: O(edges). */
   private relabelAll(): void {
-    const { dP, dQ, queue, P, Q, flow, sink } = this;
+    const { dP, dQ, queue, P, Q, eQ, flow, sink, heldStart, heldEnd, heldList } = this;
     dP.fill(INF);
     dQ.fill(INF);
     let tail = 0;
@@ -364,12 +391,21 @@ class Augmenter {
       } else {
         const p = ~x;
         const d = dP[p] + 1; // every q with a unit on p reaches p
-        for (let i = P.start[p]; i < P.start[p + 1]; i++) {
-          if (flow[P.edge[i]] === 0) continue;
-          const q = P.nbr[i];
-          if (dQ[q] !== INF) continue;
-          dQ[q] = d;
-          queue[tail++] = q;
+        if (this.agentsArePs) {
+          for (let i = heldStart[p]; i < heldEnd[p]; i++) {
+            const q = eQ[heldList[i]];
+            if (dQ[q] !== INF) continue;
+            dQ[q] = d;
+            queue[tail++] = q;
+          }
+        } else {
+          for (let i = P.start[p]; i < P.start[p + 1]; i++) {
+            if (flow[P.edge[i]] === 0) continue;
+            const q = P.nbr[i];
+            if (dQ[q] !== INF) continue;
+            dQ[q] = d;
+            queue[tail++] = q;
+          }
         }
       }
     }
@@ -378,8 +414,7 @@ class Augmenter {
     for (let p = 0; p < this.np; p++) if (dP[p] !== INF) this.link(p, dP[p]);
     for (let q = 0; q < this.nq; q++) if (dQ[q] !== INF) this.link(this.np + q, dQ[q]);
     this.curP.set(P.start.subarray(0, this.np));
-    if (this.heldStart) this.curQ.set(this.heldStart.subarray(0, this.nq));
-    else this.curQ.set(Q.start.subarray(0, this.nq));
+    this.curQ.set((this.agentsArePs ? Q.start : heldStart).subarray(0, this.nq));
     this.work = 0;
   }
 
@@ -404,7 +439,7 @@ class Augmenter {
       if (next[u] !== -1) prev[next[u]] = prev[u];
     }
     if (d !== INF) this.link(u, d);
-    if (old === INF || bucket[old] !== -1 || old >= this.top) return;
+    if (!this.tuning.gapRule || old === INF || bucket[old] !== -1 || old >= this.top) return;
     for (let level = old + 1; level <= this.top; level++) {
       for (let v = bucket[level]; v !== -1; v = next[v]) {
         if (v < np) dP[v] = INF;
@@ -416,18 +451,16 @@ class Augmenter {
   }
 
   private add(e: number): void {
-    if (this.flow[e]++ === 0 && this.heldList) {
-      this.heldList[this.heldEnd![this.eQ[e]]++] = e;
-    }
+    if (this.flow[e]++ === 0) this.heldList[this.heldEnd[this.agentOf[e]]++] = e;
   }
 
   private remove(e: number): void {
-    if (--this.flow[e] !== 0 || !this.heldList) return;
-    const list = this.heldList;
-    const q = this.eQ[e];
-    let i = this.heldStart![q];
-    while (list[i] !== e) i++;
-    list[i] = list[--this.heldEnd![q]];
+    if (--this.flow[e] !== 0) return;
+    const { heldList, heldEnd } = this;
+    const a = this.agentOf[e];
+    let i = this.heldStart[a];
+    while (heldList[i] !== e) i++;
+    heldList[i] = heldList[--heldEnd[a]];
   }
 
   /**
@@ -435,7 +468,7 @@ class Augmenter {
    * path exists (the root is then saturated for good).
    */
   augment(root: number): boolean {
-    const { dP, dQ, curP, curQ, path, P, Q, flow, sink } = this;
+    const { dP, dQ, curP, curQ, path, P, Q, eP, flow, sink, heldStart, heldEnd, heldList } = this;
     // A sink among the root's own neighbours: O(edges) over the whole run.
     let i = this.direct[root];
     const rootEnd = P.start[root + 1];
@@ -447,8 +480,6 @@ class Augmenter {
       return true;
     }
 
-    const held = this.heldList;
-    const heldEnd = this.heldEnd;
     let depth = 0;
     let x = root;
     let onP = true;
@@ -469,8 +500,8 @@ class Augmenter {
         let min = INF;
         for (let h = P.start[x]; h < end; h++) min = Math.min(min, dQ[P.nbr[h]]);
         this.work += end - P.start[x] + 1;
-        this.relabel(x, min + 1 >= this.limit ? INF : min + 1);
         curP[x] = P.start[x];
+        this.relabel(x, min + 1 >= this.limit ? INF : min + 1);
         if (depth > 0) {
           x = this.eQ[path[--depth]]; // back to the q whose unit x was to give up
           onP = false;
@@ -479,47 +510,41 @@ class Augmenter {
         if (sink[x] > 0) {
           sink[x]--;
           // Odd steps give a unit back (q -> p), even steps take one (p -> q); giving back
-          // first keeps every q within its `held` capacity.
+          // first keeps every agent within its `held` room.
           for (let j = 1; j < depth; j += 2) this.remove(path[j]);
           for (let j = 0; j < depth; j += 2) this.add(path[j]);
           return true;
         }
+        // Arcs q -> p: q's edges with flow, from q's held list when q is an agent.
         const want = dQ[x] - 1;
+        const agent = !this.agentsArePs;
+        const begin = agent ? heldStart[x] : Q.start[x];
+        const end = agent ? heldEnd[x] : Q.start[x + 1];
+        let j = curQ[x];
         let found = -1;
-        let min = INF;
-        if (held && heldEnd) {
-          const end = heldEnd[x];
-          let j = curQ[x];
-          while (j < end && dP[this.eP[held[j]]] !== want) j++;
-          curQ[x] = j;
-          if (j < end) found = held[j];
-          else {
-            for (let h = this.heldStart![x]; h < end; h++) min = Math.min(min, dP[this.eP[held[h]]]);
-            this.work += end - this.heldStart![x] + 1;
-            curQ[x] = this.heldStart![x];
-          }
-        } else {
-          const end = Q.start[x + 1];
-          let j = curQ[x];
-          while (j < end && (flow[Q.edge[j]] === 0 || dP[Q.nbr[j]] !== want)) j++;
-          curQ[x] = j;
-          if (j < end) found = Q.edge[j];
-          else {
-            for (let h = Q.start[x]; h < end; h++) {
-              if (flow[Q.edge[h]] > 0) min = Math.min(min, dP[Q.nbr[h]]);
-            }
-            this.work += end - Q.start[x] + 1;
-            curQ[x] = Q.start[x];
+        for (; j < end; j++) {
+          const e = agent ? heldList[j] : Q.edge[j];
+          if (flow[e] > 0 && dP[eP[e]] === want) {
+            found = e;
+            break;
           }
         }
+        curQ[x] = j;
         if (found >= 0) {
           path[depth++] = found;
-          x = this.eP[found];
+          x = eP[found];
           onP = true;
           continue;
         }
+        let min = INF;
+        for (let h = begin; h < end; h++) {
+          const e = agent ? heldList[h] : Q.edge[h];
+          if (flow[e] > 0) min = Math.min(min, dP[eP[e]]);
+        }
+        this.work += end - begin + 1;
+        curQ[x] = begin;
         this.relabel(this.np + x, min + 1 >= this.limit ? INF : min + 1);
-        x = this.eP[path[--depth]]; // back to the p that was to take a unit of x
+        x = eP[path[--depth]]; // back to the p that was to take a unit of x
         onP = true;
       }
       if (this.work > this.budget) {
@@ -542,7 +567,7 @@ class Augmenter {
  * the first thing tried). An agent with no path is saturated for good (in a polymatroid a
  * saturated coordinate stays saturated while the others grow) and leaves the queue.
  */
-function solveCounts(g: Graph, flow: Int32Array): Int32Array {
+function solveCounts(g: Graph, flow: Int32Array, tuning: SolverTuning): Int32Array {
   const { n, k, cStart, eAgent, eClass, aStart, aEdge, lStart, quota, base, agentId, room } = g;
   const given = new Int32Array(n);
   const free = new Int32Array(k);
@@ -553,7 +578,19 @@ function solveCounts(g: Graph, flow: Int32Array): Int32Array {
   }
   const byAgent = { start: aStart, edge: aEdge, nbr: g.aClass };
   const byClass = { start: cStart, edge: g.identity, nbr: eAgent };
-  const paths = new Augmenter(n, k, byAgent, byClass, eAgent, eClass, flow, free, null);
+  const paths = new Augmenter(
+    n,
+    k,
+    byAgent,
+    byClass,
+    eAgent,
+    eClass,
+    flow,
+    free,
+    true,
+    room,
+    tuning,
+  );
 
   const heap = new Heap(n, (a, b) => {
     const l = (base[a] + given[a] + 1) * quota[b];
@@ -587,7 +624,12 @@ function solveCounts(g: Graph, flow: Int32Array): Int32Array {
  * with room. A class that cannot is closed for good (its older leads cannot make it either: in
  * a matroid a spanned element stays spanned).
  */
-function chooseLeads(g: Graph, given: Int32Array, flow: Int32Array): Int32Array {
+function chooseLeads(
+  g: Graph,
+  given: Int32Array,
+  flow: Int32Array,
+  tuning: SolverTuning,
+): Int32Array {
   const { n, k, cStart, eAgent, eClass, aStart, aEdge, lStart, leadAt, leadId } = g;
   flow.fill(0);
   const room = given.slice();
@@ -596,7 +638,19 @@ function chooseLeads(g: Graph, given: Int32Array, flow: Int32Array): Int32Array 
   const taken = new Int32Array(k);
   const byAgent = { start: aStart, edge: aEdge, nbr: g.aClass };
   const byClass = { start: cStart, edge: g.identity, nbr: eAgent };
-  const paths = new Augmenter(k, n, byClass, byAgent, eClass, eAgent, flow, room, given);
+  const paths = new Augmenter(
+    k,
+    n,
+    byClass,
+    byAgent,
+    eClass,
+    eAgent,
+    flow,
+    room,
+    false,
+    given,
+    tuning,
+  );
 
   // Max-heap of classes by their next untaken lead. The keys sit in small flat arrays so that a
   // comparison does not touch the (large, scattered) lead arrays.

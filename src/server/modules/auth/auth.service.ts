@@ -29,7 +29,8 @@ export async function login(
   policy: SessionPolicy,
 ): Promise<{ user: SessionUser; token: string }> {
   const email = body.email.trim().toLowerCase();
-  const wait = throttle.retryAfter(email, ip);
+  // the attempt is counted before the password is checked (see LoginThrottle.reserve)
+  const wait = throttle.reserve(email, ip);
   if (wait > 0) {
     throw new AppError('TOO_MANY_REQUESTS', 'Too many login attempts. Try again later.', {
       'retry-after': String(Math.ceil(wait / 1000)),
@@ -38,11 +39,8 @@ export async function login(
   const row = await findUserByEmail(db, email);
   const ok = row ? await verifyPassword(row.passwordHash, body.password) : false;
   if (!row) await burnPasswordCheck(body.password);
-  if (!row || !ok) {
-    throttle.recordFailure(email, ip);
-    throw new AppError('UNAUTHORIZED', 'Invalid email or password');
-  }
-  throttle.recordSuccess(email);
+  if (!row || !ok) throw new AppError('UNAUTHORIZED', 'Invalid email or password');
+  throttle.recordSuccess(email, ip);
   const token = await createSession(db, row.id, policy);
   return { user: { id: row.id, name: row.name, email: row.email, role: row.role }, token };
 }

@@ -30,6 +30,18 @@ export class LoginThrottle {
     return waits.length ? Math.max(...waits) : 0;
   }
 
+  /**
+   * Checks the limits and, when the attempt is allowed, counts it as a failure at once, before
+   * the password is checked: concurrent attempts cannot all pass through the same free slot
+   * (50 parallel guesses would otherwise all be checked). A success gives the slot back.
+   * Answers the milliseconds to wait (the attempt is not counted), or 0 when allowed.
+   */
+  reserve(email: string, ip: string, now = Date.now()): number {
+    const wait = this.retryAfter(email, ip, now);
+    if (wait === 0) this.recordFailure(email, ip, now);
+    return wait;
+  }
+
   recordFailure(email: string, ip: string, now = Date.now()): void {
     for (const key of [`a:${email}`, `i:${ip}`]) {
       const w = this.get(key, now) ?? { count: 0, resetAt: now + this.limits.windowMs };
@@ -39,8 +51,11 @@ export class LoginThrottle {
     if (this.windows.size > 100_000) this.sweep(now);
   }
 
-  recordSuccess(email: string): void {
+  /** The account's failures are forgiven; the address gets back the slot reserve() took. */
+  recordSuccess(email: string, ip: string, now = Date.now()): void {
     this.windows.delete(`a:${email}`);
+    const addr = this.get(`i:${ip}`, now);
+    if (addr && addr.count > 0) addr.count -= 1;
   }
 
   private get(key: string, now: number): Window | undefined {
