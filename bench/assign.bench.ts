@@ -16,6 +16,8 @@
  * 0.03), BENCH_KEEP=1 keeps the database.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +25,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { loadConfig } from '../src/server/config/env';
-import { migrateDatabase, openDatabase } from '../src/server/db/client';
+import { migrateDatabase, openDatabase, queryRows } from '../src/server/db/client';
 import { runAssignment } from '../src/server/modules/assignment/run-assignment';
 import { LEAD_CATEGORIES, type LeadCategory, STATE_CODES } from '../src/shared/domain';
 
@@ -416,6 +418,9 @@ function maxFlowBound(graph: BoundGraph, quotas: number[]): number {
 
 interface ChildReport {
   wallMs: number;
+  /** CPU time of this process and of its PostgreSQL backend (null when not on this host) */
+  nodeCpuMs: number;
+  pgCpuMs: number | null;
   steps: Record<string, number>;
   peakRssMb: number;
   startRssMb: number;
@@ -427,12 +432,33 @@ interface ChildReport {
 
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
+/** CPU milliseconds a local process has used (utime + stime, 100 ticks a second), or null. */
+function processCpuMs(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+function nodeCpuMs(since: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(since);
+  return Math.round((used.user + used.system) / 1000);
+}
+
 async function engineChild(): Promise<ChildReport> {
   const config = loadConfig({ NODE_ENV: 'production', SCHEDULER: 'false' } as NodeJS.ProcessEnv);
-  const database = await openDatabase({ databaseUrl: BENCH_URL, poolSize: 2 });
-  await database.db.execute(sql`select 1`); // connect before the clock starts
+  // one connection: the run's transaction, whose backend's CPU time is read from /proc
+  const database = await openDatabase({ databaseUrl: BENCH_URL, poolSize: 1 });
+  const [{ pid }] = await queryRows<{ pid: number }>(
+    database.db,
+    sql`select pg_backend_pid() as pid`,
+  );
   const startRssMb = mb(process.memoryUsage().rss);
   const timings: Record<string, number> = {};
+  const pgBefore = processCpuMs(pid);
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const run = await runAssignment(database.db, config, {
     trigger: 'MANUAL',
@@ -440,10 +466,14 @@ async function engineChild(): Promise<ChildReport> {
     timings,
   });
   const wallMs = Math.round(performance.now() - t0);
+  const cpuMs = nodeCpuMs(cpu0);
+  const pgAfter = processCpuMs(pid);
   await database.close();
   if (!run || run.error) throw new Error(`engine run failed: ${run?.error}`);
   return {
     wallMs,
+    nodeCpuMs: cpuMs,
+    pgCpuMs: pgBefore === null || pgAfter === null ? null : pgAfter - pgBefore,
     steps: timings,
     peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
     startRssMb,
@@ -458,7 +488,10 @@ async function engineChild(): Promise<ChildReport> {
 async function baselineChild(): Promise<ChildReport> {
   const client = new pg.Client({ connectionString: BENCH_URL });
   await client.connect();
+  const { rows: backend } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
+  const pgBefore = processCpuMs(backend[0].pid);
   const startRssMb = mb(process.memoryUsage().rss);
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const { rows: agentRows } = await client.query<{
     id: number;
@@ -483,6 +516,7 @@ async function baselineChild(): Promise<ChildReport> {
     age: number;
   }>(`select id, category::text as category, state, city, age from leads
        where status = 'NEW' and agent_id is null order by created_at desc, id desc`);
+  const pgAfter = processCpuMs(backend[0].pid);
   await client.end();
   const readMs = performance.now() - t0;
 
@@ -525,6 +559,8 @@ async function baselineChild(): Promise<ChildReport> {
   const solveMs = performance.now() - t1;
   return {
     wallMs: Math.round(performance.now() - t0),
+    nodeCpuMs: nodeCpuMs(cpu0),
+    pgCpuMs: pgBefore === null || pgAfter === null ? null : pgAfter - pgBefore,
     steps: { read: Math.round(readMs), solve: Math.round(solveMs) },
     peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
     startRssMb,
@@ -622,6 +658,7 @@ async function benchCase(leadCount: number, agentCount: number): Promise<void> {
     `max-flow bound: ${fmt(bound)} (total quota ${fmt(totalQuota)}; ${fmt(graph.size.length)} exact classes, ${fmt(edges)} edges; ${secs(performance.now() - t)})`,
   );
 
+  const loadBefore = loadavg()[0].toFixed(1);
   const baseline = await runChild('baseline');
   const engine = await runChild('engine');
   const check = await checkEngineResult(pool);
@@ -632,10 +669,16 @@ async function benchCase(leadCount: number, agentCount: number): Promise<void> {
       r.steps,
     )
       .map(([k, v]) => `${k} ${secs(v)}`)
-      .join(', ')} | ${fmt(r.peakRssMb)} MB |`;
+      .join(
+        ', ',
+      )} | ${secs(r.nodeCpuMs)} + ${r.pgCpuMs === null ? '?' : secs(r.pgCpuMs)} | ${fmt(r.peakRssMb)} MB |`;
   console.log('');
-  console.log('| | assigned | of the bound | wall time | steps | peak RSS |');
-  console.log('|---|---|---|---|---|---|');
+  console.log(`load average before the runs: ${loadBefore}, after: ${loadavg()[0].toFixed(1)}`);
+  console.log('');
+  console.log(
+    '| | assigned | of the bound | wall time | steps (wall) | CPU node + PostgreSQL | peak RSS |',
+  );
+  console.log('|---|---|---|---|---|---|---|');
   console.log(row('engine', engine));
   console.log(row('naive baseline', baseline));
   console.log('');
