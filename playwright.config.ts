@@ -11,7 +11,9 @@ export default defineConfig({
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [['list'], ['json', { outputFile: '.tmp/playwright-results.json' }]] : 'list',
+  reporter: process.env.CI
+    ? [['list'], ['json', { outputFile: '.tmp/playwright-results.json' }]]
+    : 'list',
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     trace: 'off',

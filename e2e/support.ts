@@ -18,7 +18,12 @@ export async function createAgentViaApi(page: Page, name = 'E2E Agent') {
 }
 
 /** Logs in through the Login screen and waits for the landing route of the role. */
-export async function loginThroughUi(page: Page, email: string, password: string, expectPath: RegExp) {
+export async function loginThroughUi(
+  page: Page,
+  email: string,
+  password: string,
+  expectPath: RegExp,
+) {
   await page.goto('/login');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);

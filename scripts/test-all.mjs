@@ -19,7 +19,13 @@ function run(cmd, args, env = {}) {
 let passed = 0;
 let failed = 0;
 
-const vitestCode = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_JSON}`]);
+const vitestCode = run('npx', [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${VITEST_JSON}`,
+]);
 if (existsSync(VITEST_JSON)) {
   const r = JSON.parse(readFileSync(VITEST_JSON, 'utf8'));
   passed += r.numPassedTests;

@@ -270,9 +270,7 @@ function query(fields: Record<string, fc.Arbitrary<string>>): fc.Arbitrary<strin
       weight: 9,
       arbitrary: fc
         .array(pair, { maxLength: 5 })
-        .map((pairs) =>
-          pairs.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&'),
-        ),
+        .map((pairs) => pairs.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&')),
     },
     { weight: 1, arbitrary: fc.constantFrom('%', '%zz=1', 'a=%E0%A4%A', '&&&=', '=x', 'q=%00') },
   );

@@ -13,6 +13,7 @@ import { assignmentRoutes } from './modules/assignment/assignment.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { adminLeadsRoutes } from './modules/leads/leads.routes';
+import { leadsExportRoutes } from './modules/leads/leads-export.routes';
 import { packagesRoutes } from './modules/packages/packages.routes';
 import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
@@ -54,6 +55,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(adminLeadsRoutes, {
     onImported: assignAfterImport(opts.database.db, opts.config),
   });
+  await app.register(leadsExportRoutes);
   await app.register(agentRoutes);
 
   await app.register(spaPlugin, { enabled: opts.serveSpa ?? true });

@@ -47,7 +47,31 @@ export const securityPlugin = fp(async (app: FastifyInstance, opts: { secure: bo
       throw new AppError('FORBIDDEN', 'Cross-site request refused');
     }
   });
+
+  // PostgreSQL text cannot hold NUL: refuse it in any input up front (a 400, not a 500 later)
+  app.addHook('preValidation', async (request) => {
+    if (hasNul(request.params) || hasNul(request.query) || hasNul(request.body)) {
+      throw new AppError('BAD_REQUEST', 'Text may not contain NUL (\\u0000) characters');
+    }
+  });
 });
+
+/** A NUL character in any string or key of a parsed input (iterative: any depth is safe). */
+function hasNul(input: unknown): boolean {
+  const stack = [input];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'string') {
+      if (value.includes('\0')) return true;
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) {
+        if (key.includes('\0')) return true;
+        stack.push(child);
+      }
+    }
+  }
+  return false;
+}
 
 /** Origin and Host name the same host and port (a default port may be implied on either side). */
 function sameHost(origin: string, host: string | undefined): boolean {

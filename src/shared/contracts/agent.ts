@@ -71,5 +71,7 @@ export const preferencesResponse = z.object({
   categories: z.array(z.enum(LEAD_CATEGORIES)),
 });
 
-export const subscribeBody = z.object({ packageId: z.number().int().positive() });
+export const subscribeBody = z.object({
+  packageId: z.number().int().positive().max(2_147_483_647),
+});
 export const subscriptionStatusBody = z.object({ status: z.enum(SUBSCRIPTION_STATUSES) });

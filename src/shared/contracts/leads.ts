@@ -33,7 +33,7 @@ export const statusUpdateBody = z.object({ status: z.enum(AGENT_SETTABLE_STATUSE
 
 export const assignLeadBody = z.object({
   leadId: z.number().int().positive(),
-  userId: z.number().int().positive(),
+  userId: z.number().int().positive().max(2_147_483_647),
 });
 
 export const importRowError = z.object({ line: z.number().int(), reason: z.string() });

@@ -31,8 +31,6 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/auth/login',
     { schema: { body: loginBody, response: { 200: userEnvelope } } },
     async (request, reply) => {
-      // rotate: a session presented at login is dropped, the new one gets a fresh token
-      await logout(app.db, request.sessionTokenHash);
       const { user, token } = await login(
         app.db,
         request.body,
@@ -40,6 +38,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         throttle,
         sessionPolicy(app),
       );
+      // rotate: once the login succeeded, the session presented with it is dropped and the new
+      // one gets a fresh token (a failed login leaves the caller's session as it was)
+      await logout(app.db, request.sessionTokenHash);
       setSessionCookie(app, reply, token);
       return { user };
     },

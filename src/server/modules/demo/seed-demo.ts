@@ -7,20 +7,123 @@ import { hashPassword } from '../auth/passwords';
 
 export const DEMO_AGENT_PASSWORD = 'demo1234';
 
-const FIRST = ['Mary', 'James', 'Linda', 'Robert', 'Patricia', 'John', 'Barbara', 'Michael', 'Susan', 'William', 'Karen', 'David', 'Nancy', 'Richard', 'Betty', 'Joseph'];
-const LAST = ['Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Garcia', 'Miller', 'Davis', 'Rodriguez', 'Martinez', 'Wilson', 'Anderson', 'Taylor', 'Thomas', 'Moore', 'Jackson'];
+const FIRST = [
+  'Mary',
+  'James',
+  'Linda',
+  'Robert',
+  'Patricia',
+  'John',
+  'Barbara',
+  'Michael',
+  'Susan',
+  'William',
+  'Karen',
+  'David',
+  'Nancy',
+  'Richard',
+  'Betty',
+  'Joseph',
+];
+const LAST = [
+  'Smith',
+  'Johnson',
+  'Williams',
+  'Brown',
+  'Jones',
+  'Garcia',
+  'Miller',
+  'Davis',
+  'Rodriguez',
+  'Martinez',
+  'Wilson',
+  'Anderson',
+  'Taylor',
+  'Thomas',
+  'Moore',
+  'Jackson',
+];
 const PLACES: [string, string][] = [
-  ['Miami', 'FL'], ['Tampa', 'FL'], ['Orlando', 'FL'], ['Houston', 'TX'], ['Dallas', 'TX'], ['Austin', 'TX'],
-  ['Phoenix', 'AZ'], ['Tucson', 'AZ'], ['Atlanta', 'GA'], ['Savannah', 'GA'], ['Charlotte', 'NC'], ['Raleigh', 'NC'],
-  ['Columbus', 'OH'], ['Cleveland', 'OH'], ['Nashville', 'TN'], ['Memphis', 'TN'],
+  ['Miami', 'FL'],
+  ['Tampa', 'FL'],
+  ['Orlando', 'FL'],
+  ['Houston', 'TX'],
+  ['Dallas', 'TX'],
+  ['Austin', 'TX'],
+  ['Phoenix', 'AZ'],
+  ['Tucson', 'AZ'],
+  ['Atlanta', 'GA'],
+  ['Savannah', 'GA'],
+  ['Charlotte', 'NC'],
+  ['Raleigh', 'NC'],
+  ['Columbus', 'OH'],
+  ['Cleveland', 'OH'],
+  ['Nashville', 'TN'],
+  ['Memphis', 'TN'],
 ];
 
 const DEMO_PACKAGES = [
-  { slug: 'medicare-starter', name: 'Medicare Starter', category: 'MEDICARE', priceMonthlyCents: 19900, leadsPerDay: 5, commissionPct: 20, enrollmentOnly: false, crm: true, rec: true, fu: false },
-  { slug: 'medicare-aep-pro', name: 'Medicare AEP Pro', category: 'MEDICARE', priceMonthlyCents: 49900, leadsPerDay: 15, commissionPct: 25, enrollmentOnly: true, crm: true, rec: true, fu: true },
-  { slug: 'aca-open-enrollment', name: 'ACA Open Enrollment', category: 'ACA', priceMonthlyCents: 29900, leadsPerDay: 10, commissionPct: 15, enrollmentOnly: true, crm: true, rec: false, fu: true },
-  { slug: 'final-expense-plus', name: 'Final Expense Plus', category: 'FINAL_EXPENSE', priceMonthlyCents: 24900, leadsPerDay: 8, commissionPct: 30, enrollmentOnly: false, crm: true, rec: true, fu: true },
-  { slug: 'legacy-medicare', name: 'Legacy Medicare (retired)', category: 'MEDICARE', priceMonthlyCents: 9900, leadsPerDay: 3, commissionPct: 10, enrollmentOnly: false, crm: false, rec: false, fu: false, active: false },
+  {
+    slug: 'medicare-starter',
+    name: 'Medicare Starter',
+    category: 'MEDICARE',
+    priceMonthlyCents: 19900,
+    leadsPerDay: 5,
+    commissionPct: 20,
+    enrollmentOnly: false,
+    crm: true,
+    rec: true,
+    fu: false,
+  },
+  {
+    slug: 'medicare-aep-pro',
+    name: 'Medicare AEP Pro',
+    category: 'MEDICARE',
+    priceMonthlyCents: 49900,
+    leadsPerDay: 15,
+    commissionPct: 25,
+    enrollmentOnly: true,
+    crm: true,
+    rec: true,
+    fu: true,
+  },
+  {
+    slug: 'aca-open-enrollment',
+    name: 'ACA Open Enrollment',
+    category: 'ACA',
+    priceMonthlyCents: 29900,
+    leadsPerDay: 10,
+    commissionPct: 15,
+    enrollmentOnly: true,
+    crm: true,
+    rec: false,
+    fu: true,
+  },
+  {
+    slug: 'final-expense-plus',
+    name: 'Final Expense Plus',
+    category: 'FINAL_EXPENSE',
+    priceMonthlyCents: 24900,
+    leadsPerDay: 8,
+    commissionPct: 30,
+    enrollmentOnly: false,
+    crm: true,
+    rec: true,
+    fu: true,
+  },
+  {
+    slug: 'legacy-medicare',
+    name: 'Legacy Medicare (retired)',
+    category: 'MEDICARE',
+    priceMonthlyCents: 9900,
+    leadsPerDay: 3,
+    commissionPct: 10,
+    enrollmentOnly: false,
+    crm: false,
+    rec: false,
+    fu: false,
+    active: false,
+  },
 ] as const;
 
 /** A tiny seeded PRNG so the demo is the same every time. */
@@ -93,9 +196,13 @@ export async function seedDemo(
     agents.push({ id: user.id, name: spec.name });
     const pkg = pkgRows.find((p) => p.slug === spec.pkg);
     if (pkg && spec.status) {
-      await db.insert(subscriptions).values({ userId: user.id, packageId: pkg.id, status: spec.status });
+      await db
+        .insert(subscriptions)
+        .values({ userId: user.id, packageId: pkg.id, status: spec.status });
     }
-    await db.insert(preferences).values({ userId: user.id, states: [...spec.states], ageMin: i % 2 ? 50 : null });
+    await db
+      .insert(preferences)
+      .values({ userId: user.id, states: [...spec.states], ageMin: i % 2 ? 50 : null });
   }
 
   // 400 leads over the last two weeks; a third already delivered and partly worked
@@ -118,7 +225,10 @@ export async function seedDemo(
       createdAt: new Date(now - Math.floor(rand() * 14 * 86_400_000)),
     };
   });
-  const inserted = await db.insert(leads).values(rows).returning({ id: leads.id, createdAt: leads.createdAt });
+  const inserted = await db
+    .insert(leads)
+    .values(rows)
+    .returning({ id: leads.id, createdAt: leads.createdAt });
   const worked = inserted.slice(0, 130);
   const statuses = ['ASSIGNED', 'CONTACTED', 'IN_PROGRESS', 'CONVERTED', 'INVALID'] as const;
   const active = agents.slice(0, 4);
@@ -128,7 +238,12 @@ export async function seedDemo(
     const assignedAt = new Date(lead.createdAt.getTime() + 3_600_000);
     await db
       .update(leads)
-      .set({ agentId: agent.id, status, assignedAt, assignedOn: businessDate(timeZone, assignedAt) })
+      .set({
+        agentId: agent.id,
+        status,
+        assignedAt,
+        assignedOn: businessDate(timeZone, assignedAt),
+      })
       .where(sql`${leads.id} = ${lead.id}`);
     await db.insert(leadHistory).values({
       leadId: lead.id,
@@ -140,6 +255,8 @@ export async function seedDemo(
     });
   }
   log(`Demo data: ${pkgRows.length} packages, ${agents.length} agents, ${rows.length} leads.`);
-  log(`Demo agents sign in as agent1@demo.leadflow.local ... agent${agents.length}@demo.leadflow.local, password ${DEMO_AGENT_PASSWORD}`);
+  log(
+    `Demo agents sign in as agent1@demo.leadflow.local ... agent${agents.length}@demo.leadflow.local, password ${DEMO_AGENT_PASSWORD}`,
+  );
   return true;
 }

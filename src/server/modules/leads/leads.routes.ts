@@ -78,7 +78,9 @@ export const adminLeadsRoutes: FastifyPluginAsyncZod<AdminLeadsRoutesOptions> = 
       schema: { response: { 200: importResult } },
     },
     async (request) => {
-      const part = await request.file();
+      const part = await request.file().catch((err) => {
+        throw uploadError(err);
+      });
       if (!part)
         throw new AppError('BAD_REQUEST', 'No file was uploaded: send the CSV in a file field');
       const filename = part.filename ?? '';
@@ -92,7 +94,7 @@ export const adminLeadsRoutes: FastifyPluginAsyncZod<AdminLeadsRoutesOptions> = 
       const result = await importLeads(
         app.db,
         {
-          file: part.file,
+          file: guardUpload(part.file),
           filename,
           actorId: currentUser(request).id,
           wasTruncated: () => part.file.truncated,
@@ -121,8 +123,27 @@ function checkUploadHeaders(request: FastifyRequest, maxBytes: number): void {
       'Upload the CSV as multipart/form-data with a file field',
     );
   }
+  // RFC 2046: a boundary of 1 to 70 characters (the multipart parser throws without one)
+  if (!/;\s*boundary=(?:"[^"]{1,70}"|[^\s;"]{1,70})\s*(?:;|$)/i.test(type)) {
+    throw new AppError('BAD_REQUEST', 'The multipart/form-data body has no valid boundary');
+  }
   const length = Number(request.headers['content-length']);
   if (Number.isFinite(length) && length > maxBytes + MULTIPART_OVERHEAD_BYTES) {
     throw tooLarge(maxBytes);
+  }
+}
+
+/** A multipart body cut short or malformed is the client's error (400), not a server fault. */
+function uploadError(err: unknown): unknown {
+  if (err instanceof AppError || typeof (err as { statusCode?: unknown })?.statusCode === 'number')
+    return err;
+  return new AppError('BAD_REQUEST', 'The upload is not a complete multipart/form-data body');
+}
+
+async function* guardUpload(stream: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  try {
+    for await (const chunk of stream) yield chunk;
+  } catch (err) {
+    throw uploadError(err);
   }
 }

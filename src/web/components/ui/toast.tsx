@@ -101,5 +101,11 @@ export function ToastDescription({
   className,
   ...props
 }: ComponentProps<typeof ToastPrimitive.Description>) {
-  return <ToastPrimitive.Description className={cn('text-sm opacity-90', className)} {...props} />;
+  // full white on the destructive red: 90% white falls below the 4.5:1 contrast of WCAG AA
+  return (
+    <ToastPrimitive.Description
+      className={cn('text-sm opacity-90 group-[.destructive]:opacity-100', className)}
+      {...props}
+    />
+  );
 }
