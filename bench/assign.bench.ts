@@ -151,7 +151,9 @@ function generate(leadCount: number, agentCount: number): Pool {
     age: new Uint8Array(leadCount),
     createdUs: new Float64Array(leadCount),
   };
-  const now = Date.UTC(2026, 5, 15, 12) * 1000;
+  const span = 14 * 86_400_000_000; // microseconds
+  const start = Date.UTC(2026, 5, 15, 12) * 1000 - span;
+  const step = span / leadCount;
   for (let i = 0; i < leadCount; i++) {
     const c = pickCategory();
     pool.category[i] = c;
@@ -160,7 +162,8 @@ function generate(leadCount: number, agentCount: number): Pool {
     pool.cityVariant[i] = rand() < 0.9 ? 0 : int(1, 2);
     pool.age[i] =
       c === 0 ? (rand() < 0.9 ? int(65, 95) : int(18, 64)) : c === 1 ? int(18, 64) : int(50, 85);
-    pool.createdUs[i] = now - Math.floor(rand() * 14 * 86_400_000_000);
+    // arrival order: ids and timestamps grow together, as imports over two weeks make them
+    pool.createdUs[i] = start + Math.floor((i + rand()) * step);
   }
   return pool;
 }

@@ -13,10 +13,16 @@
  * Env: BENCH_HTTP_LEADS, BENCH_DURATION, BENCH_CONNECTIONS, BENCH_PG_URL, BENCH_KEEP=1.
  */
 import { writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { api, apiOk, loginAdmin, registerAgent } from './lib/client';
-import { describeProfile, monotonicUs, summarizeProfile } from './lib/cpu-profile';
+import {
+  describeProfile,
+  mainThreadProfile,
+  monotonicUs,
+  summarizeProfile,
+} from './lib/cpu-profile';
 import {
   databaseUrl,
   dropDatabase,
@@ -59,6 +65,8 @@ interface Run {
   p50: number;
   p99: number;
   non2xx: number;
+  /** non-2xx answers by status code, e.g. "500x14" */
+  codes: string;
   errors: number;
   timeouts: number;
   bytesPerReq: number;
@@ -126,7 +134,7 @@ export function runHttpBench(): Promise<BenchReport> {
         timeZone: TIME_ZONE,
       });
       notes.push(
-        `data: COPY of ${LEADS} leads ${(seeded.copyMs / 1000).toFixed(1)} s, history rows ${(seeded.historyMs / 1000).toFixed(1)} s, VACUUM ANALYZE ${(seeded.vacuumMs / 1000).toFixed(1)} s; ${seeded.assigned} assigned, ${seeded.converted} converted`,
+        `data: COPY of ${LEADS} leads ${(seeded.copyMs / 1000).toFixed(1)} s, history rows ${(seeded.historyMs / 1000).toFixed(1)} s, indexes ${(seeded.indexMs / 1000).toFixed(1)} s, VACUUM ANALYZE ${(seeded.vacuumMs / 1000).toFixed(1)} s; ${seeded.assigned} assigned, ${seeded.converted} converted`,
       );
 
       // What a caller sees must match the data, or the speed means nothing.
@@ -158,7 +166,7 @@ export function runHttpBench(): Promise<BenchReport> {
         figures.push(
           figure(`${t.label}: req/s`, run.rps, 'req/s', {
             baseline: { label: 'GET /api/health', value: health.rps },
-            detail: `non-2xx ${run.non2xx}, errors ${run.errors + run.timeouts}, ${Math.round(run.bytesPerReq / 1024)} KB/answer`,
+            detail: `non-2xx ${run.non2xx}${run.codes ? ` (${run.codes})` : ''}, errors/timeouts ${run.errors + run.timeouts}, ${Math.round(run.bytesPerReq / 1024)} KB/answer`,
           }),
           figure(`${t.label}: p99`, run.p99, 'ms', {
             baseline: { label: 'GET /api/health p99', value: health.p99 },
@@ -215,7 +223,7 @@ async function loadRun(
   const url = `${server.url}${path}`;
   // one request at a time: the cost of the request itself, without queueing
   const times: number[] = [];
-  for (let i = 0; i < 15; i++) {
+  for (let i = 0; i < 9; i++) {
     const started = performance.now();
     const res = await fetch(url, { headers });
     await res.arrayBuffer();
@@ -241,6 +249,10 @@ async function loadRun(
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
+    codes: Object.entries(result.statusCodeStats)
+      .filter(([code]) => !code.startsWith('2'))
+      .map(([code, s]) => `${code}x${s.count}`)
+      .join(', '),
     errors: result.errors,
     timeouts: result.timeouts,
     bytesPerReq: done ? result.throughput.total / done : 0,
@@ -260,11 +272,15 @@ async function loadRun(
  * then where its CPU went. Run after the measurements: the profiler slows the server down.
  */
 async function profileTarget(url: string, path: string, cookie: string | undefined) {
-  const dir = join(WORK_DIR, 'profiles');
-  const name = `http-${path.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}.cpuprofile`;
+  const dir = join(
+    WORK_DIR,
+    'profiles',
+    `http-${path.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}`,
+  );
+  await rm(dir, { recursive: true, force: true });
   const server = await startServer({
     database: { databaseUrl: url },
-    nodeFlags: ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-name', name],
+    nodeFlags: ['--cpu-prof', '--cpu-prof-dir', dir],
   });
   const window = { fromUs: 0, toUs: 0 };
   try {
@@ -280,7 +296,7 @@ async function profileTarget(url: string, path: string, cookie: string | undefin
   } finally {
     await server.stop();
   }
-  return describeProfile(summarizeProfile(join(dir, name), window));
+  return describeProfile(summarizeProfile(mainThreadProfile(dir), window));
 }
 
 /** The statements behind the routes, as the repositories write them today, with real values. */

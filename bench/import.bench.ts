@@ -14,7 +14,12 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseLeadCsv } from '../src/server/modules/leads/lead-csv';
 import { api, loginAdmin } from './lib/client';
-import { describeProfile, monotonicUs, summarizeProfile } from './lib/cpu-profile';
+import {
+  describeProfile,
+  mainThreadProfile,
+  monotonicUs,
+  summarizeProfile,
+} from './lib/cpu-profile';
 import { type CsvFile, writeLeadsCsv } from './lib/leads-data';
 import {
   databaseUrl,
@@ -293,14 +298,14 @@ async function uploadWithReadings(
 async function profileImport(rows: number): Promise<string> {
   const csv = await writeLeadsCsv(join(WORK_DIR, `leads-${rows}.csv`), rows);
   const url = await recreateDatabase(DB_NAME);
-  const dir = join(WORK_DIR, 'profiles');
-  const name = 'import-postgres.cpuprofile';
+  const dir = join(WORK_DIR, 'profiles', 'import-postgres');
+  await rm(dir, { recursive: true, force: true });
   const window = { fromUs: 0, toUs: 0 };
   try {
     const server = await startServer({
       database: { databaseUrl: url },
       env: { MAX_UPLOAD_BYTES: String(Math.max(512 * 1024 * 1024, csv.bytes * 2)) },
-      nodeFlags: ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-name', name],
+      nodeFlags: ['--cpu-prof', '--cpu-prof-dir', dir],
     });
     try {
       const session = await loginAdmin(server.url);
@@ -314,7 +319,7 @@ async function profileImport(rows: number): Promise<string> {
   } finally {
     await dropDatabase(DB_NAME);
   }
-  return describeProfile(summarizeProfile(join(dir, name), window, 8));
+  return describeProfile(summarizeProfile(mainThreadProfile(dir), window, 8));
 }
 
 function summary(body: unknown) {

@@ -2,7 +2,8 @@
  * Reads a V8 .cpuprofile (node --cpu-prof) and says where the CPU went: self time by package
  * (or by source folder for our own code) and the hottest functions.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 interface ProfileNode {
   id: number;
@@ -103,4 +104,15 @@ export function describeProfile(s: ProfileSummary): string {
     .join(', ')}; hottest functions: ${s.topFunctions
     .map((f) => `${f.name} ${pct(f.share)}`)
     .join(', ')}`;
+}
+
+/**
+ * The main thread's profile among those `node --cpu-prof --cpu-prof-dir <dir>` wrote (one per
+ * thread: the tsx loader runs in a worker thread of its own). Default names are
+ * CPU.<date>.<time>.<pid>.<thread id>.<seq>.cpuprofile; the main thread is thread 0.
+ */
+export function mainThreadProfile(dir: string): string {
+  const main = readdirSync(dir).filter((f) => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(f));
+  if (main.length !== 1) throw new Error(`expected one main-thread profile in ${dir}: ${main}`);
+  return join(dir, main[0]);
 }

@@ -452,30 +452,32 @@ export async function tableChecksums(
   return Object.fromEntries(result.rows.map((r) => [r.name, r.sum]));
 }
 
-/** Inputs tried per route by the fuzz tests, with what they answered. */
+/** Inputs tried per route by the fuzz tests, with the statuses they got. */
 export class FuzzTally {
-  private readonly rows = new Map<string, { tried: number; ok: number; refused: number }>();
+  private readonly rows = new Map<string, Map<number, number>>();
 
   record(route: string, status: number): void {
-    const row = this.rows.get(route) ?? { tried: 0, ok: 0, refused: 0 };
-    row.tried++;
-    if (status < 400) row.ok++;
-    else row.refused++;
+    const row = this.rows.get(route) ?? new Map<number, number>();
+    row.set(status, (row.get(status) ?? 0) + 1);
     this.rows.set(route, row);
   }
 
   get total(): number {
     let n = 0;
-    for (const row of this.rows.values()) n += row.tried;
+    for (const row of this.rows.values()) for (const count of row.values()) n += count;
     return n;
   }
 
   report(title: string): string {
     const width = Math.max(...[...this.rows.keys()].map((k) => k.length), 10);
-    const lines = [...this.rows].map(
-      ([route, r]) =>
-        `  ${route.padEnd(width)}  ${String(r.tried).padStart(6)} tried  ${String(r.ok).padStart(5)} 2xx  ${String(r.refused).padStart(5)} 4xx`,
-    );
+    const lines = [...this.rows].map(([route, row]) => {
+      const tried = [...row.values()].reduce((a, b) => a + b, 0);
+      const statuses = [...row]
+        .sort(([a], [b]) => a - b)
+        .map(([status, n]) => `${status}x${n}`)
+        .join(' ');
+      return `  ${route.padEnd(width)}  ${String(tried).padStart(5)} tried: ${statuses}`;
+    });
     return [`${title} (${TEST_DB_LABEL}):`, ...lines, `  total: ${this.total} inputs`].join('\n');
   }
 }

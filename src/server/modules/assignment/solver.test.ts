@@ -435,6 +435,17 @@ describe('solveAssignment: hand-made cases', () => {
     expect(ids(result, 8)).toHaveLength(10);
   });
 
+  it('breaks ties in priority by the lower agent id', () => {
+    // Equal (x + 1) / q (1/4 and 2/8): the lower id goes first, whatever the input order.
+    const agents = [
+      { id: 9, quota: 8, assignedToday: 1 },
+      { id: 3, quota: 4, assignedToday: 0 },
+    ];
+    const lead = { fits: [9, 3], leads: [{ id: 1, createdAt: 1 }] };
+    expect([...solveAssignment(agents, [lead]).byAgent]).toEqual([[3, [1]]]);
+    expect([...solveAssignment([...agents].reverse(), [lead]).byAgent]).toEqual([[3, [1]]]);
+  });
+
   it('counts leads the agents already have today', () => {
     // Agent 1 already has 4 of 10, agent 2 none of 10: 6 shared leads make it 5 and 5.
     const agents = [

@@ -459,7 +459,8 @@ class Augmenter {
     const { heldList, heldEnd } = this;
     const a = this.agentOf[e];
     let i = this.heldStart[a];
-    while (heldList[i] !== e) i++;
+    while (i < heldEnd[a] && heldList[i] !== e) i++;
+    if (i === heldEnd[a]) throw new Error('assignment solver: held list out of step');
     heldList[i] = heldList[--heldEnd[a]];
   }
 

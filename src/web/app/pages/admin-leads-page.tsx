@@ -2,21 +2,30 @@ import type { ImportResult } from '@shared/contracts/leads';
 import { useQuery } from '@tanstack/react-query';
 import { PageHeader } from '@web/components/layout/page-header';
 import { adminAgentsQuery } from '@web/features/admin/api';
+import { adminLeadsKey } from '@web/features/leads/api';
 import { AdminLeadsPanel } from '@web/features/leads/components/admin-leads-panel';
 import { CsvFormatCard } from '@web/features/leads/components/csv-format-card';
 import { ImportCsvButton } from '@web/features/leads/components/import-csv-button';
 import { ImportReport } from '@web/features/leads/components/import-report';
+import { ExportCsvButton } from '@web/features/leads-export/export-button';
+import { useObservedLeadsFilter } from '@web/features/leads-export/use-leads-filter';
 import { useState } from 'react';
 
 export function AdminLeadsPage() {
   const [lastImport, setLastImport] = useState<ImportResult | null>(null);
   const agents = useQuery(adminAgentsQuery);
+  const filter = useObservedLeadsFilter(adminLeadsKey);
   return (
     <div className="space-y-6">
       <PageHeader
         title="Leads Management"
         description="Import leads and assign them to agents"
-        actions={<ImportCsvButton onImported={setLastImport} />}
+        actions={
+          <>
+            <ExportCsvButton filter={filter} />
+            <ImportCsvButton onImported={setLastImport} />
+          </>
+        }
       />
       {lastImport && <ImportReport result={lastImport} onDismiss={() => setLastImport(null)} />}
       <CsvFormatCard />
