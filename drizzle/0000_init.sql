@@ -5,6 +5,17 @@ CREATE TYPE "public"."lead_category" AS ENUM('MEDICARE', 'ACA', 'FINAL_EXPENSE')
 CREATE TYPE "public"."lead_status" AS ENUM('NEW', 'ASSIGNED', 'CONTACTED', 'IN_PROGRESS', 'CONVERTED', 'INVALID');--> statement-breakpoint
 CREATE TYPE "public"."subscription_status" AS ENUM('ACTIVE', 'PAST_DUE', 'CANCELED', 'INACTIVE');--> statement-breakpoint
 CREATE TYPE "public"."user_role" AS ENUM('ADMIN', 'AGENT');--> statement-breakpoint
+CREATE TABLE "agent_lead_counts" (
+	"agent_id" integer NOT NULL,
+	"status" "lead_status" NOT NULL,
+	"n" bigint NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "assignment_counts" (
+	"slot" timestamp with time zone NOT NULL,
+	"n" bigint NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "assignment_runs" (
 	"id" integer PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "assignment_runs_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 2147483647 START WITH 1 CACHE 1),
 	"trigger" "assignment_trigger" NOT NULL,
@@ -35,6 +46,13 @@ CREATE TABLE "imports" (
 	"finished_at" timestamp with time zone
 );
 --> statement-breakpoint
+CREATE TABLE "lead_counts" (
+	"category" "lead_category" NOT NULL,
+	"status" "lead_status" NOT NULL,
+	"has_agent" boolean NOT NULL,
+	"n" bigint NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "lead_history" (
 	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "lead_history_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
 	"lead_id" bigint NOT NULL,
@@ -45,6 +63,17 @@ CREATE TABLE "lead_history" (
 	"agent_id" integer,
 	"assignment_run_id" integer,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "lead_search" (
+	"lead_id" bigint PRIMARY KEY NOT NULL,
+	"doc" text NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "lead_search_queue" (
+	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "lead_search_queue_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
+	"first_id" bigint NOT NULL,
+	"last_id" bigint NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "leads" (
@@ -127,9 +156,6 @@ ALTER TABLE "lead_history" ADD CONSTRAINT "lead_history_lead_id_leads_id_fk" FOR
 ALTER TABLE "lead_history" ADD CONSTRAINT "lead_history_actor_id_users_id_fk" FOREIGN KEY ("actor_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "lead_history" ADD CONSTRAINT "lead_history_agent_id_users_id_fk" FOREIGN KEY ("agent_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "lead_history" ADD CONSTRAINT "lead_history_assignment_run_id_assignment_runs_id_fk" FOREIGN KEY ("assignment_run_id") REFERENCES "public"."assignment_runs"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "leads" ADD CONSTRAINT "leads_agent_id_users_id_fk" FOREIGN KEY ("agent_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "leads" ADD CONSTRAINT "leads_assignment_run_id_assignment_runs_id_fk" FOREIGN KEY ("assignment_run_id") REFERENCES "public"."assignment_runs"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "leads" ADD CONSTRAINT "leads_import_id_imports_id_fk" FOREIGN KEY ("import_id") REFERENCES "public"."imports"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "preferences" ADD CONSTRAINT "preferences_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "sessions" ADD CONSTRAINT "sessions_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "subscriptions" ADD CONSTRAINT "subscriptions_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -138,11 +164,9 @@ CREATE INDEX "assignment_runs_started_idx" ON "assignment_runs" USING btree ("st
 CREATE INDEX "lead_history_lead_idx" ON "lead_history" USING btree ("lead_id");--> statement-breakpoint
 CREATE INDEX "lead_history_assigned_day_idx" ON "lead_history" USING btree ("created_at") WHERE "lead_history"."kind" in ('AUTO_ASSIGNED', 'MANUAL_ASSIGNED');--> statement-breakpoint
 CREATE UNIQUE INDEX "leads_external_id_key" ON "leads" USING btree ("external_id");--> statement-breakpoint
-CREATE INDEX "leads_agent_idx" ON "leads" USING btree ("agent_id","created_at" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "leads_agent_day_idx" ON "leads" USING btree ("agent_id","assigned_on");--> statement-breakpoint
-CREATE INDEX "leads_new_idx" ON "leads" USING btree ("category","created_at" DESC NULLS LAST) WHERE "leads"."status" = 'NEW' and "leads"."agent_id" is null;--> statement-breakpoint
-CREATE INDEX "leads_created_idx" ON "leads" USING btree ("created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "leads_status_created_idx" ON "leads" USING btree ("status","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "leads_agent_idx" ON "leads" USING btree ("agent_id","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE "leads"."agent_id" is not null;--> statement-breakpoint
+CREATE INDEX "leads_assigned_day_idx" ON "leads" USING btree ("assigned_on","agent_id") WHERE "leads"."assigned_on" is not null;--> statement-breakpoint
+CREATE INDEX "leads_status_idx" ON "leads" USING btree ("status","id");--> statement-breakpoint
 CREATE INDEX "sessions_user_idx" ON "sessions" USING btree ("user_id");--> statement-breakpoint
 CREATE INDEX "subscriptions_package_idx" ON "subscriptions" USING btree ("package_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "users_email_key" ON "users" USING btree (lower("email"));--> statement-breakpoint

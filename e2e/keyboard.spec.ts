@@ -374,8 +374,12 @@ test.describe('keyboard only', () => {
     // Space opens it again; the status list opens with Enter and is walked with the arrows
     await page.keyboard.press('Space');
     await expect(drawer.getByText('Update Lead Status')).toBeVisible();
+    // the focus lands on the first control of the drawer: the status list
     const select = drawer.getByRole('combobox', { name: 'New Status' });
-    await tabTo(page, select, { max: 10 });
+    await expect.poll(() => hasFocus(select)).toBe(true);
+    await expectFocusIndicator(page);
+    // Shift+Tab and Tab go round inside the drawer and come back to it
+    await tabTo(page, select, { back: true, max: 5 });
     await page.keyboard.press('Enter');
     await arrowToOption(page, 'In Progress');
     await page.keyboard.press('Enter');

@@ -37,6 +37,8 @@ let leadsOfA: number[] = [];
 let leadsOfB: number[] = [];
 let newLeads: number[] = [];
 let packageIds: number[] = [];
+/** slug by package id: an edit keeps the slug, so valid edits need it */
+const slugs = new Map<number, string>();
 
 beforeAll(async () => {
   fx = await createFixtures(ctx);
@@ -60,10 +62,11 @@ beforeAll(async () => {
     )
   ).map((l) => l.id);
   packageIds = [fx.packageId];
-  for (const category of LEAD_CATEGORIES) {
-    packageIds.push((await insertPackage(db, { category })).id);
+  for (const values of [...LEAD_CATEGORIES.map((category) => ({ category })), { active: false }]) {
+    const pkg = await insertPackage(db, values);
+    packageIds.push(pkg.id);
+    slugs.set(pkg.id, pkg.slug);
   }
-  packageIds.push((await insertPackage(db, { active: false })).id);
 });
 
 afterAll(() => {
@@ -443,14 +446,36 @@ describe('fuzzing routes that take input', () => {
   it('POST /api/admin/packages', { timeout: TIMEOUT }, async () => {
     const gen = body(packageFields()).map((p) => ({ ...p, url: '/api/admin/packages' }));
     await fuzzRoute('POST', '/api/admin/packages', 'admin', gen, (_req, res) => {
-      if (res.statusCode === 201) packageIds.push(res.json().id);
+      if (res.statusCode === 201) {
+        packageIds.push(res.json().id);
+        slugs.set(res.json().id, res.json().slug);
+      }
     });
   });
 
   it('PUT /api/admin/packages/:id', { timeout: TIMEOUT }, async () => {
-    const gen = fc
-      .tuple(idSegment(packageIds), body(packageFields()))
-      .map(([id, p]) => ({ ...p, url: `/api/admin/packages/${id}` }));
+    const known = [...slugs.keys()];
+    const gen = fc.oneof(
+      {
+        // a known package, most often with its own slug (the one valid edit)
+        weight: 4,
+        arbitrary: fc.constantFrom(...known).chain((id) =>
+          body({
+            ...packageFields(),
+            slug: fc.oneof(
+              { weight: 4, arbitrary: fc.constant(slugs.get(id)!) },
+              packageFields().slug,
+            ),
+          }).map((p) => ({ ...p, url: `/api/admin/packages/${id}` })),
+        ),
+      },
+      {
+        weight: 1,
+        arbitrary: fc
+          .tuple(idSegment(packageIds), body(packageFields()))
+          .map(([id, p]) => ({ ...p, url: `/api/admin/packages/${id}` })),
+      },
+    );
     await fuzzRoute('PUT', '/api/admin/packages/:id', 'admin', gen);
   });
 
@@ -485,6 +510,16 @@ describe('fuzzing routes that take input', () => {
       if (res.statusCode === 200) {
         expect(Number(res.headers['x-total-count'])).toBeGreaterThanOrEqual(res.json().length);
       }
+    });
+  });
+
+  it('GET /api/admin/leads/export', { timeout: TIMEOUT }, async () => {
+    const gen = query({
+      status: statusOf(LEAD_STATUSES),
+      q: fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('First', 'lead1', '555', '%', '_')),
+    }).map((q) => ({ url: `/api/admin/leads/export?${q}` }));
+    await fuzzRoute('GET', '/api/admin/leads/export', 'admin', gen, (_req, res) => {
+      if (res.statusCode === 200) expect(res.headers['content-type']).toMatch(/^text\/csv/);
     });
   });
 
@@ -536,6 +571,7 @@ const WITH_INPUT = new Set([
   'PATCH /api/admin/packages/:id',
   'PATCH /api/admin/agents/:id/subscription',
   'GET /api/admin/leads',
+  'GET /api/admin/leads/export',
   'POST /api/admin/leads/assign',
   'GET /api/admin/assignment/runs',
   'POST /api/admin/leads/import', // test/fuzz-import.test.ts

@@ -272,6 +272,13 @@ export const ROUTES: RouteCase[] = [
     }),
     invalidStatus: 415,
   },
+  {
+    method: 'GET',
+    path: '/api/admin/leads/export',
+    expect: ADMIN_ONLY(200),
+    request: () => ({ url: '/api/admin/leads/export?status=NEW&q=a' }),
+    invalid: () => ({ url: '/api/admin/leads/export?status=BOGUS' }),
+  },
 
   // admin: assignment engine
   {

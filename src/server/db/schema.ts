@@ -164,23 +164,35 @@ export const leads = pgTable(
     age: integer('age').notNull(),
     category: leadCategory('category').notNull(),
     status: leadStatus('status').notNull().default('NEW'),
-    agentId: integer('agent_id').references(() => users.id, { onDelete: 'set null' }),
+    /**
+     * The agent (users.id). Not a foreign-key constraint: its per-row trigger cost a third of an
+     * import's time even for the NULLs an import writes. The statement-level triggers of the
+     * `scale` migration check it per statement instead, and set it to null when a user is
+     * deleted (docs/decisions/007-scale.md).
+     */
+    agentId: integer('agent_id'),
     assignedAt: timestamp('assigned_at', { withTimezone: true }),
     /** The business date (BUSINESS_TZ) of the assignment: what quotas count. */
     assignedOn: date('assigned_on', { mode: 'string' }),
-    assignmentRunId: integer('assignment_run_id').references(() => assignmentRuns.id),
-    importId: integer('import_id').references(() => imports.id, { onDelete: 'set null' }),
+    /** The run that assigned the lead (assignment_runs.id; runs are never deleted). */
+    assignmentRunId: integer('assignment_run_id'),
+    /** The import that brought the lead (imports.id; import records are never deleted). */
+    importId: integer('import_id'),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('leads_external_id_key').on(t.externalId),
-    index('leads_agent_idx').on(t.agentId, t.createdAt.desc()),
-    index('leads_agent_day_idx').on(t.agentId, t.assignedOn),
-    index('leads_new_idx')
-      .on(t.category, t.createdAt.desc())
-      .where(sql`${t.status} = 'NEW' and ${t.agentId} is null`),
-    index('leads_created_idx').on(t.createdAt.desc(), t.id.desc()),
-    index('leads_status_created_idx').on(t.status, t.createdAt.desc(), t.id.desc()),
+    // An imported lead has no agent and no assignment date, so imports skip these two.
+    // The agent's list reads this order as it is (created_at desc, id desc: nulls first).
+    index('leads_agent_idx')
+      .on(t.agentId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.agentId} is not null`),
+    index('leads_assigned_day_idx')
+      .on(t.assignedOn, t.agentId)
+      .where(sql`${t.assignedOn} is not null`),
+    // The admin list by status, newest (highest id) first; also the engine's pool of NEW leads.
+    // The unfiltered list reads the primary key backwards.
+    index('leads_status_idx').on(t.status, t.id),
   ],
 );
 
@@ -207,3 +219,54 @@ export const leadHistory = pgTable(
       .where(sql`${t.kind} in ('AUTO_ASSIGNED', 'MANUAL_ASSIGNED')`),
   ],
 );
+
+/*
+ * Figures kept by the statement-level triggers of the `scale` migration (one aggregate insert per
+ * statement, from its transition table). Each statement appends signed delta rows instead of
+ * updating a shared row, so a long import never holds a lock that a manual assignment or a
+ * status change would wait for; readers sum the rows and compact them now and then.
+ */
+
+/** Leads by (category, status, has an agent): totals, unassigned, converted, categories. */
+export const leadCounts = pgTable('lead_counts', {
+  category: leadCategory('category').notNull(),
+  status: leadStatus('status').notNull(),
+  hasAgent: boolean('has_agent').notNull(),
+  n: bigint('n', { mode: 'number' }).notNull(),
+});
+
+/** Leads by (agent, status): the agents table and conversions by agent. */
+export const agentLeadCounts = pgTable('agent_lead_counts', {
+  agentId: integer('agent_id').notNull(),
+  status: leadStatus('status').notNull(),
+  n: bigint('n', { mode: 'number' }).notNull(),
+});
+
+/**
+ * Assignment history rows (AUTO_ASSIGNED, MANUAL_ASSIGNED) by 15-minute slot of their time:
+ * every real time-zone offset is a multiple of 15 minutes, so any BUSINESS_TZ can sum the slots
+ * into its business days.
+ */
+export const assignmentCounts = pgTable('assignment_counts', {
+  slot: timestamp('slot', { withTimezone: true }).notNull(),
+  n: bigint('n', { mode: 'number' }).notNull(),
+});
+
+/**
+ * The admin search's document per lead: first name, last name, phone and email, lowercased,
+ * separated by U+001F (which a search cannot span), under a pg_trgm GIN index (created in the
+ * `scale` migration: it needs the extension). Kept apart from `leads` so that an import does not
+ * pay for the trigrams: large inserts queue their id range in lead_search_queue and a background
+ * indexer catches up; until then the search also scans the queued ranges, so it stays complete.
+ */
+export const leadSearch = pgTable('lead_search', {
+  leadId: bigint('lead_id', { mode: 'number' }).primaryKey(),
+  doc: text('doc').notNull(),
+});
+
+/** Id ranges of leads not yet in lead_search (written by the leads insert trigger). */
+export const leadSearchQueue = pgTable('lead_search_queue', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  firstId: bigint('first_id', { mode: 'number' }).notNull(),
+  lastId: bigint('last_id', { mode: 'number' }).notNull(),
+});

@@ -44,12 +44,16 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('sessionTokenHash', null);
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/api/')) return;
-    // the health check answers 503 when the database is down, whatever cookie comes with it
-    if (request.routeOptions.url === '/api/health') return;
     const token = request.cookies[SESSION_COOKIE];
     if (!token || token.length > 128) return;
     const tokenHash = hashToken(token);
-    request.user = await findSessionUser(app.db, tokenHash, sessionPolicy(app));
+    try {
+      request.user = await findSessionUser(app.db, tokenHash, sessionPolicy(app));
+    } catch (err) {
+      // the health check answers 503 when the database is down, whatever cookie comes with it
+      if (request.routeOptions.url === '/api/health') return;
+      throw err;
+    }
     if (request.user) request.sessionTokenHash = tokenHash;
   });
 });

@@ -48,3 +48,24 @@ export const importResult = z.object({
   assigned: z.number().int().nullable(),
 });
 export type ImportResult = z.infer<typeof importResult>;
+
+export const IMPORT_STATUSES = ['RUNNING', 'DONE', 'FAILED'] as const;
+
+/** An import as recorded; while it runs, the counts are those processed so far. */
+export const importRecord = z.object({
+  id: z.number().int(),
+  userId: z.number().int().nullable(),
+  filename: z.string(),
+  status: z.enum(IMPORT_STATUSES),
+  rowsSeen: z.number().int(),
+  imported: z.number().int(),
+  duplicates: z.number().int(),
+  errorCount: z.number().int(),
+  /** why a FAILED import stored nothing */
+  message: z.string().nullable(),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export type ImportRecord = z.infer<typeof importRecord>;
+
+export const importListQuery = z.object({ status: z.enum(IMPORT_STATUSES).optional() });

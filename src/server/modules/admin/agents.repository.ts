@@ -18,8 +18,9 @@ interface AgentRow {
 }
 
 /**
- * Every agent with their subscription, lead counts and today's quota use: one statement, the
- * lead counts grouped once for all agents (never a query per agent).
+ * Every agent with their subscription, lead counts and today's quota use: one statement. The
+ * totals come from the counts the triggers keep (agent_lead_counts), today's assignments from
+ * leads_assigned_day_idx: neither reads an agent's whole history.
  */
 export async function listAdminAgents(
   db: Db,
@@ -34,19 +35,23 @@ export async function listAdminAgents(
              p.price_monthly_cents as "priceMonthlyCents", p.leads_per_day as "leadsPerDay",
              coalesce(l.total, 0)::int as "totalLeads",
              coalesce(l.converted, 0)::int as "convertedLeads",
-             coalesce(l.today, 0)::int as "assignedToday"
+             coalesce(t.today, 0)::int as "assignedToday"
       from users u
       left join subscriptions s on s.user_id = u.id
       left join packages p on p.id = s.package_id
       left join (
-        select agent_id,
-               count(*) as total,
-               count(*) filter (where status = 'CONVERTED') as converted,
-               count(*) filter (where assigned_on = ${today}::date) as today
-        from leads
-        where agent_id is not null ${onlyAgentId === undefined ? sql`` : sql`and agent_id = ${onlyAgentId}`}
+        select agent_id, sum(n) as total, sum(n) filter (where status = 'CONVERTED') as converted
+        from agent_lead_counts
+        ${onlyAgentId === undefined ? sql`` : sql`where agent_id = ${onlyAgentId}`}
         group by agent_id
       ) l on l.agent_id = u.id
+      left join (
+        select agent_id, count(*) as today
+        from leads
+        where assigned_on = ${today}::date and agent_id is not null
+          ${onlyAgentId === undefined ? sql`` : sql`and agent_id = ${onlyAgentId}`}
+        group by agent_id
+      ) t on t.agent_id = u.id
       where u.role = 'AGENT' ${onlyAgentId === undefined ? sql`` : sql`and u.id = ${onlyAgentId}`}
       order by lower(u.name), u.id`,
   );

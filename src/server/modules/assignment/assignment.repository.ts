@@ -2,7 +2,7 @@
  * The assignment engine's queries: a few set-based statements per run, never one per lead or per
  * agent. They take a Db so that they run inside the run's transaction.
  */
-import { desc, eq, sql } from 'drizzle-orm';
+import { desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { AssignmentRun } from '../../../shared/contracts/admin';
 import type { AssignmentTrigger, LeadCategory } from '../../../shared/domain';
 import { type Db, queryRows } from '../../db/client';
@@ -187,17 +187,20 @@ export async function writeAssignments(
   agentIds: number[],
 ): Promise<WriteOutcome> {
   if (leadIds.length === 0) return { assigned: 0, agents: 0 };
-  // By lead id: the table is written in its physical order. A large batch joins by hash (one
-  // pass over the table) rather than by one index probe per lead.
+  // By lead id: the table is written in its physical order.
   const order = leadIds.map((_, i) => i).sort((a, b) => leadIds[a] - leadIds[b]);
-  const ids = order.map((i) => leadIds[i]);
-  const agents = order.map((i) => agentIds[i]);
-  if (ids.length > 20_000) await tx.execute(sql`set local enable_nestloop = off`);
+  const ids = intArray(
+    order.map((i) => leadIds[i]),
+    'bigint',
+  );
+  const agents = intArray(
+    order.map((i) => agentIds[i]),
+    'int',
+  );
   const [row] = await queryRows<WriteOutcome>(
     tx,
     sql`with chosen as (
-          select * from unnest(${`{${ids.join(',')}}`}::bigint[],
-                               ${`{${agents.join(',')}}`}::int[]) as c(lead_id, agent_id)
+          select * from unnest(${ids}, ${agents}) as c(lead_id, agent_id)
         ), updated as (
           update leads l
              set status = 'ASSIGNED', agent_id = c.agent_id, assigned_at = ${run.at.toISOString()},
@@ -215,6 +218,16 @@ export async function writeAssignments(
         select count(*)::int as "assigned", count(distinct agent_id)::int as "agents" from logged`,
   );
   return row;
+}
+
+/**
+ * An array of integers written into the statement as a constant, not bound as a parameter: the
+ * planner then knows how many pairs there are and joins a large batch by hash (one pass over
+ * the table) and a small one by index. Only integers are ever written this way.
+ */
+function intArray(values: number[], type: 'bigint' | 'int'): SQL {
+  if (!values.every(Number.isSafeInteger)) throw new Error('assignment write: non-integer id');
+  return sql.raw(`'{${values.join(',')}}'::${type}[]`);
 }
 
 export function toAssignmentRun(row: typeof assignmentRuns.$inferSelect): AssignmentRun {

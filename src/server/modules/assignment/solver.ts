@@ -151,15 +151,15 @@ function buildGraph(agents: SolverAgent[], classes: LeadClass[]): Graph {
   const roomList: number[] = [];
   for (const agent of agents) {
     if (lookup.get(agent.id) !== -1) throw new RangeError(`duplicate agent id ${agent.id}`);
-    const room = agent.quota - agent.assignedToday;
-    if (!(room > 0)) {
+    const room = agent.quota - Math.max(0, agent.assignedToday);
+    if (!(agent.quota > 0 && room > 0)) {
       lookup.set(agent.id, -2); // at or above quota (or no quota): takes and holds nothing
       continue;
     }
     lookup.set(agent.id, agentId.length);
     agentId.push(agent.id);
     quota.push(agent.quota);
-    base.push(agent.assignedToday);
+    base.push(Math.max(0, agent.assignedToday));
     roomList.push(room);
   }
   const n = agentId.length;

@@ -4,7 +4,11 @@ import { healthResponse } from '../../../shared/contracts/admin';
 import type { Db } from '../../db/client';
 import { assignmentRuns } from '../../db/schema';
 
-export async function lastAssignmentRun(db: Db) {
+/** What a failed run shows to callers who are not admins: the database's words stay inside. */
+export const RUN_FAILED = 'The assignment run failed';
+
+/** The newest run; its error text only for admins (anyone may call /api/health). */
+export async function lastAssignmentRun(db: Db, showError = true) {
   const [run] = await db.select().from(assignmentRuns).orderBy(desc(assignmentRuns.id)).limit(1);
   if (!run) return null;
   return {
@@ -15,7 +19,7 @@ export async function lastAssignmentRun(db: Db) {
     candidateLeads: run.candidateLeads,
     assigned: run.assigned,
     durationMs: run.durationMs,
-    error: run.error,
+    error: run.error === null || showError ? run.error : RUN_FAILED,
     startedAt: run.startedAt.toISOString(),
   };
 }
@@ -30,7 +34,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         return {
           status: 'ok' as const,
           database: 'ok' as const,
-          lastAssignmentRun: await lastAssignmentRun(app.db),
+          lastAssignmentRun: await lastAssignmentRun(app.db, request.user?.role === 'ADMIN'),
         };
       } catch (err) {
         request.log.error({ err }, 'health check: database down');

@@ -1,4 +1,4 @@
-import { and, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, ilike, lt, or, type SQL } from 'drizzle-orm';
 import type { LeadStatus } from '../../../shared/domain';
 import type { Db } from '../../db/client';
 import { leads } from '../../db/schema';
@@ -74,20 +74,15 @@ function exportFilter(filter: LeadExportFilter): SQL[] {
   return conditions;
 }
 
-interface Cursor {
-  /** created_at as Postgres text (microseconds kept, which a JS Date would lose) */
-  createdAt: string;
-  id: number;
-}
-
 /**
- * The leads matching the filter, newest first as on the leads page, as CSV text: one chunk per
- * batch, the first one with the header (so a failure of the first query happens before the
- * caller has sent anything and can still be answered with an error status). Keyset pagination on (created_at, id) walks the created_at indexes, so
- * each batch is one short query that resumes where the last stopped: no connection or
- * transaction is held between batches, memory stays at one batch, and the same code runs on
- * PGlite and PostgreSQL. A lead that changes while the export runs may show its old or its new
- * state (or, if it leaves or joins the filter meanwhile, be missing or present).
+ * The leads matching the filter, newest (highest id) first as on the leads page, as CSV text: one
+ * chunk per batch, the first one with the header (so a failure of the first query happens before
+ * the caller has sent anything and can still be answered with an error status). Keyset
+ * pagination on the primary key (`id < last id of the previous batch`, the status index when a
+ * status is chosen): each batch is one short query that resumes where the last stopped, so no
+ * connection or transaction is held between batches, memory stays at one batch, and the same
+ * code runs on PGlite and PostgreSQL. A lead that changes while the export runs shows its old or
+ * its new state (and may leave or join the filter meanwhile); each lead appears at most once.
  */
 export async function* exportLeadsCsv(
   db: Db,
@@ -96,11 +91,9 @@ export async function* exportLeadsCsv(
 ): AsyncGenerator<string> {
   let chunk = csvRow(LEAD_EXPORT_COLUMNS);
   const conditions = exportFilter(filter);
-  let cursor: Cursor | null = null;
+  let lastId: number | null = null;
   for (;;) {
-    const after: SQL[] = cursor
-      ? [sql`(${leads.createdAt}, ${leads.id}) < (${cursor.createdAt}::timestamptz, ${cursor.id})`]
-      : [];
+    const after: SQL[] = lastId === null ? [] : [lt(leads.id, lastId)];
     const rows = await db
       .select({
         id: leads.id,
@@ -115,12 +108,10 @@ export async function* exportLeadsCsv(
         status: leads.status,
         externalId: leads.externalId,
         createdAt: leads.createdAt,
-        cursor: sql<string>`${leads.createdAt}::text`,
       })
       .from(leads)
       .where(and(...conditions, ...after))
-      // NULLS LAST as in the indexes (a plain DESC means NULLS FIRST and would not use them)
-      .orderBy(sql`${leads.createdAt} desc nulls last`, sql`${leads.id} desc nulls last`)
+      .orderBy(desc(leads.id))
       .limit(batchSize);
     for (const r of rows) {
       chunk += csvRow([
@@ -140,7 +131,6 @@ export async function* exportLeadsCsv(
     if (chunk !== '') yield chunk;
     chunk = '';
     if (rows.length < batchSize) return;
-    const last = rows[rows.length - 1];
-    cursor = { createdAt: last.cursor, id: last.id };
+    lastId = rows[rows.length - 1].id;
   }
 }

@@ -1,13 +1,26 @@
 import { eq, sql } from 'drizzle-orm';
 import type { ImportResult, ImportRowError } from '../../../shared/contracts/leads';
-import type { Db } from '../../db/client';
+import type { Database } from '../../db/client';
 import { imports } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { parseLeadCsv } from './lead-csv';
-import { storeLeadBatch } from './store-leads';
+import { type ImportProgress, endProgress, startProgress } from './import-progress';
+import { encodeLeadRows } from './lead-copy-format';
+import { type CsvBatch, parseLeadCsv } from './lead-csv';
+import { inImportTransaction, LeadBatchWriter, type StoredBatch } from './lead-import-session';
 
 /** Row errors kept on the import record and sent back; the count covers them all. */
 export const MAX_REPORTED_ERRORS = 1000;
+
+/**
+ * Rows per batch: one COPY and one savepoint each. Large enough that a million rows take ~40
+ * savepoints (PostgreSQL keeps 64 subtransactions per transaction in shared memory; beyond that
+ * every reader of the in-flight rows pays a lookup), small enough that a batch (~3 MB of rows
+ * and ~10 MB of parsed objects) keeps memory flat.
+ */
+export const IMPORT_BATCH_ROWS = 25_000;
+
+/** How often the running figures are written to the imports row (PostgreSQL). */
+const PROGRESS_WRITE_MS = 1000;
 
 /**
  * Called once an import is committed, with its id; answers how many leads it assigned (null when
@@ -25,75 +38,157 @@ export interface ImportInput {
   maxBytes: number;
 }
 
+export interface ImportHooks {
+  /** runs after the import committed (the assignment engine) */
+  onImported: OnImported;
+  /** runs after the import committed, before onImported (the search indexer's kick) */
+  afterCommit?: () => void;
+}
+
 /**
- * Streams a CSV into the leads table. The file is parsed batch by batch (memory stays flat) and
- * every batch is stored set-based inside one transaction: good rows are kept whatever bad rows
- * hold, while a file that turns out unusable (too large, binary data, an unclosed quote) stores
- * nothing. The import is recorded with its counts and first row errors either way.
+ * Streams a CSV into the leads table. The file is parsed batch by batch (memory stays flat), each
+ * batch sent with COPY while the next one is parsed, all in one transaction: good rows are kept
+ * whatever bad rows hold, a file that turns out unusable (too large, binary data, an unclosed
+ * quote) stores nothing, and a crash leaves the whole import or none of it. The import is
+ * recorded with its counts and first row errors either way.
  */
 export async function importLeads(
-  db: Db,
+  database: Database,
   input: ImportInput,
-  onImported: OnImported,
+  hooks: ImportHooks,
 ): Promise<ImportResult> {
+  const { db } = database;
   const [record] = await db
     .insert(imports)
     .values({ userId: input.actorId, filename: input.filename.slice(0, 255) })
     .returning({ id: imports.id });
   const importId = record.id;
-
+  const progress = startProgress(importId);
   const errors: ImportRowError[] = [];
-  let errorCount = 0;
-  let rowsSeen = 0;
-  let imported = 0;
-  let duplicates = 0;
+  const saver = new ProgressSaver(database, importId, progress);
 
   try {
-    await db.transaction(async (tx) => {
-      for await (const batch of parseLeadCsv(input.file)) {
-        const stored = await storeLeadBatch(tx, batch.leads, {
-          importId,
-          actorId: input.actorId,
-        });
-        imported += stored.imported;
-        duplicates += stored.duplicates;
-        errorCount += batch.errors.length;
-        rowsSeen = batch.rowsSeen;
-        for (const e of batch.errors) {
-          if (errors.length >= MAX_REPORTED_ERRORS) break;
-          errors.push({ line: e.line, reason: e.reason });
+    await inImportTransaction(database, async (session) => {
+      const writer = new LeadBatchWriter(session);
+      // One batch is stored while the parser reads the next: the database and this process
+      // work side by side (two cores), and at most two batches are held.
+      let storing: Promise<StoredBatch> | null = null;
+      const collect = async () => {
+        if (!storing) return;
+        const stored = await storing;
+        storing = null;
+        progress.imported += stored.imported;
+        progress.duplicates += stored.duplicates;
+      };
+      try {
+        for await (const batch of parseLeadCsv(input.file, { batchSize: IMPORT_BATCH_ROWS })) {
+          await collect();
+          countBatch(batch, progress, errors);
+          saver.maybeSave();
+          storing = writer.write(encodeLeadRows(batch.leads, importId), batch.leads.length);
+          // its outcome is taken by collect(); until then a rejection must not count as unhandled
+          storing.catch(() => {});
         }
+        await collect();
+      } catch (err) {
+        // the statement in flight ends before the transaction is rolled back
+        await (storing as Promise<StoredBatch> | null)?.catch(() => {});
+        throw err;
       }
       if (input.wasTruncated()) throw tooLarge(input.maxBytes);
-      await tx
-        .update(imports)
-        .set({
-          status: 'DONE',
-          rowsSeen,
-          imported,
-          duplicates,
-          errorCount,
-          errors,
-          finishedAt: sql`now()`,
-        })
-        .where(eq(imports.id, importId));
+      await saver.flush();
+      await session.run(
+        `update imports set status = 'DONE', rows_seen = $2, imported = $3, duplicates = $4,
+                error_count = $5, errors = $6::jsonb, finished_at = now()
+          where id = $1`,
+        [
+          importId,
+          progress.rowsSeen,
+          progress.imported,
+          progress.duplicates,
+          progress.errorCount,
+          JSON.stringify(errors),
+        ],
+      );
     });
   } catch (err) {
     const failure = input.wasTruncated() ? tooLarge(input.maxBytes) : err;
+    await saver.flush();
     await db
       .update(imports)
       .set({
         status: 'FAILED',
-        rowsSeen,
+        rowsSeen: progress.rowsSeen,
+        imported: 0,
+        duplicates: 0,
         message: failure instanceof AppError ? failure.message : 'Internal error',
         finishedAt: sql`now()`,
       })
       .where(eq(imports.id, importId));
+    endProgress(importId);
     throw failure;
   }
+  endProgress(importId);
+  hooks.afterCommit?.();
 
-  const assigned = await onImported(importId);
-  return { imported, duplicates, errors, errorCount, importId, assigned };
+  const assigned = await hooks.onImported(importId);
+  return {
+    imported: progress.imported,
+    duplicates: progress.duplicates,
+    errors,
+    errorCount: progress.errorCount,
+    importId,
+    assigned,
+  };
+}
+
+function countBatch(batch: CsvBatch, progress: ImportProgress, errors: ImportRowError[]): void {
+  progress.rowsSeen = batch.rowsSeen;
+  progress.bytesSeen = batch.bytesSeen;
+  progress.errorCount += batch.errors.length;
+  for (const e of batch.errors) {
+    if (errors.length >= MAX_REPORTED_ERRORS) break;
+    errors.push({ line: e.line, reason: e.reason });
+  }
+}
+
+/**
+ * Copies the running figures into the imports row about once a second, over the pool (outside
+ * the import's transaction), for app processes other than this one. PGlite has one connection,
+ * held by the import: there the in-memory figures are all there is.
+ */
+class ProgressSaver {
+  private lastSave = Date.now();
+  private pending: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly database: Database,
+    private readonly importId: number,
+    private readonly progress: ImportProgress,
+  ) {}
+
+  maybeSave(): void {
+    if (!this.database.pool || Date.now() - this.lastSave < PROGRESS_WRITE_MS) return;
+    this.lastSave = Date.now();
+    const { rowsSeen, imported, duplicates, errorCount } = this.progress;
+    const pool = this.database.pool;
+    this.pending = this.pending
+      .then(() =>
+        pool.query(
+          `update imports set rows_seen = $2, imported = $3, duplicates = $4, error_count = $5
+            where id = $1 and status = 'RUNNING'`,
+          [this.importId, rowsSeen, imported, duplicates, errorCount],
+        ),
+      )
+      .catch(() => {
+        /* progress is a courtesy: the import goes on */
+      });
+  }
+
+  /** Waits for the last write, so that it cannot land after the final figures. */
+  flush(): Promise<unknown> {
+    return this.pending;
+  }
 }
 
 export function tooLarge(maxBytes: number): AppError {

@@ -4,15 +4,19 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   assignLeadBody,
+  importListQuery,
+  importRecord,
   importResult,
   leadListQuery,
   leadSchema,
 } from '../../../shared/contracts/leads';
-import { AppError } from '../../lib/app-error';
+import { AppError, notFound } from '../../lib/app-error';
 import { currentUser, requireRole } from '../../plugins/auth';
 import { listLeadsPage } from './admin-leads.repository';
 import { assignLeadManually } from './assign-lead';
 import { importLeads, noAssignmentAfterImport, type OnImported, tooLarge } from './import-leads';
+import { findImport, listImports } from './imports.repository';
+import { LeadSearchIndexer } from './lead-search-indexer';
 
 export interface AdminLeadsRoutesOptions {
   /** runs after each committed import (the assignment engine wires ASSIGN_ON_IMPORT here) */
@@ -46,6 +50,12 @@ export const adminLeadsRoutes: FastifyPluginAsyncZod<AdminLeadsRoutesOptions> = 
   const onImported = opts.onImported ?? noAssignmentAfterImport;
   const admin = requireRole('ADMIN');
 
+  // The admin search's background indexer: started with the app (for what an earlier process
+  // left queued), kicked after each import, stopped with the app.
+  const searchIndexer = new LeadSearchIndexer(app.database, app.log);
+  app.addHook('onReady', async () => searchIndexer.kick());
+  app.addHook('onClose', () => searchIndexer.close());
+
   app.get(
     '/api/admin/leads',
     {
@@ -55,6 +65,8 @@ export const adminLeadsRoutes: FastifyPluginAsyncZod<AdminLeadsRoutesOptions> = 
     async (request, reply) => {
       const page = await listLeadsPage(app.db, request.query);
       reply.header('X-Total-Count', String(page.total));
+      // a search with more matches than it counts: the total is a lower bound
+      if (!page.exact) reply.header('X-Total-Count-Exact', 'false');
       return page.leads;
     },
   );
@@ -93,7 +105,7 @@ export const adminLeadsRoutes: FastifyPluginAsyncZod<AdminLeadsRoutesOptions> = 
         );
       }
       const result = await importLeads(
-        app.db,
+        app.database,
         {
           file: guardUpload(part.file),
           filename,
@@ -101,16 +113,46 @@ export const adminLeadsRoutes: FastifyPluginAsyncZod<AdminLeadsRoutesOptions> = 
           wasTruncated: () => part.file.truncated,
           maxBytes,
         },
-        async (importId) => {
-          try {
-            return await onImported(importId);
-          } catch (err) {
-            request.log.error({ err, importId }, 'assignment after import failed');
-            return null;
-          }
+        {
+          afterCommit: () => searchIndexer.kick(),
+          onImported: async (importId) => {
+            try {
+              return await onImported(importId);
+            } catch (err) {
+              request.log.error({ err, importId }, 'assignment after import failed');
+              return null;
+            }
+          },
         },
       );
       return result;
+    },
+  );
+
+  // The import page polls these while an import runs (the one place the UI polls: a large
+  // import takes minutes and nothing else would tell the admin how far it is).
+  app.get(
+    '/api/admin/imports',
+    {
+      onRequest: admin,
+      schema: { querystring: importListQuery, response: { 200: z.array(importRecord) } },
+    },
+    (request) => listImports(app.db, request.query),
+  );
+
+  app.get(
+    '/api/admin/imports/:id',
+    {
+      onRequest: admin,
+      schema: {
+        params: z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) }),
+        response: { 200: importRecord },
+      },
+    },
+    async (request) => {
+      const record = await findImport(app.db, request.params.id);
+      if (!record) throw notFound('Import');
+      return record;
     },
   );
 };

@@ -1,9 +1,14 @@
 import { cn } from '@web/lib/utils';
 import type { ComponentProps } from 'react';
 import { Drawer as DrawerPrimitive } from 'vaul';
+import { useReturnFocus } from './use-return-focus';
 
+/**
+ * autoFocus: the focus moves into the drawer when it opens (vaul leaves it on the page behind,
+ * hidden from assistive technology, by default), as in every other dialog.
+ */
 export function Drawer(props: ComponentProps<typeof DrawerPrimitive.Root>) {
-  return <DrawerPrimitive.Root data-slot="drawer" {...props} />;
+  return <DrawerPrimitive.Root data-slot="drawer" autoFocus {...props} />;
 }
 
 export function DrawerTrigger(props: ComponentProps<typeof DrawerPrimitive.Trigger>) {
@@ -30,8 +35,11 @@ function DrawerOverlay({ className, ...props }: ComponentProps<typeof DrawerPrim
 export function DrawerContent({
   className,
   children,
+  onOpenAutoFocus,
+  onCloseAutoFocus,
   ...props
 }: ComponentProps<typeof DrawerPrimitive.Content>) {
+  const returnFocus = useReturnFocus({ onOpenAutoFocus, onCloseAutoFocus });
   return (
     <DrawerPrimitive.Portal data-slot="drawer-portal">
       <DrawerOverlay />
@@ -45,6 +53,7 @@ export function DrawerContent({
           'data-[vaul-drawer-direction=left]:inset-y-0 data-[vaul-drawer-direction=left]:left-0 data-[vaul-drawer-direction=left]:w-3/4 data-[vaul-drawer-direction=left]:border-r data-[vaul-drawer-direction=left]:sm:max-w-sm',
           className,
         )}
+        {...returnFocus}
         {...props}
       >
         <div

@@ -1,7 +1,7 @@
 import { cn } from '@web/lib/utils';
 import { cva, type VariantProps } from 'class-variance-authority';
 import { Slot } from 'radix-ui';
-import type { ComponentProps } from 'react';
+import { type ComponentProps, useState } from 'react';
 import { useSidebar } from './sidebar-context';
 import { Tooltip, TooltipContent, TooltipTrigger } from './tooltip';
 
@@ -93,6 +93,7 @@ export function SidebarMenuButton({
   }) {
   const Comp = asChild ? Slot.Root : 'button';
   const { isMobile, state } = useSidebar();
+  const [tipOpen, setTipOpen] = useState(false);
   const button = (
     <Comp
       data-slot="sidebar-menu-button"
@@ -104,10 +105,13 @@ export function SidebarMenuButton({
     />
   );
   if (!tooltip) return button;
+  // Only the collapsed sidebar shows the label as a tooltip. Elsewhere the tooltip stays shut:
+  // an open one, even hidden, took the first Escape (the phone sheet needed two to close).
+  const shown = state === 'collapsed' && !isMobile;
   return (
-    <Tooltip>
+    <Tooltip open={shown && tipOpen} onOpenChange={setTipOpen}>
       <TooltipTrigger asChild>{button}</TooltipTrigger>
-      <TooltipContent side="right" align="center" hidden={state !== 'collapsed' || isMobile}>
+      <TooltipContent side="right" align="center" hidden={!shown}>
         {tooltip}
       </TooltipContent>
     </Tooltip>

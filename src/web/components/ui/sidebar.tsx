@@ -10,6 +10,21 @@ import { TooltipProvider } from './tooltip';
 export const SIDEBAR_TOOLTIP_DELAY_MS = 0;
 
 /**
+ * Opening the phone sheet puts the focus on the link of the current screen (else the first
+ * link). Radix skips links when it picks the first control, which left it on Logout, where
+ * Enter ends the session.
+ */
+function focusCurrentLink(event: Event) {
+  const sheet = event.currentTarget as HTMLElement | null;
+  const link =
+    sheet?.querySelector<HTMLElement>('a[aria-current="page"]') ??
+    sheet?.querySelector<HTMLElement>('a[href]');
+  if (!link) return;
+  event.preventDefault();
+  link.focus();
+}
+
+/**
  * Desktop: a fixed column that collapses to icons (data-state expanded/collapsed).
  * Below the mobile breakpoint: a slide-in sheet (data-mobile="true").
  */
@@ -31,6 +46,7 @@ export function Sidebar({
           data-mobile="true"
           side="left"
           showCloseButton={false}
+          onOpenAutoFocus={focusCurrentLink}
           className="w-(--sidebar-width) bg-sidebar p-0 text-sidebar-foreground [&>button]:hidden"
           style={{ '--sidebar-width': SIDEBAR_WIDTH_MOBILE } as CSSProperties}
         >

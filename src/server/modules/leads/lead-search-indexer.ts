@@ -1,0 +1,75 @@
+import { setImmediate as yieldToEvents } from 'node:timers/promises';
+import { sql } from 'drizzle-orm';
+import { type Database, queryRows } from '../../db/client';
+
+/**
+ * Leads indexed per step. A step is one transaction; on PGlite it also holds the only
+ * connection, so it stays short there (requests run between steps).
+ */
+const STEP = { postgres: 20_000, pglite: 2_000 } as const;
+
+export interface SearchIndexerLog {
+  error(obj: object, msg: string): void;
+}
+
+/**
+ * Catches the admin search up with large inserts (see lead_search in the schema): after each
+ * import, and at start for whatever an earlier process left queued. One catch-up runs at a time
+ * per process; processes share the queue (SKIP LOCKED).
+ */
+export class LeadSearchIndexer {
+  private running: Promise<void> | null = null;
+  private again = false;
+  private closed = false;
+
+  constructor(
+    private readonly database: Database,
+    private readonly log: SearchIndexerLog,
+  ) {}
+
+  /** Starts a catch-up in the background (or one more after the current one). */
+  kick(): void {
+    if (this.closed) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.catchUp()
+      .then(() => undefined)
+      .catch((err) => this.log.error({ err }, 'search index catch-up failed'))
+      .finally(() => {
+        this.running = null;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  /** Indexes everything queued; answers the number of lead ids covered. */
+  async catchUp(): Promise<number> {
+    const step = STEP[this.database.kind];
+    let total = 0;
+    while (!this.closed) {
+      const [{ done }] = await queryRows<{ done: number }>(
+        this.database.db,
+        sql`select lead_search_catch_up(${step}::int)::float8 as done`,
+      );
+      if (done === 0) break;
+      total += done;
+      await yieldToEvents();
+    }
+    // Fresh entries wait in the GIN index's pending list, which every search reads in full:
+    // fold them into the index now rather than at the next vacuum.
+    if (total > 0 && !this.closed) {
+      await this.database.db.execute(sql`select gin_clean_pending_list('lead_search_doc_trgm')`);
+    }
+    return total;
+  }
+
+  /** Stops after the current step (the rest stays queued for the next start). */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.running;
+  }
+}
