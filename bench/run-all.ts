@@ -10,7 +10,7 @@ import { runFrontendBench } from './frontend.bench';
 import { runHttpBench } from './http.bench';
 import { runImportBench } from './import.bench';
 import { machineInfo } from './lib/proc';
-import { type BenchReport, log, markdownTable, textTable } from './lib/report';
+import { type BenchReport, gitState, log, markdownTable, textTable } from './lib/report';
 import { WORK_DIR } from './lib/server';
 import { runMemoryBench } from './memory.bench';
 
@@ -46,12 +46,12 @@ async function main() {
   console.log(`\n${textTable(reports)}`);
   const m = machineInfo();
   const md = [
-    `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${m.cpus} cores (${m.cpuModel}), ${m.memoryGb} GB, ${m.platform}, Node ${m.node}.`,
+    `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${m.cpus} cores (${m.cpuModel}), ${m.memoryGb} GB, ${m.platform}, Node ${m.node}; code: ${gitState()}.`,
     '',
     markdownTable(reports),
     '',
     ...reports.flatMap((r) => [
-      `**${r.bench}** (${r.durationS} s, load average ${r.load.before} -> ${r.load.after}): ${r.workload}.`,
+      `**${r.bench}** (${r.startedAt.slice(11, 16)} UTC, ${r.durationS} s, load average ${r.load.before} -> ${r.load.after}, ${r.code}): ${r.workload}.`,
       '',
       ...r.notes.map((n) => `- ${n}`),
       '',

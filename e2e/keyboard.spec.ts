@@ -31,6 +31,8 @@ interface Seed {
   agentLeads: SeedLead[];
   /** a NEW lead for the Assign Lead dialog, found by searching its tag */
   newLead: SeedLead & { tag: string };
+  /** another, for the sweep of the open dialog */
+  spareNewLead: SeedLead & { tag: string };
 }
 
 let seeded: Promise<Seed> | null = null;
@@ -100,23 +102,24 @@ async function createSeed(baseURL: string): Promise<Seed> {
   }
   expect(agentLeads.length).toBeGreaterThanOrEqual(2);
 
-  // one lead left NEW for the Assign Lead dialog
-  let newLead: Seed['newLead'] | null = null;
-  for (let attempt = 0; attempt < 8 && !newLead; attempt++) {
+  // two leads left NEW: one assigned by the keyboard flow, one for the dialog's sweep
+  const waiting: Seed['newLead'][] = [];
+  for (let attempt = 0; attempt < 10 && waiting.length < 2; attempt++) {
     const t = uniqueTag('kbdnew');
     const category = attempt % 2 ? 'FINAL_EXPENSE' : 'ACA';
     const row = `Ned,New${t},555-0400,ned.${t}@e2e.test,Boise,ID,45,${category},${t}`;
     const found = (await importCsv(api, t, [row])).find((l) => l.status === 'NEW');
-    if (found) newLead = { id: found.id, name: `${found.firstName} ${found.lastName}`, tag: t };
+    if (found) waiting.push({ id: found.id, name: `${found.firstName} ${found.lastName}`, tag: t });
   }
-  expect(newLead, 'a lead stays NEW').not.toBeNull();
+  expect(waiting, 'two leads stay NEW').toHaveLength(2);
   await api.dispose();
   return {
     tag,
     packageName: pkg.name,
     agent: { ...agent, id: agentId },
     agentLeads,
-    newLead: newLead!,
+    newLead: waiting[0],
+    spareNewLead: waiting[1],
   };
 }
 
@@ -585,101 +588,151 @@ async function sweep(page: Page, label: string) {
   expect(missingIndicator, `${label}: focused without a visible indicator`).toEqual([]);
 }
 
-test.describe('keyboard sweep: Tab reaches every control, each with a focus indicator', () => {
-  const sweeps: {
-    name: string;
-    path: string;
-    role: 'anonymous' | 'agent' | 'admin';
-    ready: (page: Page) => Promise<void>;
-  }[] = [
-    {
-      name: 'landing',
-      path: '/',
-      role: 'anonymous',
-      ready: (page) => expect(page.locator('#packages [aria-busy="false"]')).toBeAttached(),
-    },
-    {
-      name: 'login',
-      path: '/login',
-      role: 'anonymous',
-      ready: (page) => expect(page.getByLabel('Email')).toBeVisible(),
-    },
-    {
-      name: 'register',
-      path: '/register',
-      role: 'anonymous',
-      ready: (page) => expect(page.getByLabel('Full Name')).toBeVisible(),
-    },
-    {
-      name: '404',
-      path: '/no-such-page',
-      role: 'anonymous',
-      ready: (page) =>
-        expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeVisible(),
-    },
-    {
-      name: 'agent dashboard',
-      path: '/dashboard',
-      role: 'agent',
-      ready: (page) => expect(page.getByTestId('card-total-leads')).toBeVisible(),
-    },
-    {
-      name: 'agent leads',
-      path: '/dashboard/leads',
-      role: 'agent',
-      ready: (page) => expect(page.getByTestId('lead-row').first()).toBeVisible(),
-    },
-    {
-      name: 'agent preferences',
-      path: '/dashboard/preferences',
-      role: 'agent',
-      ready: (page) => expect(page.locator('button[aria-pressed]')).toHaveCount(50),
-    },
-    {
-      name: 'agent package',
-      path: '/dashboard/package',
-      role: 'agent',
-      ready: (page) => expect(page.getByTestId('package-card').first()).toBeVisible(),
-    },
-    {
-      name: 'admin dashboard',
-      path: '/admin',
-      role: 'admin',
-      ready: (page) => expect(page.getByTestId('status-database-state')).toHaveText('Operational'),
-    },
-    {
-      name: 'admin packages',
-      path: '/admin/packages',
-      role: 'admin',
-      ready: (page) => expect(page.getByTestId('package-row').first()).toBeVisible(),
-    },
-    {
-      name: 'admin leads',
-      path: '/admin/leads',
-      role: 'admin',
-      ready: (page) => expect(page.getByTestId('lead-row').first()).toBeVisible(),
-    },
-    {
-      name: 'admin agents',
-      path: '/admin/agents',
-      role: 'admin',
-      ready: (page) => expect(page.getByTestId('agent-row').first()).toBeVisible(),
-    },
-    {
-      name: 'admin analytics',
-      path: '/admin/analytics',
-      role: 'admin',
-      ready: (page) => expect(page.getByTestId('summary-statistics')).toBeVisible(),
-    },
-  ];
-  for (const screen of sweeps) {
-    test(screen.name, async ({ page, baseURL }) => {
-      const s = await seed(baseURL!);
-      if (screen.role === 'agent') await loginApi(page, s.agent);
-      if (screen.role === 'admin') await loginApi(page, E2E_ADMIN);
-      await page.goto(screen.path);
-      await screen.ready(page);
-      await sweep(page, screen.name);
-    });
-  }
+type Role = 'anonymous' | 'agent' | 'admin';
+const sweeps: {
+  name: string;
+  path: string;
+  role: Role;
+  ready: (page: Page, s: Seed) => Promise<void>;
+}[] = [
+  {
+    name: 'landing',
+    path: '/',
+    role: 'anonymous',
+    ready: (page) => expect(page.locator('#packages [aria-busy="false"]')).toBeAttached(),
+  },
+  {
+    name: 'login',
+    path: '/login',
+    role: 'anonymous',
+    ready: (page) => expect(page.getByLabel('Email')).toBeVisible(),
+  },
+  {
+    name: 'register',
+    path: '/register',
+    role: 'anonymous',
+    ready: (page) => expect(page.getByLabel('Full Name')).toBeVisible(),
+  },
+  {
+    name: '404',
+    path: '/no-such-page',
+    role: 'anonymous',
+    ready: (page) =>
+      expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeVisible(),
+  },
+  {
+    name: 'agent dashboard',
+    path: '/dashboard',
+    role: 'agent',
+    ready: (page) => expect(page.getByTestId('card-total-leads')).toBeVisible(),
+  },
+  {
+    name: 'agent leads',
+    path: '/dashboard/leads',
+    role: 'agent',
+    ready: (page) => expect(page.getByTestId('lead-row').first()).toBeVisible(),
+  },
+  {
+    name: 'agent preferences',
+    path: '/dashboard/preferences',
+    role: 'agent',
+    ready: (page) => expect(page.locator('button[aria-pressed]')).toHaveCount(50),
+  },
+  {
+    name: 'agent package',
+    path: '/dashboard/package',
+    role: 'agent',
+    ready: (page, s) =>
+      expect(page.getByTestId('package-card').filter({ hasText: s.packageName })).toBeVisible(),
+  },
+  {
+    name: 'admin dashboard',
+    path: '/admin',
+    role: 'admin',
+    ready: (page) => expect(page.getByTestId('status-database-state')).toHaveText('Operational'),
+  },
+  {
+    name: 'admin packages',
+    path: '/admin/packages',
+    role: 'admin',
+    ready: (page, s) =>
+      expect(page.getByTestId('package-row').filter({ hasText: s.packageName })).toBeVisible(),
+  },
+  {
+    name: 'admin leads',
+    path: '/admin/leads',
+    role: 'admin',
+    ready: (page) => expect(page.getByTestId('lead-row').first()).toBeVisible(),
+  },
+  {
+    name: 'admin agents',
+    path: '/admin/agents',
+    role: 'admin',
+    ready: (page, s) =>
+      expect(page.getByTestId('agent-row').filter({ hasText: s.agent.email })).toBeVisible(),
+  },
+  {
+    name: 'admin analytics',
+    path: '/admin/analytics',
+    role: 'admin',
+    ready: (page) => expect(page.getByTestId('summary-statistics')).toBeVisible(),
+  },
+];
+
+async function openScreen(page: Page, s: Seed, role: Role, path: string) {
+  if (role === 'agent') await loginApi(page, s.agent);
+  if (role === 'admin') await loginApi(page, E2E_ADMIN);
+  await page.goto(path);
+}
+
+for (const viewport of [
+  { width: 1280, height: 800 },
+  { width: 375, height: 740 },
+]) {
+  test.describe(`keyboard sweep at ${viewport.width}px: Tab reaches every control, each with a focus indicator`, () => {
+    test.use({ viewport });
+    for (const screen of sweeps) {
+      test(screen.name, async ({ page, baseURL }) => {
+        const s = await seed(baseURL!);
+        await openScreen(page, s, screen.role, screen.path);
+        await screen.ready(page, s);
+        await sweep(page, `${screen.name} @${viewport.width}px`);
+      });
+    }
+  });
+}
+
+test.describe('keyboard sweep of the open overlays', () => {
+  test('Update Lead Status drawer', async ({ page, baseURL }) => {
+    const s = await seed(baseURL!);
+    await openScreen(page, s, 'agent', '/dashboard/leads');
+    await page
+      .getByTestId('lead-row')
+      .filter({ hasText: s.agentLeads[1].name })
+      .getByRole('button', { name: /Update Status/ })
+      .click();
+    await expect(
+      page.getByTestId('update-status-drawer').getByText('Update Lead Status'),
+    ).toBeVisible();
+    await sweep(page, 'Update Lead Status drawer');
+  });
+
+  test('Create Package dialog', async ({ page, baseURL }) => {
+    const s = await seed(baseURL!);
+    await openScreen(page, s, 'admin', '/admin/packages');
+    await page.getByRole('button', { name: 'Create Package', exact: true }).click();
+    await expect(page.getByRole('dialog').getByLabel('Name')).toBeVisible();
+    await sweep(page, 'Create Package dialog');
+  });
+
+  test('Assign Lead dialog', async ({ page, baseURL }) => {
+    const s = await seed(baseURL!);
+    await openScreen(page, s, 'admin', '/admin/leads');
+    await page.getByLabel('Search leads').fill(s.spareNewLead.tag);
+    await page.getByRole('button', { name: `Assign ${s.spareNewLead.name}` }).click();
+    await expect(
+      page.getByRole('dialog').getByRole('heading', { name: 'Assign Lead' }),
+    ).toBeVisible();
+    await sweep(page, 'Assign Lead dialog');
+  });
 });

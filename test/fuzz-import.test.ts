@@ -375,6 +375,35 @@ describe('fuzzing the CSV import', () => {
     );
   });
 
+  it('bugs found by fuzzing stay fixed: broken envelopes are a 400, a NUL in the file name is dropped', {
+    timeout: TIMEOUT,
+  }, async () => {
+    const csv = validCsv(1);
+    const b = 'XyZboundary';
+    const part = `--${b}\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\nContent-Type: text/csv\r\n\r\n${csv}\r\n`;
+    for (const [label, type, body] of [
+      ['no boundary', 'multipart/form-data', `${part}--${b}--\r\n`],
+      ['empty boundary', 'multipart/form-data; boundary=', `${part}--${b}--\r\n`],
+      ['cut before the closing boundary', `multipart/form-data; boundary=${b}`, part],
+    ]) {
+      const res = await tryUpload({
+        body: Buffer.from(body),
+        headers: { 'content-type': type },
+        label,
+      });
+      expect(res.statusCode, `${label}: ${res.body}`).toBe(400);
+    }
+    const named = await tryUpload({
+      ...multipartFile(validCsv(1), { filename: 'a\u0000b.csv' }),
+      label: 'NUL in the file name',
+    });
+    expect(named.statusCode, named.body).toBe(200);
+    const result = (await ctx.database.db.execute(
+      sql`select filename from imports where id = ${named.json().importId}`,
+    )) as unknown as { rows: { filename: string }[] };
+    expect(result.rows[0].filename).toBe('ab.csv');
+  });
+
   it('an over-long line is a 400 storing nothing', { timeout: TIMEOUT }, async () => {
     const head = 'externalId,city,state,age,category\n';
     const longLine = `${head}huge-1,"${'a'.repeat(1024 * 1024 + 10)}",TX,60,ACA\n`;

@@ -265,6 +265,7 @@ describe.runIf(TEST_DB === 'postgres')(`load for ${LOAD_SECONDS} s on PostgreSQL
         imported: number;
         errorCount: number;
         assigned: number | null;
+        importId: number;
       };
       expect(importResult).toMatchObject({ imported: IMPORTED_ROWS, errorCount: 0 });
       expect(run.status, run.body).toBe(200);
@@ -286,10 +287,13 @@ describe.runIf(TEST_DB === 'postgres')(`load for ${LOAD_SECONDS} s on PostgreSQL
           (select count(*)::int from leads where agent_id is not null) as assigned,
           (select count(*)::int from leads where assigned_on = ${businessDate('America/New_York')}) as "assignedToday",
           (select count(*)::int from lead_history where kind in ('AUTO_ASSIGNED', 'MANUAL_ASSIGNED')) as history,
-          (select count(*)::int from lead_history where kind = 'IMPORTED') as imported`,
+          (select count(*)::int from leads where import_id = ${importResult.importId}) as imported`,
       );
       expect(counts.leads).toBe(SEEDED_LEADS + IMPORTED_ROWS);
       expect(counts.imported).toBe(IMPORTED_ROWS);
+      // and the admin's figures say the same
+      const stats = await json<{ totalLeads: number }>(await asAdmin('/api/admin/stats'));
+      expect(stats.totalLeads).toBe(counts.leads);
 
       // assignments = agents' totals = assignment history
       const listed = await json<

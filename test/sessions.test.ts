@@ -243,6 +243,50 @@ describe('cross-site requests', () => {
   });
 });
 
+describe('what browsers are told', () => {
+  it('sends the security headers SECURITY.md lists', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/api/health' });
+    const csp = String(res.headers['content-security-policy']);
+    for (const directive of [
+      "default-src 'self'",
+      "script-src 'self'",
+      "object-src 'none'",
+      "frame-ancestors 'none'",
+      "base-uri 'self'",
+      "form-action 'self'",
+    ]) {
+      expect(csp).toContain(directive);
+    }
+    expect(csp).not.toMatch(/script-src[^;]*(unsafe-inline|unsafe-eval|\*)/);
+    expect(res.headers).toMatchObject({
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'SAMEORIGIN',
+      'referrer-policy': 'no-referrer',
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'same-origin',
+    });
+  });
+
+  it('reads JSON bodies only as application/json: the same body as text or a form is refused', async () => {
+    const body = JSON.stringify({
+      name: 'Form',
+      email: uniqueEmail('form'),
+      password: 'secret123',
+    });
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data']) {
+      const before = await tableChecksums(ctx);
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        headers: { 'content-type': type },
+        payload: body,
+      });
+      expect([400, 415], `${type}: ${res.body}`).toContain(res.statusCode);
+      expect(await tableChecksums(ctx)).toEqual(before);
+    }
+  });
+});
+
 describe('login throttling under a burst', () => {
   function login(body: object, remoteAddress: string) {
     return ctx.app.inject({ method: 'POST', url: '/api/auth/login', payload: body, remoteAddress });
@@ -377,6 +421,21 @@ describe('5xx answers', () => {
       });
       expectGeneric500(assign, 'assign');
       expect(logs.join('\n')).toMatch(/leads/);
+
+      // a failed run: its answer names the run only; the database's words reach admins only
+      const run = await fixtures.admin.client.post('/api/admin/assignment/run');
+      expect(run.statusCode).toBe(500);
+      expect(run.json()).toEqual({
+        message: expect.stringMatching(
+          /^Assignment run #\d+ failed; the error is recorded in the run history$/,
+        ),
+      });
+      const anonymous = await app.inject({ method: 'GET', url: '/api/health' });
+      expect(anonymous.json().lastAssignmentRun.error).toBe('The assignment run failed');
+      const asAgent = await fixtures.agent.client.get('/api/health');
+      expect(asAgent.json().lastAssignmentRun.error).toBe('The assignment run failed');
+      const asAdmin = await fixtures.admin.client.get('/api/health');
+      expect(asAdmin.json().lastAssignmentRun.error).toMatch(/leads/);
     } finally {
       await app.close();
       await database.close();

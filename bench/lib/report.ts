@@ -1,9 +1,10 @@
 /** What a bench answers, and how it is printed: every figure beside its baseline from the run. */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadAverage, type MachineInfo, machineInfo } from './proc';
-import { WORK_DIR } from './server';
+import { ROOT, WORK_DIR } from './server';
 
 export interface Figure {
   label: string;
@@ -26,6 +27,8 @@ export interface BenchReport {
   /** 1-minute load average before and after the bench (2 cores: >2 means contention) */
   load: { before: number; after: number };
   machine: MachineInfo;
+  /** the code measured: commit and changed files (other people edit the tree meanwhile) */
+  code: string;
   figures: Figure[];
   notes: string[];
 }
@@ -51,6 +54,7 @@ export async function measure(
 ): Promise<BenchReport> {
   const started = Date.now();
   const before = loadAverage();
+  const code = gitState();
   const figures: Figure[] = [];
   const notes: string[] = [];
   await body(figures, notes);
@@ -61,12 +65,26 @@ export async function measure(
     durationS: Math.round((Date.now() - started) / 1000),
     load: { before, after: loadAverage() },
     machine: machineInfo(),
+    code,
     figures,
     notes,
   };
   mkdirSync(WORK_DIR, { recursive: true });
   writeFileSync(join(WORK_DIR, `${bench}.json`), `${JSON.stringify(report, null, 2)}\n`);
   return report;
+}
+
+/** The commit and how many files under src/ differ from it. */
+export function gitState(): string {
+  try {
+    const git = (...args: string[]) =>
+      execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' });
+    const head = git('rev-parse', '--short', 'HEAD').trim();
+    const dirty = git('status', '--porcelain', 'src').split('\n').filter(Boolean).length;
+    return `commit ${head}${dirty ? ` + ${dirty} changed files under src/` : ''}`;
+  } catch {
+    return 'unknown';
+  }
 }
 
 export function formatValue(value: number, unit: string): string {
@@ -102,7 +120,7 @@ export function textTable(reports: BenchReport[]): string {
   for (const row of all.slice(1)) lines.push(line(row));
   for (const r of reports) {
     lines.push('', `${r.bench}: ${r.workload}`);
-    lines.push(`  ${r.durationS} s, load average ${r.load.before} -> ${r.load.after}`);
+    lines.push(`  ${r.durationS} s, load average ${r.load.before} -> ${r.load.after}, ${r.code}`);
     for (const n of r.notes) lines.push(`  - ${n}`);
   }
   return lines.join('\n');

@@ -183,8 +183,8 @@ function buildGraph(agents: SolverAgent[], classes: LeadClass[]): Graph {
     const { leads, fits } = classes[i];
     if (leads.length === 0) continue;
     const first = m;
-    for (const id of fits) {
-      const a = lookup.get(id);
+    for (let j = 0; j < fits.length; j++) {
+      const a = lookup.get(fits[j]);
       if (a < 0 || stampA[a] === i) continue;
       stampA[a] = i;
       eAgent[m++] = a;
@@ -217,11 +217,17 @@ function buildGraph(agents: SolverAgent[], classes: LeadClass[]): Graph {
   const aStart = new Int32Array(n + 1);
   for (let e = 0; e < m; e++) aStart[eAgent[e] + 1]++;
   for (let a = 0; a < n; a++) aStart[a + 1] += aStart[a];
+  // The transpose: class-major order is kept, so each agent's edges come out sorted by class.
   const aEdge = new Int32Array(m);
-  const fill = aStart.slice(0, n);
-  for (let e = 0; e < m; e++) aEdge[fill[eAgent[e]]++] = e;
   const aClass = new Int32Array(m);
-  for (let i = 0; i < m; i++) aClass[i] = eClass[aEdge[i]];
+  const fill = aStart.slice(0, n);
+  for (let c = 0; c < k; c++) {
+    for (let e = cStart[c]; e < cStart[c + 1]; e++) {
+      const i = fill[eAgent[e]]++;
+      aEdge[i] = e;
+      aClass[i] = c;
+    }
+  }
   const identity = new Int32Array(m);
   for (let e = 0; e < m; e++) identity[e] = e;
 
@@ -265,9 +271,9 @@ class AgentLookup {
     this.flat = flatOk ? new Int32Array(max + 1).fill(-1) : null;
   }
   get(id: number): number {
-    const flat = this.flat;
-    if (flat === null) return this.map.get(id) ?? -1;
-    return Number.isInteger(id) && id >= 0 && id < flat.length ? flat[id] : -1;
+    if (this.flat === null) return this.map.get(id) ?? -1;
+    const index = this.flat[id]; // undefined for anything but an integer in range
+    return index === undefined ? -1 : index;
   }
   set(id: number, index: number): void {
     if (this.flat === null) this.map.set(id, index);
