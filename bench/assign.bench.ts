@@ -424,6 +424,8 @@ interface ChildReport {
   /** CPU time of this process and of its PostgreSQL backend (null when not on this host) */
   nodeCpuMs: number;
   pgCpuMs: number | null;
+  /** PostgreSQL CPU per step (engine only) */
+  pgSteps?: Record<string, number>;
   steps: Record<string, number>;
   peakRssMb: number;
   startRssMb: number;
@@ -459,8 +461,22 @@ async function engineChild(): Promise<ChildReport> {
     sql`select pg_backend_pid() as pid`,
   );
   const startRssMb = mb(process.memoryUsage().rss);
-  const timings: Record<string, number> = {};
   const pgBefore = processCpuMs(pid);
+  // each step's PostgreSQL CPU: the backend's counter read as the engine records the step
+  const pgSteps: Record<string, number> = {};
+  let pgMark = pgBefore;
+  const timings = new Proxy<Record<string, number>>(
+    {},
+    {
+      set(target, key: string, value: number) {
+        const now = processCpuMs(pid);
+        if (now !== null && pgMark !== null) pgSteps[key] = now - pgMark;
+        pgMark = now;
+        target[key] = value;
+        return true;
+      },
+    },
+  );
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const run = await runAssignment(database.db, config, {
@@ -477,7 +493,8 @@ async function engineChild(): Promise<ChildReport> {
     wallMs,
     nodeCpuMs: cpuMs,
     pgCpuMs: pgBefore === null || pgAfter === null ? null : pgAfter - pgBefore,
-    steps: timings,
+    steps: { ...timings },
+    pgSteps,
     peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
     startRssMb,
     assigned: run.assigned,
@@ -671,7 +688,7 @@ async function benchCase(leadCount: number, agentCount: number): Promise<void> {
     `| ${name} | ${fmt(r.assigned)} | ${((100 * r.assigned) / bound).toFixed(2)} % | ${secs(r.wallMs)} | ${Object.entries(
       r.steps,
     )
-      .map(([k, v]) => `${k} ${secs(v)}`)
+      .map(([k, v]) => `${k} ${secs(v)}${r.pgSteps?.[k] ? ` (PG ${secs(r.pgSteps[k])})` : ''}`)
       .join(
         ', ',
       )} | ${secs(r.nodeCpuMs)} + ${r.pgCpuMs === null ? '?' : secs(r.pgCpuMs)} | ${fmt(r.peakRssMb)} MB |`;

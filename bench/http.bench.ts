@@ -6,8 +6,8 @@
  *
  * For each endpoint it also records what explains the latency: the unloaded latency of one
  * request at a time, the server's and the database backends' CPU per request, and what the
- * database was running (pg_stat_activity samples). EXPLAIN (ANALYZE, BUFFERS) of the statements
- * behind the routes (as the repositories write them today) goes to bench/.work/http-explain.txt;
+ * database was running (pg_stat_activity samples). The plans (EXPLAIN ANALYZE via auto_explain) of
+ * the statements the server really runs for each endpoint go to bench/.work/http-explain.txt;
  * then, unless BENCH_PROFILE=0, a CPU profile of the server under each load (bench/.work/profiles).
  *
  * Env: BENCH_HTTP_LEADS, BENCH_DURATION, BENCH_CONNECTIONS, BENCH_PG_URL, BENCH_KEEP=1.
@@ -30,8 +30,10 @@ import {
   query,
   recreateDatabase,
   serverSettings,
+  waitDatabaseQuiet,
 } from './lib/pg';
-import { cpuSeconds, loadAverage } from './lib/proc';
+import { describePlan, PlanCapture, planLogProblem, withAutoExplain } from './lib/plans';
+import { cpuSeconds, loadAverage, waitProcessQuiet } from './lib/proc';
 import { type BenchReport, figure, isMain, log, measure, runStandalone } from './lib/report';
 import { seedLeads } from './lib/seed-leads';
 import { type BenchServer, startServer, WORK_DIR } from './lib/server';
@@ -75,6 +77,8 @@ interface Run {
   dbCpuMsPerReq: number;
   load: number;
   profile: string;
+  /** what the server logged as errors during the run */
+  serverErrors: string;
 }
 
 export function runHttpBench(): Promise<BenchReport> {
@@ -85,7 +89,7 @@ export function runHttpBench(): Promise<BenchReport> {
     try {
       notes.push(`PostgreSQL: ${await serverSettings(url)}`);
       server = await startServer({ database: { databaseUrl: url } });
-      const base = server.url;
+      let base = server.url;
       const admin = await loginAdmin(base);
       const pkg = await apiOk<{ id: number }>(
         base,
@@ -134,7 +138,20 @@ export function runHttpBench(): Promise<BenchReport> {
         timeZone: TIME_ZONE,
       });
       notes.push(
-        `data: COPY of ${LEADS} leads ${(seeded.copyMs / 1000).toFixed(1)} s, history rows ${(seeded.historyMs / 1000).toFixed(1)} s, indexes ${(seeded.indexMs / 1000).toFixed(1)} s, VACUUM ANALYZE ${(seeded.vacuumMs / 1000).toFixed(1)} s; ${seeded.assigned} assigned, ${seeded.converted} converted`,
+        `data: COPY of ${LEADS} leads ${(seeded.copyMs / 1000).toFixed(1)} s, history rows ${(seeded.historyMs / 1000).toFixed(1)} s, indexes ${(seeded.indexMs / 1000).toFixed(1)} s; ${seeded.assigned} assigned, ${seeded.converted} converted`,
+      );
+
+      // A restart lets the server pick up work it defers after large inserts (it does so at
+      // start); measure only once it and the database are quiet, then VACUUM ANALYZE.
+      await server.stop();
+      server = await startServer({ database: { databaseUrl: url } });
+      base = server.url;
+      const settledMs = await waitDatabaseQuiet(DB_NAME);
+      const serverQuietMs = await waitProcessQuiet(server.pid);
+      const started = performance.now();
+      await query(url, 'vacuum analyze');
+      notes.push(
+        `after a restart the server and database were busy ${((settledMs + serverQuietMs) / 1000).toFixed(1)} s more (deferred work), then VACUUM ANALYZE ${((performance.now() - started) / 1000).toFixed(1)} s`,
       );
 
       // What a caller sees must match the data, or the speed means nothing.
@@ -177,7 +194,7 @@ export function runHttpBench(): Promise<BenchReport> {
           }),
         );
         notes.push(
-          `${t.label}: server CPU ${run.serverCpuMsPerReq} ms/req, DB backends CPU ${run.dbCpuMsPerReq} ms/req, load ${run.load}; DB: ${run.profile}`,
+          `${t.label}: server CPU ${run.serverCpuMsPerReq} ms/req, DB backends CPU ${run.dbCpuMsPerReq} ms/req, load ${run.load}; DB: ${run.profile}${run.serverErrors ? `; server errors: ${run.serverErrors}` : ''}`,
         );
       }
       figures.unshift(
@@ -193,14 +210,14 @@ export function runHttpBench(): Promise<BenchReport> {
         `GET /api/health again at the end (drift check): ${healthAfter.rps} req/s, p99 ${healthAfter.p99} ms`,
       );
 
-      log('http: EXPLAIN ANALYZE');
-      const explained = await explainAll(url, agent.userId);
-      writeFileSync(join(WORK_DIR, 'http-explain.txt'), explained.text);
-      notes.push(...explained.summary);
+      log('http: query plans (auto_explain)');
+      await server.stop();
+      server = null;
+      const plans = await capturePlans(url, cookieOf);
+      writeFileSync(join(WORK_DIR, 'http-explain.txt'), plans.text);
+      notes.push(...plans.summary);
 
       if (process.env.BENCH_PROFILE !== '0') {
-        await server.stop();
-        server = null;
         for (const t of TARGETS) {
           log(`http: CPU profile of the server under ${t.label}`);
           const summary = await profileTarget(url, t.path, cookieOf(t.who));
@@ -239,9 +256,11 @@ async function loadRun(
     100,
     cpuSeconds,
   ).start();
+  server.drainErrors(); // only the measured run's errors count
   const cpuBefore = cpuSeconds(server.pid);
   const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
   const serverCpu = cpuSeconds(server.pid) - cpuBefore;
+  const serverErrors = server.drainErrors();
   const profile = await activity.stop();
   const done = result.latency.totalCount;
   return {
@@ -260,6 +279,7 @@ async function loadRun(
     serverCpuMsPerReq: done ? Math.round((serverCpu / done) * 1e4) / 10 : 0,
     dbCpuMsPerReq: done ? Math.round((profile.backendCpuS / done) * 1e4) / 10 : 0,
     load: loadAverage(),
+    serverErrors,
     profile: `busy ${Math.round(profile.busyShare * 100)}% of samples, ${profile.meanActive} statements running on average; top: ${profile.top
       .slice(0, 3)
       .map((t) => `${Math.round(t.share * 100)}% [${t.waits}] ${t.query.slice(0, 110)}`)
@@ -299,60 +319,46 @@ async function profileTarget(url: string, path: string, cookie: string | undefin
   return describeProfile(summarizeProfile(mainThreadProfile(dir), window));
 }
 
-/** The statements behind the routes, as the repositories write them today, with real values. */
-function explainTargets(agentId: number): { label: string; sql: string }[] {
-  const order = 'order by created_at desc nulls last, id desc nulls last';
-  const smith = `(first_name ilike '%smith%' or last_name ilike '%smith%' or phone ilike '%smith%' or email ilike '%smith%')`;
-  return [
-    {
-      label: 'agent leads',
-      sql: `select * from leads where agent_id = ${agentId} order by created_at desc, id desc`,
-    },
-    { label: 'admin leads page', sql: `select * from leads ${order} limit 50` },
-    { label: 'admin leads total', sql: 'select count(*)::int from leads' },
-    { label: 'q=smith page', sql: `select * from leads where ${smith} ${order} limit 50` },
-    { label: 'q=smith total', sql: `select count(*)::int from leads where ${smith}` },
-    {
-      label: 'stats',
-      sql: `select (select count(*) from leads)::int, (select count(*) from leads where status = 'NEW' and agent_id is null)::int, (select count(*) from leads where status = 'CONVERTED')::int`,
-    },
-    {
-      label: 'analytics totals',
-      sql: `select count(*)::int, count(*) filter (where agent_id is not null)::int, count(*) filter (where status = 'CONVERTED')::int from leads`,
-    },
-    {
-      label: 'analytics trend',
-      sql: `select (created_at at time zone '${TIME_ZONE}')::date as day, count(*)::int from lead_history where kind in ('AUTO_ASSIGNED', 'MANUAL_ASSIGNED') and created_at >= ((current_date - 29)::timestamp at time zone '${TIME_ZONE}') group by 1`,
-    },
-    {
-      label: 'analytics conversions by agent',
-      sql: `select u.name, count(*)::int as converted from leads l join users u on u.id = l.agent_id where l.status = 'CONVERTED' group by u.id, u.name order by converted desc, lower(u.name), u.id limit 10`,
-    },
-    {
-      label: 'analytics categories',
-      sql: 'select category, count(*)::int from leads group by category order by category',
-    },
-  ];
-}
+/**
+ * Two requests to each endpoint, one at a time, against a server whose database sessions run
+ * auto_explain: the plans of the statements it really runs (bench/.work/http-explain.txt).
+ */
+const WARM_UP = 'warm-up of';
 
-async function explainAll(url: string, agentId: number) {
+async function capturePlans(
+  url: string,
+  cookieOf: (who: Target['who']) => string | undefined,
+): Promise<{ text: string; summary: string[] }> {
+  const problem = planLogProblem();
+  if (problem) return { text: '', summary: [`query plans not captured: ${problem}`] };
+  const server = await startServer({ database: { databaseUrl: withAutoExplain(url) } });
+  const capture = new PlanCapture(url, DB_NAME);
+  try {
+    await capture.start();
+    for (const t of TARGETS) {
+      const headers = cookieOf(t.who) ? { cookie: cookieOf(t.who) as string } : undefined;
+      await capture.mark(`${WARM_UP} ${t.label}`);
+      await (await fetch(`${server.url}${t.path}`, { headers })).arrayBuffer();
+      await capture.mark(t.label);
+      await (await fetch(`${server.url}${t.path}`, { headers })).arrayBuffer();
+    }
+  } finally {
+    await server.stop();
+  }
+  const plans = await capture.stop();
   let text = '';
   const summary: string[] = [];
-  for (const t of explainTargets(agentId)) {
-    const rows = await query<{ 'QUERY PLAN': string }>(url, `explain (analyze, buffers) ${t.sql}`);
-    const plan = rows.map((r) => r['QUERY PLAN']);
-    text += `-- ${t.label}\n${t.sql}\n${plan.join('\n')}\n\n`;
-    const exec = plan.find((l) => l.startsWith('Execution Time')) ?? '';
-    const scans = plan
-      .map((l) =>
-        /(Seq Scan|Index Only Scan|Index Scan|Bitmap Index Scan|Bitmap Heap Scan) (?:using (\S+) )?on (\S+)/.exec(
-          l,
-        ),
-      )
-      .filter((m) => m !== null)
-      .map((m) => `${m[1]} ${m[2] ?? m[3]}`);
+  for (const [label, entries] of plans) {
+    if (label.startsWith(WARM_UP)) continue;
+    text += `==== ${label}\n\n`;
+    for (const e of entries) text += `-- ${e.ms} ms\n${e.query}\n${e.plan.join('\n')}\n\n`;
+    const slow = entries.filter((e) => !/from "sessions"/.test(e.query) && e.ms >= 1);
     summary.push(
-      `EXPLAIN ${t.label}: ${exec.replace('Execution Time: ', '')}, ${[...new Set(scans)].join(', ')}`,
+      `plans under ${label}: ${
+        slow
+          .map((e) => `[${e.query.replace(/\s+/g, ' ').slice(0, 70)}…] ${describePlan(e)}`)
+          .join('; ') || 'every statement under 1 ms'
+      }`,
     );
   }
   return { text, summary };

@@ -564,6 +564,21 @@ describe('fuzzing routes that take input', () => {
     });
   });
 
+  it('GET /api/admin/imports', { timeout: TIMEOUT }, async () => {
+    const gen = query({ status: statusOf(['RUNNING', 'DONE', 'FAILED']) }).map((q) => ({
+      url: `/api/admin/imports?${q}`,
+    }));
+    await fuzzRoute('GET', '/api/admin/imports', 'admin', gen);
+  });
+
+  it('GET /api/admin/imports/:id', { timeout: TIMEOUT }, async () => {
+    const known = [await fx.importRecord(), await fx.importRecord()];
+    const gen = idSegment(known).map((id) => ({ url: `/api/admin/imports/${id}` }));
+    await fuzzRoute('GET', '/api/admin/imports/:id', 'admin', gen, (_req, res) => {
+      if (res.statusCode === 200) expect(known).toContain(res.json().id);
+    });
+  });
+
   it('GET /api/admin/assignment/runs', { timeout: TIMEOUT }, async () => {
     const gen = query({ limit: fc.integer({ min: -2, max: 120 }).map(String) }).map((q) => ({
       url: `/api/admin/assignment/runs?${q}`,
@@ -647,6 +662,8 @@ const WITH_INPUT = new Set([
   'GET /api/admin/leads/export',
   'POST /api/admin/leads/assign',
   'GET /api/admin/assignment/runs',
+  'GET /api/admin/imports',
+  'GET /api/admin/imports/:id',
   'POST /api/admin/leads/import', // test/fuzz-import.test.ts
 ]);
 

@@ -185,3 +185,38 @@ export class PgActivitySampler {
     };
   }
 }
+
+/**
+ * Waits until no session of the database has run a statement (or held a transaction open) for
+ * `quietMs`: work the server defers to the background (index catch-ups) is done. Answers the ms
+ * waited; throws after `timeoutMs`.
+ */
+export async function waitDatabaseQuiet(
+  database: string,
+  opts: { quietMs?: number; timeoutMs?: number } = {},
+): Promise<number> {
+  const quietMs = opts.quietMs ?? 2000;
+  const started = Date.now();
+  const client = new pg.Client({ connectionString: databaseUrl('postgres') });
+  await client.connect();
+  try {
+    let quietSince = Date.now();
+    for (;;) {
+      const { rows } = await client.query<{ n: number }>(
+        `select count(*)::int as n from pg_stat_activity
+         where datname = $1 and pid <> pg_backend_pid()
+           and state in ('active', 'idle in transaction')`,
+        [database],
+      );
+      const now = Date.now();
+      if (rows[0].n > 0) quietSince = now;
+      else if (now - quietSince >= quietMs) return now - started - quietMs;
+      if (now - started > (opts.timeoutMs ?? 30 * 60_000)) {
+        throw new Error(`database ${database} still busy after ${now - started} ms`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  } finally {
+    await client.end();
+  }
+}

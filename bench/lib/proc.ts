@@ -110,3 +110,28 @@ export function cpuSeconds(pid: number): number {
 
 /** sysconf(_SC_CLK_TCK): 100 on every Linux this runs on. */
 const CLOCK_TICKS = 100;
+
+/**
+ * Waits until a process has used under 5% of a core for `quietMs` (work it deferred to the
+ * background is done; /proc counts CPU in 10 ms ticks, hence the coarse threshold). Answers the ms waited; throws after `timeoutMs`.
+ */
+export async function waitProcessQuiet(
+  pid: number,
+  opts: { quietMs?: number; timeoutMs?: number } = {},
+): Promise<number> {
+  const quietMs = opts.quietMs ?? 2000;
+  const started = Date.now();
+  let quietSince = Date.now();
+  let last = cpuSeconds(pid);
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const now = Date.now();
+    const cpu = cpuSeconds(pid);
+    if (cpu - last > 0.025) quietSince = now;
+    else if (now - quietSince >= quietMs) return now - started - quietMs;
+    last = cpu;
+    if (now - started > (opts.timeoutMs ?? 30 * 60_000)) {
+      throw new Error(`process ${pid} still busy after ${now - started} ms`);
+    }
+  }
+}

@@ -38,6 +38,8 @@ export interface BenchServer {
   memory(): ProcMemory;
   /** the last lines the server printed (for error messages) */
   output(): string;
+  /** the error messages the server logged since the last call, counted: "message x3; ..." */
+  drainErrors(): string;
   stop(): Promise<void>;
 }
 
@@ -88,8 +90,18 @@ export async function startServer(opts: StartOptions): Promise<BenchServer> {
   );
   running.add(child);
   const lines: string[] = [];
+  const errors = new Map<string, number>();
+  let partial = '';
   const keep = (chunk: Buffer) => {
-    lines.push(...chunk.toString().split('\n').filter(Boolean));
+    const text = partial + chunk.toString();
+    const cut = text.lastIndexOf('\n');
+    partial = text.slice(cut + 1);
+    for (const line of text.slice(0, cut + 1).split('\n')) {
+      if (!line) continue;
+      lines.push(line);
+      const message = errorMessage(line);
+      if (message) errors.set(message, (errors.get(message) ?? 0) + 1);
+    }
     if (lines.length > 50) lines.splice(0, lines.length - 50);
   };
   child.stdout?.on('data', keep);
@@ -136,6 +148,26 @@ export async function startServer(opts: StartOptions): Promise<BenchServer> {
     startMs,
     memory: () => readMemory(pid),
     output: () => lines.join('\n'),
+    drainErrors: () => {
+      const text = [...errors.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .map(([message, n]) => `${message} x${n}`)
+        .join('; ');
+      errors.clear();
+      return text;
+    },
     stop,
   };
+}
+
+/** The message of a pino error line (level 50 and up), or null. */
+function errorMessage(line: string): string | null {
+  if (!line.startsWith('{')) return null;
+  try {
+    const entry = JSON.parse(line) as { level?: number; msg?: string; err?: { message?: string } };
+    if ((entry.level ?? 0) < 50) return null;
+    return (entry.err?.message ?? entry.msg ?? 'error').slice(0, 160);
+  } catch {
+    return null;
+  }
 }

@@ -6,7 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import { subscriptions } from '../../src/server/db/schema';
+import { imports, subscriptions } from '../../src/server/db/schema';
 import { insertLeads, insertPackage } from './agent-fixtures';
 import { Client, loginAdmin, registerAgent, type TestContext, uniqueEmail } from './test-app';
 
@@ -42,6 +42,8 @@ export interface Fixtures {
   ensureSubscription(userId: number): Promise<void>;
   /** a fresh package (with this slug), its id */
   packageWithSlug(slug?: string): Promise<number>;
+  /** the id of a finished import record */
+  importRecord(): Promise<number>;
   /** a registered agent that no caller is signed in as: for login as anonymous */
   spareAccount(): Promise<{ email: string; password: string }>;
 }
@@ -280,6 +282,21 @@ export const ROUTES: RouteCase[] = [
     invalid: () => ({ url: '/api/admin/leads/export?status=BOGUS' }),
   },
 
+  {
+    method: 'GET',
+    path: '/api/admin/imports',
+    expect: ADMIN_ONLY(200),
+    request: () => ({ url: '/api/admin/imports?status=DONE' }),
+    invalid: () => ({ url: '/api/admin/imports?status=BOGUS' }),
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/imports/:id',
+    expect: ADMIN_ONLY(200),
+    request: async (fx) => ({ url: `/api/admin/imports/${await fx.importRecord()}` }),
+    invalid: () => ({ url: '/api/admin/imports/abc' }),
+  },
+
   // admin: assignment engine
   {
     method: 'POST',
@@ -390,6 +407,13 @@ export async function createFixtures(ctx: TestContext): Promise<Fixtures> {
     },
     async packageWithSlug(slug) {
       return (await insertPackage(db, slug ? { slug } : {})).id;
+    },
+    async importRecord() {
+      const [row] = await db
+        .insert(imports)
+        .values({ userId: admin.id, filename: 'matrix.csv', status: 'DONE' })
+        .returning({ id: imports.id });
+      return row.id;
     },
     async spareAccount() {
       const spare = await registerAgent(ctx.app, 'Spare');

@@ -1,0 +1,237 @@
+import { PassThrough } from 'node:stream';
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { queryRows } from '../src/server/db/client';
+import { IMPORT_BATCH_ROWS } from '../src/server/modules/leads/import-leads';
+import { Client, loginAdmin, registerAgent, setupTestApp } from './support/test-app';
+import { TEST_DB } from './support/test-db';
+
+const ctx = setupTestApp({ ASSIGN_ON_IMPORT: false });
+
+let seq = 0;
+/** A unique token for this file's rows, so searches only see what a test created. */
+function tag(prefix = 'i'): string {
+  return `${prefix}${process.pid}z${Date.now().toString(36)}z${++seq}`;
+}
+
+function upload(client: Client, csv: string, filename = 'leads.csv') {
+  const form = new FormData();
+  form.append('file', new Blob([csv], { type: 'text/csv' }), filename);
+  return client.request('POST', '/api/admin/leads/import', form);
+}
+
+const HEADER = 'firstName,lastName,phone,email,city,state,age,category,externalId';
+
+/** `n` valid rows; first names `${t}-${i}`, externalIds `${t}-x${i}`. */
+function rows(t: string, from: number, to: number): string {
+  let out = '';
+  for (let i = from; i < to; i++) {
+    out += `${t}-${i},Doe,555-${String(i).padStart(4, '0')},${t}-${i}@example.com,Austin,TX,${18 + (i % 80)},${['MEDICARE', 'ACA', 'FINAL_EXPENSE'][i % 3]},${t}-x${i}\n`;
+  }
+  return out;
+}
+
+async function searchIds(client: Client, q: string, extra = '') {
+  const res = await client.get(`/api/admin/leads?q=${encodeURIComponent(q)}&limit=1000${extra}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return {
+    ids: (res.json() as { id: number }[]).map((l) => l.id),
+    total: Number(res.headers['x-total-count']),
+    exact: res.headers['x-total-count-exact'] !== 'false',
+  };
+}
+
+const catchUpSearch = () =>
+  queryRows(ctx.database.db, sql`select lead_search_catch_up(1000000000)`);
+
+describe('GET /api/admin/imports and /api/admin/imports/{id}', () => {
+  it('answers the import record with its figures, newest first in the list', async () => {
+    const admin = await loginAdmin(ctx);
+    const t = tag('rec');
+    const csv = `${HEADER}\n${rows(t, 0, 3)}x,y,,,Austin,ZZ,70,MEDICARE,${t}-bad\n`;
+    const first = await upload(admin.client, csv, 'first.csv');
+    expect(first.statusCode, first.body).toBe(200);
+    const again = await upload(admin.client, csv, 'again.csv');
+    const { importId } = again.json();
+
+    const one = await admin.client.get(`/api/admin/imports/${importId}`);
+    expect(one.statusCode).toBe(200);
+    expect(one.json()).toMatchObject({
+      id: importId,
+      userId: admin.id,
+      filename: 'again.csv',
+      status: 'DONE',
+      rowsSeen: 4,
+      imported: 0,
+      duplicates: 3,
+      errorCount: 1,
+      message: null,
+    });
+    expect(Date.parse(one.json().finishedAt)).toBeGreaterThanOrEqual(
+      Date.parse(one.json().startedAt),
+    );
+
+    const list = (await admin.client.get('/api/admin/imports')).json() as { id: number }[];
+    expect(list.slice(0, 2).map((r) => r.id)).toEqual([importId, first.json().importId]);
+    const running = (await admin.client.get('/api/admin/imports?status=RUNNING')).json();
+    expect(running.map((r: { id: number }) => r.id)).not.toContain(importId);
+  });
+
+  it('records a refused file as FAILED with its message', async () => {
+    const admin = await loginAdmin(ctx);
+    const res = await upload(admin.client, `${HEADER}\n"unclosed,quote\n`, 'broken.csv');
+    expect(res.statusCode).toBe(400);
+    const [latest] = (await admin.client.get('/api/admin/imports')).json();
+    expect(latest).toMatchObject({ filename: 'broken.csv', status: 'FAILED', imported: 0 });
+    expect(latest.message).toBe(res.json().message);
+  });
+
+  it('is 404 for an unknown import, 400 for a bad id, and for admins only', async () => {
+    const admin = await loginAdmin(ctx);
+    expect((await admin.client.get('/api/admin/imports/2000000000')).statusCode).toBe(404);
+    expect((await admin.client.get('/api/admin/imports/abc')).statusCode).toBe(400);
+    expect((await admin.client.get('/api/admin/imports?status=MAYBE')).statusCode).toBe(400);
+    const agent = await registerAgent(ctx.app);
+    expect((await agent.client.get('/api/admin/imports')).statusCode).toBe(403);
+    expect((await agent.client.get('/api/admin/imports/1')).statusCode).toBe(403);
+    expect((await new Client(ctx.app).get('/api/admin/imports/1')).statusCode).toBe(401);
+  });
+
+  // PGlite has one connection, which the import's transaction holds until it ends.
+  it.runIf(TEST_DB === 'postgres')(
+    'shows the rows processed while an import runs; its leads appear only when it commits',
+    async () => {
+      const admin = await loginAdmin(ctx);
+      const t = tag('run');
+      const firstPart = IMPORT_BATCH_ROWS + 500;
+      const boundary = `----lf${Date.now()}`;
+      const body = new PassThrough();
+      const answer = ctx.app.inject({
+        method: 'POST',
+        url: '/api/admin/leads/import',
+        headers: {
+          cookie: admin.client.cookie ?? '',
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+        },
+        payload: body,
+      });
+      body.write(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.csv"\r\n` +
+          `Content-Type: text/csv\r\n\r\n${HEADER}\n${rows(t, 0, firstPart)}`,
+      );
+
+      // the first batch is parsed and stored while the rest of the upload has not arrived
+      let seen: { id: number; rowsSeen: number; imported: number } | undefined;
+      for (let i = 0; i < 600 && !(seen && seen.imported >= IMPORT_BATCH_ROWS); i++) {
+        const list = (await admin.client.get('/api/admin/imports?status=RUNNING')).json();
+        seen = list.find((r: { filename: string }) => r.filename === 'slow.csv');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(seen).toMatchObject({ status: 'RUNNING', rowsSeen: IMPORT_BATCH_ROWS });
+      expect(seen?.imported).toBe(IMPORT_BATCH_ROWS);
+      const byId = (await admin.client.get(`/api/admin/imports/${seen?.id}`)).json();
+      expect(byId).toMatchObject({ status: 'RUNNING', rowsSeen: IMPORT_BATCH_ROWS });
+      // nothing is visible before the commit
+      expect((await searchIds(admin.client, t)).total).toBe(0);
+
+      body.end(`${rows(t, firstPart, firstPart + 100)}\r\n--${boundary}--\r\n`);
+      const res = await answer;
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ imported: firstPart + 100, importId: seen?.id });
+      const done = (await admin.client.get(`/api/admin/imports/${seen?.id}`)).json();
+      expect(done).toMatchObject({ status: 'DONE', rowsSeen: firstPart + 100 });
+      expect((await searchIds(admin.client, `${t}-`)).total).toBe(firstPart + 100);
+    },
+    120_000,
+  );
+});
+
+describe('import through COPY', () => {
+  it('keeps tabs, backslashes, line breaks and quotes in values as they were', async () => {
+    const admin = await loginAdmin(ctx);
+    const t = tag('esc');
+    const csv = [
+      'firstName,lastName,phone,email,city,state,age,category,externalId',
+      `"A\tB${t}","back\\slash \\N \\.","line\nbreak","q""uote@example.com",St. Louis,MO,70,MEDICARE,${t}-1`,
+      `\\N${t},,,,"Coeur d’Alene",ID,66,ACA,`,
+    ].join('\r\n');
+    const res = await upload(admin.client, csv);
+    expect(res.json()).toMatchObject({ imported: 2, errorCount: 0 });
+    const [a] = (await admin.client.get(`/api/admin/leads?q=${encodeURIComponent(`B${t}`)}`)).json();
+    expect(a).toMatchObject({
+      firstName: `A\tB${t}`,
+      lastName: 'back\\slash \\N \\.',
+      phone: 'line\nbreak',
+      email: 'q"uote@example.com',
+      city: 'St. Louis',
+      externalId: `${t}-1`,
+    });
+    const [b] = (await admin.client.get(`/api/admin/leads?q=${encodeURIComponent(`\\N${t}`)}`)).json();
+    expect(b).toMatchObject({
+      firstName: `\\N${t}`,
+      lastName: null,
+      phone: null,
+      email: null,
+      city: 'Coeur d’Alene',
+      externalId: null,
+    });
+  });
+
+  it('stores the new rows of a batch that repeats stored ones, and counts the repeats', async () => {
+    const admin = await loginAdmin(ctx);
+    const t = tag('mix');
+    const seed = await upload(admin.client, `${HEADER}\n${rows(t, 0, 10)}${rows(t, 20, 30)}`);
+    expect(seed.json()).toMatchObject({ imported: 20, duplicates: 0 });
+    // rows 0-39: 20 stored already, 20 new, in one batch
+    const res = await upload(admin.client, `${HEADER}\n${rows(t, 0, 40)}`);
+    expect(res.json()).toMatchObject({ imported: 20, duplicates: 20, errorCount: 0 });
+    const found = await searchIds(admin.client, `${t}-`);
+    expect(found.total).toBe(40);
+    expect(new Set(found.ids).size).toBe(40);
+  });
+
+  it('finds the leads of a large import at once and after the search index caught up', async () => {
+    const admin = await loginAdmin(ctx);
+    const t = tag('big');
+    const n = 3_000; // over the size the insert trigger indexes at once: the range is queued
+    const res = await upload(admin.client, `${HEADER}\n${rows(t, 0, n)}`);
+    expect(res.json()).toMatchObject({ imported: n });
+
+    const before = await searchIds(admin.client, `${t}-12`, '&limit=50');
+    // 12, 120-129, 1200-1299: 111 leads
+    expect(before.total).toBe(111);
+    const page = await searchIds(admin.client, `${t}-12`, '&limit=5&offset=1');
+    await catchUpSearch();
+    const after = await searchIds(admin.client, `${t}-12`, '&limit=50');
+    expect(after).toEqual(before);
+    expect(await searchIds(admin.client, `${t}-12`, '&limit=5&offset=1')).toEqual(page);
+    // newest (highest id) first
+    expect([...after.ids].sort((x, y) => y - x)).toEqual(after.ids);
+    expect((await searchIds(admin.client, `${t}-12`, '&status=NEW')).total).toBe(111);
+    expect((await searchIds(admin.client, `${t}-12`, '&status=ASSIGNED')).total).toBe(0);
+    const [{ queued }] = await queryRows<{ queued: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as queued from lead_search_queue`,
+    );
+    expect(queued).toBe(0);
+  });
+});
+
+describe('X-Total-Count of a search', () => {
+  it('counts exactly up to 10,000 matches, then says 10,000 and that it is not exact', async () => {
+    const admin = await loginAdmin(ctx);
+    const t = tag('cap');
+    await ctx.database.db.execute(
+      sql`insert into leads (first_name, city, state, age, category)
+          select ${t} || '-' || g, 'Austin', 'TX', 65, 'MEDICARE'
+          from generate_series(1, 10001) g`,
+    );
+    const many = await searchIds(admin.client, t, '&limit=10');
+    expect(many).toMatchObject({ total: 10_000, exact: false });
+    expect(many.ids).toHaveLength(10);
+    const few = await searchIds(admin.client, `${t}-1000`);
+    expect(few).toMatchObject({ total: 2, exact: true }); // 1000 and 10000
+    await catchUpSearch();
+    expect(await searchIds(admin.client, t, '&limit=10')).toEqual(many);
+  });
+});
