@@ -27,6 +27,8 @@ interface Seed {
   tag: string;
   packageName: string;
   agent: { email: string; password: string; name: string; id: number };
+  /** an agent with an ACTIVE subscription */
+  subscriber: { email: string; password: string; name: string };
   /** leads assigned to the agent, in their ASSIGNED state */
   agentLeads: SeedLead[];
   /** a NEW lead for the Assign Lead dialog, found by searching its tag */
@@ -83,6 +85,34 @@ async function createSeed(baseURL: string): Promise<Seed> {
   const agentId = (await reg.json()).user.id as number;
   await agentCtx.dispose();
 
+  // an agent with a subscription (for the agents table's status list), whose preferences
+  // match no lead another spec imports
+  const subCtx = await request.newContext({ baseURL });
+  const subscriber = {
+    email: uniqueEmail('kbdsub'),
+    password: 'secret123',
+    name: `Sam Sub ${tag}`,
+  };
+  expect((await subCtx.post('/api/auth/register', { data: subscriber })).status()).toBe(201);
+  expect((await subCtx.post('/api/auth/login', { data: subscriber })).status()).toBe(200);
+  expect(
+    (
+      await subCtx.put('/api/agent/preferences', {
+        data: {
+          states: ['VT'],
+          cities: ['Burlington'],
+          ageMin: null,
+          ageMax: null,
+          categories: [],
+        },
+      })
+    ).status(),
+  ).toBe(200);
+  expect(
+    (await subCtx.post('/api/agent/subscription', { data: { packageId: pkg.id } })).status(),
+  ).toBe(200);
+  await subCtx.dispose();
+
   // its leads: the NEW ones assigned by hand (another spec's agent may take some at import)
   const leads = await importCsv(
     api,
@@ -118,6 +148,7 @@ async function createSeed(baseURL: string): Promise<Seed> {
     packageName: pkg.name,
     agent: { ...agent, id: agentId },
     agentLeads,
+    subscriber,
     newLead: waiting[0],
     spareNewLead: waiting[1],
   };
@@ -520,6 +551,84 @@ test.describe('keyboard only', () => {
     ).json()) as { id: number; status: string; agentId: number | null }[];
     expect(lead).toMatchObject({ id: s.newLead.id, status: 'ASSIGNED', agentId: s.agent.id });
     await api.dispose();
+  });
+  test('admin leads: Import CSV opens the file chooser with Enter; the status filter with the arrows', async ({
+    page,
+    baseURL,
+  }) => {
+    await seed(baseURL!);
+    await loginApi(page, E2E_ADMIN);
+    await page.goto('/admin/leads');
+    await expect(page.getByTestId('lead-row').first()).toBeVisible();
+    const t = uniqueTag('kbdimp');
+    await tabTo(page, page.getByRole('button', { name: 'Import CSV' }));
+    const chooser = page.waitForEvent('filechooser');
+    await page.keyboard.press('Enter');
+    await (await chooser).setFiles({
+      name: `${t}.csv`,
+      mimeType: 'text/csv',
+      buffer: Buffer.from(
+        `firstName,lastName,city,state,age,category,externalId\nIda,${t},Rutland,VT,61,MEDICARE,${t}\n`,
+      ),
+    });
+    await expect(toast(page, 'Import successful')).toBeVisible();
+    const api = await apiAs(baseURL!, E2E_ADMIN);
+    expect(await (await api.get(`/api/admin/leads?q=${t}`)).json()).toHaveLength(1);
+
+    // the status filter: opened with Space, Converted chosen with the arrows and Enter
+    const filter = page.getByRole('combobox', { name: 'Filter by status' });
+    await tabTo(page, filter);
+    await page.keyboard.press('Space');
+    await arrowToOption(page, 'Converted');
+    await page.keyboard.press('Enter');
+    await expect(filter).toHaveText('Converted');
+    const converted = Number(
+      (await api.get('/api/admin/leads?status=CONVERTED&limit=1')).headers()['x-total-count'],
+    );
+    await expect(page.getByTestId('lead-count')).toHaveText(
+      `${converted} ${converted === 1 ? 'lead' : 'leads'}`,
+    );
+    await api.dispose();
+  });
+
+  test("admin agents: an agent's subscription status changed with the keyboard", async ({
+    page,
+    baseURL,
+  }) => {
+    const s = await seed(baseURL!);
+    await loginApi(page, E2E_ADMIN);
+    await page.goto('/admin/agents');
+    const row = page.getByTestId('agent-row').filter({ hasText: s.subscriber.email });
+    await expect(row.getByTestId('subscription-status')).toHaveText('ACTIVE');
+    const status = row.getByRole('combobox', {
+      name: `Change subscription status of ${s.subscriber.name}`,
+    });
+    await tabTo(page, status);
+    await page.keyboard.press('Enter');
+    await arrowToOption(page, 'PAST_DUE');
+    await page.keyboard.press('Enter');
+    await expect(toast(page, 'Subscription updated')).toBeVisible();
+    await expect(row.getByTestId('subscription-status')).toHaveText('PAST_DUE');
+    const api = await apiAs(baseURL!, E2E_ADMIN);
+    const agents = (await (await api.get('/api/admin/agents')).json()) as {
+      email: string;
+      subscription: { status: string } | null;
+    }[];
+    expect(agents.find((a) => a.email === s.subscriber.email)?.subscription?.status).toBe(
+      'PAST_DUE',
+    );
+    await api.dispose();
+  });
+
+  test('log out from the sidebar with the keyboard', async ({ page, baseURL }) => {
+    const s = await seed(baseURL!);
+    await loginApi(page, s.agent);
+    await page.goto('/dashboard');
+    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+    await tabTo(page, page.getByRole('button', { name: 'Logout' }));
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/login$/);
+    expect((await page.request.get('/api/auth/me')).status()).toBe(401);
   });
 });
 

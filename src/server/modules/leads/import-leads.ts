@@ -23,6 +23,12 @@ export const IMPORT_BATCH_ROWS = 25_000;
 const PROGRESS_WRITE_MS = 1000;
 
 /**
+ * An upload that sends nothing for this long is abandoned: its open transaction would otherwise
+ * hold the import lock (and, on PGlite, the only connection) for as long as the client likes.
+ */
+export const UPLOAD_IDLE_MS = 120_000;
+
+/**
  * Called once an import is committed, with its id; answers how many leads it assigned (null when
  * nothing ran). The assignment engine hooks in here (ASSIGN_ON_IMPORT).
  */
@@ -72,27 +78,30 @@ export async function importLeads(
       const writer = new LeadBatchWriter(session);
       // One batch is stored while the parser reads the next: the database and this process
       // work side by side (two cores), and at most two batches are held.
-      let storing: Promise<StoredBatch> | null = null;
+      let storing: Promise<void> | null = null;
       const collect = async () => {
-        if (!storing) return;
-        const stored = await storing;
+        await storing;
         storing = null;
-        progress.imported += stored.imported;
-        progress.duplicates += stored.duplicates;
       };
+      const file = withIdleTimeout(input.file, UPLOAD_IDLE_MS);
       try {
-        for await (const batch of parseLeadCsv(input.file, { batchSize: IMPORT_BATCH_ROWS })) {
+        for await (const batch of parseLeadCsv(file, { batchSize: IMPORT_BATCH_ROWS })) {
           await collect();
           countBatch(batch, progress, errors);
           saver.maybeSave();
-          storing = writer.write(encodeLeadRows(batch.leads, importId), batch.leads.length);
+          storing = writer
+            .write(encodeLeadRows(batch.leads, importId), batch.leads.length)
+            .then((stored: StoredBatch) => {
+              progress.imported += stored.imported;
+              progress.duplicates += stored.duplicates;
+            });
           // its outcome is taken by collect(); until then a rejection must not count as unhandled
           storing.catch(() => {});
         }
         await collect();
       } catch (err) {
         // the statement in flight ends before the transaction is rolled back
-        await (storing as Promise<StoredBatch> | null)?.catch(() => {});
+        await (storing as Promise<void> | null)?.catch(() => {});
         throw err;
       }
       if (input.wasTruncated()) throw tooLarge(input.maxBytes);
@@ -189,6 +198,44 @@ class ProgressSaver {
   flush(): Promise<unknown> {
     return this.pending;
   }
+}
+
+/** The upload's chunks, failing when none arrives for `ms` (the time this side works is not counted). */
+async function* withIdleTimeout(
+  source: AsyncIterable<Buffer> | NodeJS.ReadableStream,
+  ms: number,
+): AsyncGenerator<Buffer> {
+  const chunks = (source as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  let finished = false;
+  try {
+    for (;;) {
+      let timer: NodeJS.Timeout | undefined;
+      const stalled = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(uploadStalled(ms)), ms);
+      });
+      let next: IteratorResult<Buffer>;
+      try {
+        next = await Promise.race([chunks.next(), stalled]);
+      } finally {
+        clearTimeout(timer);
+      }
+      if (next.done) {
+        finished = true;
+        return;
+      }
+      yield next.value;
+    }
+  } finally {
+    // ends the upload stream if it is still open (not awaited: a stalled one may never answer)
+    if (!finished) chunks.return?.()?.catch(() => {});
+  }
+}
+
+function uploadStalled(ms: number): AppError {
+  return new AppError(
+    'BAD_REQUEST',
+    `The upload stopped sending data for ${Math.round(ms / 1000)} seconds; the import was cancelled`,
+  );
 }
 
 export function tooLarge(maxBytes: number): AppError {

@@ -47,6 +47,12 @@ async function inPostgresTransaction<T>(
 ): Promise<T> {
   const client = await pool.connect();
   let broken = false;
+  // a connection lost while no statement runs is reported as an event: keep it from being an
+  // uncaught error (the next statement fails and the import with it)
+  const onError = () => {
+    broken = true;
+  };
+  client.on('error', onError);
   try {
     await client.query('begin');
     await client.query('select pg_advisory_xact_lock($1)', [IMPORT_LOCK_KEY]);
@@ -63,6 +69,7 @@ async function inPostgresTransaction<T>(
     });
     throw err;
   } finally {
+    client.off('error', onError);
     client.release(broken);
   }
 }
