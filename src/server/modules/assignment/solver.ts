@@ -1,7 +1,7 @@
 /**
  * The in-memory solver of the assignment engine (design.md section 2). Pure: no I/O, no clock,
  * no randomness; the same input always gives the same output. The algorithm, its complexity
- * and its measured speed are in docs/decisions/003-assignment-solver.md.
+ * and its measured speed are in docs/decisions/008-assignment-solver.md.
  *
  * Phase 1 (maximal + fair) decides how many leads each agent gets. It hands out one unit at a
  * time to the agent with the lowest (x + 1) / q that can still receive one, re-routing earlier
