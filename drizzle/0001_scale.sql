@@ -243,6 +243,11 @@ BEGIN
     END IF;
     EXIT WHEN done >= max_leads;
   END LOOP;
+  -- Fresh entries wait in the GIN index's pending list, which every search reads in full (and
+  -- which makes the planner shy of the index): once the queue is empty, fold them in.
+  IF done > 0 AND NOT EXISTS (SELECT 1 FROM lead_search_queue) THEN
+    PERFORM gin_clean_pending_list('lead_search_doc_trgm'::regclass);
+  END IF;
   RETURN done;
 END $$;
 --> statement-breakpoint

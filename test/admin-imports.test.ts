@@ -42,8 +42,19 @@ async function searchIds(client: Client, q: string, extra = '') {
   };
 }
 
-const catchUpSearch = () =>
-  queryRows(ctx.database.db, sql`select lead_search_catch_up(1000000000)`);
+/** Indexes every queued range (the app's background indexer may hold some: wait for those). */
+async function catchUpSearch(): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    await queryRows(ctx.database.db, sql`select lead_search_catch_up(1000000000)`);
+    const [{ queued }] = await queryRows<{ queued: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as queued from lead_search_queue`,
+    );
+    if (queued === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the search queue did not empty');
+}
 
 describe('GET /api/admin/imports and /api/admin/imports/{id}', () => {
   it('answers the import record with its figures, newest first in the list', async () => {
@@ -136,7 +147,8 @@ describe('GET /api/admin/imports and /api/admin/imports/{id}', () => {
         // nothing is visible before the commit
         expect((await searchIds(admin.client, t)).total).toBe(0);
       } finally {
-        if (!body.writableEnded) body.end(`${rows(t, firstPart, firstPart + 100)}\r\n--${boundary}--\r\n`);
+        if (!body.writableEnded)
+          body.end(`${rows(t, firstPart, firstPart + 100)}\r\n--${boundary}--\r\n`);
       }
       const res = await answer;
       expect(res.statusCode, res.body).toBe(200);
@@ -164,7 +176,9 @@ describe('import through COPY', () => {
     ].join('\r\n');
     const res = await upload(admin.client, csv);
     expect(res.json()).toMatchObject({ imported: 2, errorCount: 0 });
-    const [a] = (await admin.client.get(`/api/admin/leads?q=${encodeURIComponent(`B${t}`)}`)).json();
+    const [a] = (
+      await admin.client.get(`/api/admin/leads?q=${encodeURIComponent(`B${t}`)}`)
+    ).json();
     expect(a).toMatchObject({
       firstName: `A\tB${t}`,
       lastName: 'back\\slash \\N \\.',
@@ -173,7 +187,9 @@ describe('import through COPY', () => {
       city: 'St. Louis',
       externalId: `${t}-1`,
     });
-    const [b] = (await admin.client.get(`/api/admin/leads?q=${encodeURIComponent(`\\N${t}`)}`)).json();
+    const [b] = (
+      await admin.client.get(`/api/admin/leads?q=${encodeURIComponent(`\\N${t}`)}`)
+    ).json();
     expect(b).toMatchObject({
       firstName: `\\N${t}`,
       lastName: null,
@@ -216,11 +232,6 @@ describe('import through COPY', () => {
     expect([...after.ids].sort((x, y) => y - x)).toEqual(after.ids);
     expect((await searchIds(admin.client, `${t}-12`, '&status=NEW')).total).toBe(111);
     expect((await searchIds(admin.client, `${t}-12`, '&status=ASSIGNED')).total).toBe(0);
-    const [{ queued }] = await queryRows<{ queued: number }>(
-      ctx.database.db,
-      sql`select count(*)::int as queued from lead_search_queue`,
-    );
-    expect(queued).toBe(0);
   });
 });
 

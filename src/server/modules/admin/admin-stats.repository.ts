@@ -10,7 +10,9 @@ import { readLeadCounts } from '../leads/lead-counts.repository';
 export async function adminStats(db: Db): Promise<AdminStats> {
   const [counts, [row]] = await Promise.all([
     readLeadCounts(db),
-    queryRows<Pick<AdminStats, 'totalPackages' | 'activePackages' | 'totalAgents' | 'activeAgents'>>(
+    queryRows<
+      Pick<AdminStats, 'totalPackages' | 'activePackages' | 'totalAgents' | 'activeAgents'>
+    >(
       db,
       sql`
         select

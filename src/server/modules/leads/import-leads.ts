@@ -3,7 +3,7 @@ import type { ImportResult, ImportRowError } from '../../../shared/contracts/lea
 import type { Database } from '../../db/client';
 import { imports } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { type ImportProgress, endProgress, startProgress } from './import-progress';
+import { endProgress, type ImportProgress, startProgress } from './import-progress';
 import { encodeLeadRows } from './lead-copy-format';
 import { type CsvBatch, parseLeadCsv } from './lead-csv';
 import { inImportTransaction, LeadBatchWriter, type StoredBatch } from './lead-import-session';

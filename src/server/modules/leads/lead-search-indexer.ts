@@ -59,11 +59,6 @@ export class LeadSearchIndexer {
       total += done;
       await yieldToEvents();
     }
-    // Fresh entries wait in the GIN index's pending list, which every search reads in full:
-    // fold them into the index now rather than at the next vacuum.
-    if (total > 0 && !this.closed) {
-      await this.database.db.execute(sql`select gin_clean_pending_list('lead_search_doc_trgm')`);
-    }
     return total;
   }
 

@@ -6,7 +6,9 @@ import { adminLeadsKey } from '@web/features/leads/api';
 import { AdminLeadsPanel } from '@web/features/leads/components/admin-leads-panel';
 import { CsvFormatCard } from '@web/features/leads/components/csv-format-card';
 import { ImportCsvButton } from '@web/features/leads/components/import-csv-button';
+import { ImportProgress } from '@web/features/leads/components/import-progress';
 import { ImportReport } from '@web/features/leads/components/import-report';
+import { useCsvImport } from '@web/features/leads/use-csv-import';
 import { ExportCsvButton } from '@web/features/leads-export/export-button';
 import { useObservedLeadsFilter } from '@web/features/leads-export/use-leads-filter';
 import { useState } from 'react';
@@ -15,6 +17,7 @@ export function AdminLeadsPage() {
   const [lastImport, setLastImport] = useState<ImportResult | null>(null);
   const agents = useQuery(adminAgentsQuery);
   const filter = useObservedLeadsFilter(adminLeadsKey);
+  const csvImport = useCsvImport();
   return (
     <div className="space-y-6">
       <PageHeader
@@ -23,10 +26,11 @@ export function AdminLeadsPage() {
         actions={
           <>
             <ExportCsvButton filter={filter} />
-            <ImportCsvButton onImported={setLastImport} />
+            <ImportCsvButton csvImport={csvImport} onImported={setLastImport} />
           </>
         }
       />
+      {csvImport.state && <ImportProgress state={csvImport.state} />}
       {lastImport && <ImportReport result={lastImport} onDismiss={() => setLastImport(null)} />}
       <CsvFormatCard />
       <AdminLeadsPanel agents={agents.data ?? []} agentsLoading={agents.isPending} />

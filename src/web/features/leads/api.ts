@@ -1,14 +1,17 @@
-import type { ImportResult, Lead, LeadListQuery } from '@shared/contracts/leads';
+import type { ImportRecord, ImportResult, Lead, LeadListQuery } from '@shared/contracts/leads';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { adminAgentsQuery, adminStatsQuery, healthQuery } from '@web/features/admin/api';
 import { analyticsQuery } from '@web/features/analytics/api';
 import { apiJson, throwIfResNotOk } from '@web/lib/api-client';
-import { queryKeyToUrl } from '@web/lib/query-client';
+import { getQueryFn, queryKeyToUrl } from '@web/lib/query-client';
+import { postFormWithProgress, type UploadProgress } from './upload-with-progress';
 
 export interface LeadsPage {
   leads: Lead[];
   /** every lead matching the filter (X-Total-Count), not just this page */
   total: number;
+  /** false when a search has more matches than the server counts: total is a lower bound */
+  exact: boolean;
 }
 
 /** Every admin leads page, whatever its filter, starts with this key. */
@@ -23,7 +26,8 @@ export function adminLeadsQuery(params: LeadListQuery) {
       await throwIfResNotOk(res);
       const leads = (await res.json()) as Lead[];
       const total = Number(res.headers.get('X-Total-Count') ?? leads.length);
-      return { leads, total };
+      const exact = res.headers.get('X-Total-Count-Exact') !== 'false';
+      return { leads, total, exact };
     },
   });
 }
@@ -46,14 +50,37 @@ export function useAssignLead() {
   });
 }
 
-/** An import adds leads and may run an assignment (which the System Status reports). */
+/** Imports still running, newest first (to find the one this page started). */
+export const runningImportsQuery = queryOptions({
+  queryKey: ['/api/admin/imports', { status: 'RUNNING' }] as const,
+  queryFn: getQueryFn<ImportRecord[]>({ on401: 'throw' }),
+});
+
+/** One import with the rows it has processed so far. */
+export function importQuery(id: number) {
+  return queryOptions({
+    queryKey: [`/api/admin/imports/${id}`] as const,
+    queryFn: getQueryFn<ImportRecord>({ on401: 'throw' }),
+  });
+}
+
+/**
+ * An import adds leads and may run an assignment (which the System Status reports). The file
+ * goes up with XMLHttpRequest so that the page can show how much of it has been sent.
+ */
 export function useImportLeads() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (file: File) => {
+    mutationFn: ({
+      file,
+      onProgress,
+    }: {
+      file: File;
+      onProgress: (progress: UploadProgress) => void;
+    }) => {
       const form = new FormData();
       form.append('file', file);
-      return apiJson<ImportResult>('POST', '/api/admin/leads/import', form);
+      return postFormWithProgress<ImportResult>('/api/admin/leads/import', form, onProgress);
     },
     onSuccess: () =>
       Promise.all(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { importSummary, leadName, leadPlace, pageRange } from './lead-display';
+import { importSummary, leadCount, leadName, leadPlace, pageRange } from './lead-display';
 
 describe('lead display', () => {
   it('names a lead from its parts, or says it has no name', () => {
@@ -13,6 +13,13 @@ describe('lead display', () => {
     expect(pageRange(0, 50, 1234)).toBe('Showing 1–50 of 1,234');
     expect(pageRange(1200, 34, 1234)).toBe('Showing 1,201–1,234 of 1,234');
     expect(pageRange(0, 0, 0)).toBe('Showing 0 of 0');
+    expect(pageRange(10_000, 50, 10_000, false)).toBe('Showing 10,001–10,050 of 10,000+');
+  });
+
+  it('counts leads, with a plus when the total is a lower bound', () => {
+    expect(leadCount(1)).toBe('1 lead');
+    expect(leadCount(1234)).toBe('1,234 leads');
+    expect(leadCount(10_000, false)).toBe('10,000+ leads');
   });
 
   it('words the import toast as the spec does, counting every error', () => {

@@ -7,12 +7,22 @@ export function leadPlace(lead: { city: string; state: string }): string {
   return `${lead.city}, ${lead.state}`;
 }
 
-/** "Showing 51–100 of 1,234" for a page of a longer list. */
-export function pageRange(offset: number, shown: number, total: number): string {
-  if (total === 0 || shown === 0) return `Showing 0 of ${total.toLocaleString('en-US')}`;
+/**
+ * "Showing 51–100 of 1,234" for a page of a longer list; "of 10,000+" when the total is only a
+ * lower bound (a search with more matches than the server counts).
+ */
+export function pageRange(offset: number, shown: number, total: number, exact = true): string {
+  const of = `${total.toLocaleString('en-US')}${exact ? '' : '+'}`;
+  if (total === 0 || shown === 0) return `Showing 0 of ${of}`;
   const from = (offset + 1).toLocaleString('en-US');
   const to = (offset + shown).toLocaleString('en-US');
-  return `Showing ${from}–${to} of ${total.toLocaleString('en-US')}`;
+  return `Showing ${from}–${to} of ${of}`;
+}
+
+/** "1,234 leads", "1 lead", "10,000+ leads". */
+export function leadCount(total: number, exact = true): string {
+  if (!exact) return `${total.toLocaleString('en-US')}+ leads`;
+  return `${total.toLocaleString('en-US')} ${total === 1 ? 'lead' : 'leads'}`;
 }
 
 /** The import's toast text (spec section 8). */

@@ -16,7 +16,7 @@ import {
 import { ChevronLeft, ChevronRight, Search } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { adminLeadsQuery } from '../api';
-import { pageRange } from '../lead-display';
+import { leadCount, pageRange } from '../lead-display';
 import { AdminLeadsTable } from './admin-leads-table';
 import { AssignLeadDialog } from './assign-lead-dialog';
 
@@ -69,6 +69,9 @@ export function AdminLeadsPanel({
   });
   const leads = page.data?.leads ?? [];
   const total = page.data?.total ?? 0;
+  const exact = page.data?.exact ?? true;
+  // past a search's counted matches, there is a next page as long as this one is full
+  const lastPage = exact ? offset + PAGE_SIZE >= total : leads.length < PAGE_SIZE;
 
   return (
     <Card className="gap-4">
@@ -113,7 +116,7 @@ export function AdminLeadsPanel({
           data-testid="lead-count"
           aria-live="polite"
         >
-          {page.data ? `${total.toLocaleString('en-US')} ${total === 1 ? 'lead' : 'leads'}` : ''}
+          {page.data ? leadCount(total, exact) : ''}
         </p>
       </CardHeader>
       <CardContent className="space-y-4">
@@ -126,7 +129,7 @@ export function AdminLeadsPanel({
         {total > 0 && (
           <div className="flex flex-wrap items-center justify-between gap-2">
             <p className="text-muted-foreground text-sm" data-testid="page-range">
-              {pageRange(offset, leads.length, total)}
+              {pageRange(offset, leads.length, total, exact)}
             </p>
             <div className="flex gap-2">
               <Button
@@ -141,7 +144,7 @@ export function AdminLeadsPanel({
               <Button
                 variant="outline"
                 size="sm"
-                disabled={offset + PAGE_SIZE >= total || page.isFetching}
+                disabled={lastPage || page.isFetching}
                 onClick={() => setOffset(offset + PAGE_SIZE)}
               >
                 Next

@@ -5,13 +5,18 @@ import { toast } from '@web/components/ui/use-toast';
 import { errorMessage } from '@web/lib/api-client';
 import { Upload } from 'lucide-react';
 import { type ChangeEvent, useRef } from 'react';
-import { useImportLeads } from '../api';
 import { importSummary } from '../lead-display';
+import type { useCsvImport } from '../use-csv-import';
 
-/** Import CSV: picks one .csv file and uploads it as multipart. */
-export function ImportCsvButton({ onImported }: { onImported: (result: ImportResult) => void }) {
+/** Import CSV: picks one .csv file and uploads it as multipart (progress: ImportProgress). */
+export function ImportCsvButton({
+  csvImport,
+  onImported,
+}: {
+  csvImport: ReturnType<typeof useCsvImport>;
+  onImported: (result: ImportResult) => void;
+}) {
   const input = useRef<HTMLInputElement>(null);
-  const upload = useImportLeads();
 
   function handleChange(event: ChangeEvent<HTMLInputElement>) {
     const file = event.target.files?.[0];
@@ -25,7 +30,7 @@ export function ImportCsvButton({ onImported }: { onImported: (result: ImportRes
       });
       return;
     }
-    upload.mutate(file, {
+    csvImport.start(file, {
       onSuccess: (result) => {
         if (result.errors.length > 0) console.log('Import errors:', result.errors);
         onImported(result);
@@ -53,9 +58,9 @@ export function ImportCsvButton({ onImported }: { onImported: (result: ImportRes
         data-testid="csv-file-input"
         onChange={handleChange}
       />
-      <Button onClick={() => input.current?.click()} disabled={upload.isPending}>
-        {upload.isPending ? <Spinner /> : <Upload aria-hidden="true" />}
-        {upload.isPending ? 'Importing...' : 'Import CSV'}
+      <Button onClick={() => input.current?.click()} disabled={csvImport.isPending}>
+        {csvImport.isPending ? <Spinner /> : <Upload aria-hidden="true" />}
+        {csvImport.isPending ? 'Importing...' : 'Import CSV'}
       </Button>
     </>
   );

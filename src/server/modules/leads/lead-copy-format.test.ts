@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { copyValue, encodeLeadRows } from './lead-copy-format';
+import type { ParsedLead } from './lead-csv';
+
+/** PostgreSQL's reading of one COPY text field (the inverse of copyValue). */
+function readCopyValue(field: string): string | null {
+  if (field === '\\N') return null;
+  return field.replace(/\\(.)/g, (_, c: string) =>
+    c === 't' ? '\t' : c === 'n' ? '\n' : c === 'r' ? '\r' : c,
+  );
+}
+
+const lead = (over: Partial<ParsedLead> = {}): ParsedLead => ({
+  line: 2,
+  externalId: 'X-1',
+  firstName: 'Ann',
+  lastName: 'Lee',
+  phone: '555-0100',
+  email: 'ann@example.com',
+  city: 'Austin',
+  state: 'TX',
+  age: 65,
+  category: 'MEDICARE',
+  ...over,
+});
+
+describe('COPY text format', () => {
+  it('escapes backslash, tab, line feed and carriage return, and writes null as \\N', () => {
+    expect(copyValue(null)).toBe('\\N');
+    expect(copyValue('plain text, "quoted"')).toBe('plain text, "quoted"');
+    expect(copyValue('a\\b\tc\nd\re')).toBe('a\\\\b\\tc\\nd\\re');
+    expect(copyValue('\\N')).toBe('\\\\N');
+    expect(copyValue('\\.')).toBe('\\\\.');
+  });
+
+  it('writes one line of ten tab-separated fields per lead, which read back as they were', () => {
+    const tricky = lead({
+      externalId: null,
+      firstName: 'A\tB',
+      lastName: 'back\\slash',
+      phone: null,
+      email: null,
+      city: 'Line\r\nbreak',
+    });
+    const text = encodeLeadRows([lead(), tricky], 42);
+    const lines = text.split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toBe('');
+    expect(lines[0]).toBe('X-1\tAnn\tLee\t555-0100\tann@example.com\tAustin\tTX\t65\tMEDICARE\t42');
+    const fields = lines[1].split('\t');
+    expect(fields).toHaveLength(10);
+    expect(fields.map(readCopyValue)).toEqual([
+      null,
+      'A\tB',
+      'back\\slash',
+      null,
+      null,
+      'Line\r\nbreak',
+      'TX',
+      '65',
+      'MEDICARE',
+      '42',
+    ]);
+    expect(encodeLeadRows([], 1)).toBe('');
+  });
+});

@@ -1,0 +1,177 @@
+import { sql } from 'drizzle-orm';
+import type pg from 'pg';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../src/server/db/client';
+import { businessDate } from '../src/server/lib/business-time';
+import { type Client, loginAdmin, registerAgent, setupTestApp } from './support/test-app';
+import { TEST_DB } from './support/test-db';
+
+/**
+ * The plans PostgreSQL chooses for the statements the app really sends (recorded from the pool
+ * while each API call runs), over enough leads that a wrong plan would show: each read uses the
+ * index meant for it, and none reads the leads table (or the search table) from end to end.
+ */
+const LEADS = 60_000;
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+function walk(node: PlanNode, out: PlanNode[] = []): PlanNode[] {
+  out.push(node);
+  for (const child of node.Plans ?? []) walk(child, out);
+  return out;
+}
+
+describe.runIf(TEST_DB === 'postgres')('query plans over many leads', () => {
+  const ctx = setupTestApp();
+  let admin: Client;
+  let agent: Client;
+  let recorded: { text: string; values: unknown[] }[] = [];
+
+  beforeAll(async () => {
+    const db = ctx.database.db;
+    const adminLogin = await loginAdmin(ctx);
+    admin = adminLogin.client;
+    const main = await registerAgent(ctx.app, 'Plan Agent');
+    agent = main.client;
+    const others = [];
+    for (let i = 0; i < 20; i++) others.push((await registerAgent(ctx.app, `Other ${i}`)).id);
+    const today = businessDate(ctx.app.config.BUSINESS_TZ);
+    // 1,000 leads of the agent, 55% of the rest with other agents (statuses mixed, INVALID
+    // rare), the rest NEW
+    await db.execute(sql`
+      insert into leads (external_id, first_name, last_name, phone, email, city, state, age,
+                         category, status, agent_id, assigned_at, assigned_on, created_at)
+      select 'P' || g, 'First' || (g % 997), 'Last' || (g % 1009),
+             '555-' || lpad((g % 10000)::text, 4, '0'), 'lead' || g || '@example.com',
+             'Austin', 'TX', 18 + g % 80,
+             (array['MEDICARE', 'ACA', 'FINAL_EXPENSE'])[1 + g % 3]::lead_category,
+             case when a.agent is null then 'NEW'
+                  when g % 1000 = 7 then 'INVALID'
+                  else (array['ASSIGNED', 'CONTACTED', 'IN_PROGRESS', 'CONVERTED'])[1 + g % 4]
+             end::lead_status,
+             a.agent, case when a.agent is null then null else now() - (g % 30) * interval '1 day' end,
+             case when a.agent is null then null else ${today}::date - (g % 30) end,
+             now() - (${LEADS} - g) * interval '1 minute'
+      from generate_series(1, ${LEADS}) g
+      cross join lateral (
+        select case when g % 60 = 0 then ${main.id}
+                    when g % 100 < 55 then (${`{${others.join(',')}}`}::int[])[1 + g % 20]
+               end as agent
+      ) a`);
+    await db.execute(sql`
+      insert into lead_history (lead_id, kind, to_status, agent_id, created_at)
+      select id, 'AUTO_ASSIGNED', 'ASSIGNED', agent_id, assigned_at from leads
+      where agent_id is not null`);
+    await db.execute(sql`select lead_search_catch_up(${LEADS})`);
+    await db.execute(sql`analyze`);
+
+    // record every statement the app sends through the pool
+    const pool = ctx.database.pool as pg.Pool;
+    const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+    (pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args) => {
+      const [config, values] = args as [string | pg.QueryConfig, unknown[] | undefined];
+      if (typeof config === 'string') recorded.push({ text: config, values: values ?? [] });
+      else recorded.push({ text: config.text, values: config.values ?? values ?? [] });
+      return query(...args);
+    };
+  }, 600_000);
+
+  /** The plan nodes of every statement the call sent that reads a leads-size table. */
+  async function plansOf(client: Client, url: string): Promise<PlanNode[][]> {
+    recorded = [];
+    const res = await client.get(url);
+    expect(res.statusCode, res.body).toBe(200);
+    const statements = recorded.filter((q) =>
+      /\b(leads|lead_search|lead_history|lead_counts|agent_lead_counts|assignment_counts)\b/.test(
+        q.text,
+      ),
+    );
+    expect(statements.length).toBeGreaterThan(0);
+    const plans: PlanNode[][] = [];
+    for (const q of statements) {
+      const [row] = await queryRows<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+        ctx.database.db,
+        sql.raw(`explain (format json) ${inline(q.text, q.values)}`),
+      );
+      plans.push(walk(row['QUERY PLAN'][0].Plan));
+    }
+    return plans;
+  }
+
+  /** Parameters written into the text (EXPLAIN of a raw statement cannot bind them here). */
+  function inline(text: string, values: unknown[]): string {
+    return text.replace(/\$(\d+)/g, (_, n) => {
+      const v = values[Number(n) - 1];
+      if (v === null || v === undefined) return 'null';
+      if (typeof v === 'number') return String(v);
+      return `'${String(v instanceof Date ? v.toISOString() : v).replace(/'/g, "''")}'`;
+    });
+  }
+
+  const indexesOf = (plans: PlanNode[][]) =>
+    new Set(plans.flat().flatMap((n) => (n['Index Name'] ? [n['Index Name']] : [])));
+  const seqScansOf = (plans: PlanNode[][]) =>
+    plans
+      .flat()
+      .filter((n) => n['Node Type'] === 'Seq Scan')
+      .map((n) => n['Relation Name']);
+
+  it('admin leads list: the primary key, newest first, and the kept count', async () => {
+    const plans = await plansOf(admin, '/api/admin/leads?limit=50');
+    expect(indexesOf(plans)).toContain('leads_pkey');
+    expect(seqScansOf(plans)).not.toContain('leads');
+    const deep = await plansOf(admin, '/api/admin/leads?limit=50&offset=5000');
+    expect(indexesOf(deep)).toContain('leads_pkey');
+  });
+
+  it('admin leads by status: leads_status_idx for a rare status, never a pass over leads', async () => {
+    const rare = await plansOf(admin, '/api/admin/leads?limit=50&status=INVALID');
+    expect(indexesOf(rare)).toContain('leads_status_idx');
+    for (const status of ['NEW', 'CONVERTED']) {
+      // a common status may as well walk the primary key and stop at 50
+      const plans = await plansOf(admin, `/api/admin/leads?limit=50&status=${status}`);
+      expect(seqScansOf(plans)).not.toContain('leads');
+      expect(indexesOf(plans).size).toBeGreaterThan(0);
+    }
+  });
+
+  it('admin search: the trigram index of lead_search, never a pass over leads', async () => {
+    const rare = await plansOf(admin, '/api/admin/leads?q=lead4242%40');
+    expect(indexesOf(rare)).toContain('lead_search_doc_trgm');
+    expect(seqScansOf(rare)).toEqual([]);
+    const withStatus = await plansOf(admin, '/api/admin/leads?q=lead4242%40&status=NEW');
+    expect(indexesOf(withStatus)).toContain('lead_search_doc_trgm');
+    expect(seqScansOf(withStatus)).not.toContain('leads');
+    // a common word: the page walks lead_search newest first and stops at 50
+    const common = await plansOf(admin, '/api/admin/leads?q=last1');
+    expect(seqScansOf(common)).not.toContain('leads');
+  });
+
+  it("the agent's leads: leads_agent_idx", async () => {
+    const plans = await plansOf(agent, '/api/agent/leads');
+    expect(indexesOf(plans)).toContain('leads_agent_idx');
+    expect(seqScansOf(plans)).not.toContain('leads');
+  });
+
+  it('stats and analytics read the kept counts, not the leads or their history', async () => {
+    for (const url of ['/api/admin/stats', '/api/admin/analytics']) {
+      const plans = await plansOf(admin, url);
+      const relations = plans
+        .flat()
+        .flatMap((n) => (n['Relation Name'] ? [n['Relation Name']] : []));
+      expect(relations).not.toContain('leads');
+      expect(relations).not.toContain('lead_history');
+    }
+  });
+
+  it("agents page: today's assignments from leads_assigned_day_idx", async () => {
+    const plans = await plansOf(admin, '/api/admin/agents');
+    expect(indexesOf(plans)).toContain('leads_assigned_day_idx');
+    expect(seqScansOf(plans)).not.toContain('leads');
+  });
+});
