@@ -168,8 +168,12 @@ export function runHttpBench(): Promise<BenchReport> {
       const smith = await api<unknown[]>(base, '/api/admin/leads?q=smith', {
         cookie: admin.cookie,
       });
+      const [{ n: smithCount }] = await query<{ n: number }>(
+        url,
+        `select count(*)::int as n from leads where first_name ilike '%smith%' or last_name ilike '%smith%' or phone ilike '%smith%' or email ilike '%smith%'`,
+      );
       notes.push(
-        `checked: stats.totalLeads=${stats.totalLeads}, agent leads=${own.length}, admin page=${page.body.length} of X-Total-Count ${page.headers.get('x-total-count')}, q=smith page=${smith.body.length} of ${smith.headers.get('x-total-count')}`,
+        `checked: stats.totalLeads=${stats.totalLeads}, agent leads=${own.length}, admin page=${page.body.length} of X-Total-Count ${page.headers.get('x-total-count')}, q=smith page=${smith.body.length} of X-Total-Count ${smith.headers.get('x-total-count')} (the database holds ${smithCount} matches)`,
       );
 
       const cookieOf = (who: Target['who']) =>

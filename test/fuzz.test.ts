@@ -575,7 +575,10 @@ describe('fuzzing routes that take input', () => {
     const known = [await fx.importRecord(), await fx.importRecord()];
     const gen = idSegment(known).map((id) => ({ url: `/api/admin/imports/${id}` }));
     await fuzzRoute('GET', '/api/admin/imports/:id', 'admin', gen, (_req, res) => {
-      if (res.statusCode === 200) expect(known).toContain(res.json().id);
+      // '/api/admin/imports/' (an empty id) is the list, the trailing slash being ignored
+      if (res.statusCode === 200 && !Array.isArray(res.json())) {
+        expect(known).toContain(res.json().id);
+      }
     });
   });
 
@@ -591,7 +594,8 @@ describe('fuzzing routes that take input', () => {
 
 describe('bugs found by fuzzing stay fixed', () => {
   async function expect400(who: Who, method: Method, url: string, payload?: unknown) {
-    const res = await probe(ctx, tally, `${method} ${url.split('?')[0]} (regression)`, () =>
+    const path = url.split('?')[0].replace(/\/leads\/[^/]+\/status$/, '/leads/:id/status');
+    const res = await probe(ctx, tally, `${method} ${path} (regression)`, () =>
       fire(method, who, {
         url,
         ...(payload === undefined

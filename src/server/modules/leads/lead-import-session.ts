@@ -1,12 +1,14 @@
 /**
  * The database side of an import: one transaction per import, the rows sent with COPY.
  *
- * PostgreSQL: a dedicated pool client, COPY FROM STDIN (pg-copy-streams). PGlite: COPY FROM
- * '/dev/blob' with the batch as a Blob. Either way each batch first goes straight into `leads`
- * under a savepoint (the fast path: COPY costs a fraction of an INSERT ... SELECT); a batch that
- * holds an externalId already stored fails on the unique index, rolls back to its savepoint and
- * goes through a temporary staging table and INSERT ... ON CONFLICT (external_id) DO NOTHING,
- * which stores the new rows and counts the others as duplicates. The unique index decides.
+ * PostgreSQL: a dedicated pool client, COPY FROM STDIN (pg-copy-streams), written while the file
+ * is still being parsed (the database and this process work side by side). PGlite: COPY FROM
+ * '/dev/blob' with the rows as a Blob. Either way the rows go in groups, each straight into
+ * `leads` under a savepoint (the fast path: COPY costs a fraction of an INSERT ... SELECT). A
+ * group holding an externalId already stored fails on the unique index, rolls back to its
+ * savepoint and goes again through a temporary staging table and INSERT ... ON CONFLICT
+ * (external_id) DO NOTHING, which stores the new rows and counts the others as duplicates. The
+ * unique index decides.
  */
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import type pg from 'pg';
@@ -17,15 +19,21 @@ import { LEAD_COPY_COLUMNS } from './lead-copy-format';
 /** Serializes imports across processes ('LFIM'): a second import waits for the first to end. */
 export const IMPORT_LOCK_KEY = 0x4c46494d;
 
+/** One COPY in progress: rows go in as they come, `end` answers the rows copied. */
+export interface CopyIn {
+  write(rows: string): Promise<void>;
+  end(): Promise<number>;
+}
+
 /** The statements an import runs inside its transaction, the same on both engines. */
 export interface ImportSession {
-  /** COPY text rows into a table (columns included in `target`); answers the rows copied. */
-  copy(target: string, data: string): Promise<number>;
-  /** One statement; answers the rows it touched. */
+  /** starts COPY into a table (`target` names its columns) */
+  copy(target: string): CopyIn;
+  /** one statement; answers the rows it touched */
   run(statement: string, params?: unknown[]): Promise<number>;
 }
 
-export interface StoredBatch {
+export interface StoredGroup {
   imported: number;
   /** rows whose externalId was already stored: skipped, not stored twice */
   duplicates: number;
@@ -48,7 +56,7 @@ async function inPostgresTransaction<T>(
   const client = await pool.connect();
   let broken = false;
   // a connection lost while no statement runs is reported as an event: keep it from being an
-  // uncaught error (the next statement fails and the import with it)
+  // uncaught error (the next statement fails, and the import with it)
   const onError = () => {
     broken = true;
   };
@@ -57,7 +65,7 @@ async function inPostgresTransaction<T>(
     await client.query('begin');
     await client.query('select pg_advisory_xact_lock($1)', [IMPORT_LOCK_KEY]);
     const session: ImportSession = {
-      copy: (target, data) => copyIn(client, `copy ${target} from stdin`, data),
+      copy: (target) => copyStream(client, `copy ${target} from stdin`),
       run: async (statement, params) => (await client.query(statement, params)).rowCount ?? 0,
     };
     const result = await work(session);
@@ -74,13 +82,40 @@ async function inPostgresTransaction<T>(
   }
 }
 
-function copyIn(client: pg.PoolClient, statement: string, data: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const stream = client.query(copyFrom(statement));
-    stream.on('error', reject);
+function copyStream(client: pg.PoolClient, statement: string): CopyIn {
+  const stream = client.query(copyFrom(statement));
+  let failure: Error | null = null;
+  const done = new Promise<number>((resolve, reject) => {
+    stream.on('error', (err) => {
+      failure = err;
+      reject(err);
+    });
     stream.on('finish', () => resolve(stream.rowCount));
-    stream.end(data);
   });
+  done.catch(() => {}); // taken by end(); a write may see the failure first
+  return {
+    write: async (rows) => {
+      if (failure) throw failure;
+      if (stream.write(rows)) return;
+      // the socket is full: wait until the database has taken it in (or the COPY failed)
+      await new Promise<void>((resolve, reject) => {
+        const onDrain = () => {
+          stream.off('error', onFail);
+          resolve();
+        };
+        const onFail = (err: Error) => {
+          stream.off('drain', onDrain);
+          reject(err);
+        };
+        stream.once('drain', onDrain);
+        stream.once('error', onFail);
+      });
+    },
+    end: () => {
+      if (!failure) stream.end();
+      return done;
+    },
+  };
 }
 
 async function inPgliteTransaction<T>(
@@ -89,11 +124,20 @@ async function inPgliteTransaction<T>(
 ): Promise<T> {
   return pglite.transaction(async (tx: Transaction) => {
     const session: ImportSession = {
-      copy: async (target, data) => {
-        const result = await tx.query(`copy ${target} from '/dev/blob'`, [], {
-          blob: new Blob([data]),
-        });
-        return result.affectedRows ?? 0;
+      // PGlite runs in this thread: gather the group, then one COPY of it as a Blob
+      copy: (target) => {
+        const parts: string[] = [];
+        return {
+          write: async (rows) => {
+            parts.push(rows);
+          },
+          end: async () => {
+            const result = await tx.query(`copy ${target} from '/dev/blob'`, [], {
+              blob: new Blob(parts),
+            });
+            return result.affectedRows ?? 0;
+          },
+        };
       },
       run: async (statement, params) => (await tx.query(statement, params)).affectedRows ?? 0,
     };
@@ -110,53 +154,107 @@ function isDuplicateExternalId(err: unknown): boolean {
 }
 
 /**
- * Writes an import's batches into `leads` within its transaction. Duplicates come in runs (a
- * file imported again), so after a batch that held some, the next one goes straight to the
- * staging path; a staging batch without duplicates switches back to direct COPY.
+ * Writes an import's rows into `leads` within its transaction, one group (one COPY, one
+ * savepoint) at a time: `add` streams rows into the open group, `endGroup` closes it. The
+ * group's rows are kept until then, for the staging path. Duplicates come in runs (a file
+ * imported again), so after a group that held some the next one goes straight to staging; a
+ * staging group without duplicates switches back to direct COPY.
  */
-export class LeadBatchWriter {
+export class LeadGroupWriter {
   private stagingReady = false;
   private expectDuplicates = false;
+  private copy: CopyIn | null = null;
+  private copyFailed: unknown = null;
+  private rows: string[] = [];
+  private count = 0;
 
   constructor(private readonly session: ImportSession) {}
 
-  async write(rows: string, count: number): Promise<StoredBatch> {
-    if (count === 0) return { imported: 0, duplicates: 0 };
-    if (!this.expectDuplicates) {
-      await this.session.run('savepoint lead_batch');
-      try {
-        const copied = await this.session.copy(`leads (${LEAD_COPY_COLUMNS})`, rows);
-        await this.session.run('release savepoint lead_batch');
-        return { imported: copied, duplicates: count - copied };
-      } catch (err) {
-        if (!isDuplicateExternalId(err)) throw err;
-        await this.session.run('rollback to savepoint lead_batch');
-        this.expectDuplicates = true;
-      }
-    }
-    const stored = await this.viaStaging(rows, count);
-    this.expectDuplicates = stored.duplicates > 0;
-    return stored;
+  /** rows in the open group */
+  get size(): number {
+    return this.count;
   }
 
-  private async viaStaging(rows: string, count: number): Promise<StoredBatch> {
+  async add(rows: string, count: number): Promise<void> {
+    if (count === 0) return;
+    if (!this.copy) await this.open();
+    this.rows.push(rows);
+    this.count += count;
+    if (this.copyFailed) return;
+    try {
+      await this.copy?.write(rows);
+    } catch (err) {
+      this.copyFailed = err;
+    }
+  }
+
+  async endGroup(): Promise<StoredGroup> {
+    if (!this.copy) return { imported: 0, duplicates: 0 };
+    const { rows, count } = this;
+    const copy = this.copy;
+    this.copy = null;
+    this.rows = [];
+    this.count = 0;
+    let copied = 0;
+    try {
+      copied = await copy.end();
+      if (this.copyFailed) throw this.copyFailed;
+    } catch (err) {
+      this.copyFailed = null;
+      if (this.expectDuplicates || !isDuplicateExternalId(err)) throw err;
+      await this.session.run('rollback to savepoint lead_group');
+      this.expectDuplicates = true;
+      const stored = await this.viaStaging(rows, count);
+      this.expectDuplicates = stored.duplicates > 0;
+      return stored;
+    }
+    if (this.expectDuplicates) {
+      const imported = await this.insertFromStaging();
+      this.expectDuplicates = imported < count;
+      return { imported, duplicates: count - imported };
+    }
+    await this.session.run('release savepoint lead_group');
+    return { imported: copied, duplicates: count - copied };
+  }
+
+  private async open(): Promise<void> {
+    if (this.expectDuplicates) {
+      await this.prepareStaging();
+      this.copy = this.session.copy(`lead_import_staging (${LEAD_COPY_COLUMNS})`);
+    } else {
+      await this.session.run('savepoint lead_group');
+      this.copy = this.session.copy(`leads (${LEAD_COPY_COLUMNS})`);
+    }
+  }
+
+  private async viaStaging(rows: string[], count: number): Promise<StoredGroup> {
+    await this.prepareStaging();
+    const copy = this.session.copy(`lead_import_staging (${LEAD_COPY_COLUMNS})`);
+    for (const part of rows) await copy.write(part);
+    await copy.end();
+    const imported = await this.insertFromStaging();
+    return { imported, duplicates: count - imported };
+  }
+
+  private async prepareStaging(): Promise<void> {
     if (this.stagingReady) {
       await this.session.run('truncate lead_import_staging');
-    } else {
-      await this.session.run(
-        `create temp table lead_import_staging (
-           external_id text, first_name text, last_name text, phone text, email text,
-           city text, state text, age integer, category lead_category, import_id integer
-         ) on commit drop`,
-      );
-      this.stagingReady = true;
+      return;
     }
-    await this.session.copy(`lead_import_staging (${LEAD_COPY_COLUMNS})`, rows);
-    const imported = await this.session.run(
+    await this.session.run(
+      `create temp table lead_import_staging (
+         external_id text, first_name text, last_name text, phone text, email text,
+         city text, state text, age integer, category lead_category, import_id integer
+       ) on commit drop`,
+    );
+    this.stagingReady = true;
+  }
+
+  private insertFromStaging(): Promise<number> {
+    return this.session.run(
       `insert into leads (${LEAD_COPY_COLUMNS})
        select ${LEAD_COPY_COLUMNS} from lead_import_staging
        on conflict (external_id) do nothing`,
     );
-    return { imported, duplicates: count - imported };
   }
 }
