@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { queryRows } from '../src/server/db/client';
-import { IMPORT_BATCH_ROWS } from '../src/server/modules/leads/import-leads';
+import { IMPORT_GROUP_ROWS } from '../src/server/modules/leads/import-leads';
 import { Client, loginAdmin, registerAgent, setupTestApp } from './support/test-app';
 import { TEST_DB } from './support/test-db';
 
@@ -115,7 +115,7 @@ describe('GET /api/admin/imports and /api/admin/imports/{id}', () => {
     async () => {
       const admin = await loginAdmin(ctx);
       const t = tag('run');
-      const firstPart = IMPORT_BATCH_ROWS + 500;
+      const firstPart = IMPORT_GROUP_ROWS + 500;
       const boundary = `----lf${Date.now()}`;
       const body = new PassThrough();
       const answer = ctx.app.inject({
@@ -135,15 +135,15 @@ describe('GET /api/admin/imports and /api/admin/imports/{id}', () => {
       // the first batch is parsed and stored while the rest of the upload has not arrived
       let seen: { id: number; rowsSeen: number; imported: number } | undefined;
       try {
-        for (let i = 0; i < 600 && !(seen && seen.imported >= IMPORT_BATCH_ROWS); i++) {
+        for (let i = 0; i < 600 && !(seen && seen.imported >= IMPORT_GROUP_ROWS); i++) {
           const list = (await admin.client.get('/api/admin/imports?status=RUNNING')).json();
           seen = list.find((r: { filename: string }) => r.filename === 'slow.csv');
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
-        expect(seen).toMatchObject({ status: 'RUNNING', rowsSeen: IMPORT_BATCH_ROWS });
-        expect(seen?.imported).toBe(IMPORT_BATCH_ROWS);
+        expect(seen).toMatchObject({ status: 'RUNNING', rowsSeen: IMPORT_GROUP_ROWS });
+        expect(seen?.imported).toBe(IMPORT_GROUP_ROWS);
         const byId = (await admin.client.get(`/api/admin/imports/${seen?.id}`)).json();
-        expect(byId).toMatchObject({ status: 'RUNNING', rowsSeen: IMPORT_BATCH_ROWS });
+        expect(byId).toMatchObject({ status: 'RUNNING', rowsSeen: IMPORT_GROUP_ROWS });
         // nothing is visible before the commit
         expect((await searchIds(admin.client, t)).total).toBe(0);
       } finally {
@@ -212,6 +212,54 @@ describe('import through COPY', () => {
     expect(found.total).toBe(40);
     expect(new Set(found.ids).size).toBe(40);
   });
+
+  it('stores an externalId repeated within a file once, the first row, and counts the repeat', async () => {
+    const admin = await loginAdmin(ctx);
+    const t = tag('twice');
+    const csv = `state,city,age,category,externalId,firstName
+TX,Austin,61,MEDICARE,${t}-a,${t}
+TX,Austin,62,MEDICARE,${t}-b,${t}
+TX,Austin,63,MEDICARE,${t}-a,${t}
+`;
+    const res = await upload(admin.client, csv);
+    expect(res.json()).toMatchObject({ imported: 2, duplicates: 1, errorCount: 0 });
+    const stored = (await admin.client.get(`/api/admin/leads?q=${t}`)).json();
+    expect(stored.map((l: { age: number }) => l.age).sort()).toEqual([61, 62]);
+  });
+
+  it('switches to the staging path in a later group, and back, over a large file', async () => {
+    const admin = await loginAdmin(ctx);
+    const t = tag('grp');
+    const n = IMPORT_GROUP_ROWS + 2_000;
+    // ids stored before: a few in the second group of the file
+    const seed = await upload(admin.client, `${HEADER}\n${rows(t, n - 100, n - 90)}`);
+    expect(seed.json()).toMatchObject({ imported: 10 });
+    const res = await upload(admin.client, `${HEADER}\n${rows(t, 0, n)}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ imported: n - 10, duplicates: 10, errorCount: 0 });
+    const [{ stored, distinct }] = await queryRows<{ stored: number; distinct: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as stored, count(distinct external_id)::int as distinct
+          from leads where external_id like ${`${t}-x%`}`,
+    );
+    expect({ stored, distinct }).toEqual({ stored: n, distinct: n });
+  }, 180_000);
+
+  it('stores nothing when the file turns out broken after a group was sent', async () => {
+    const admin = await loginAdmin(ctx);
+    const t = tag('brk');
+    const csv = `${HEADER}\n${rows(t, 0, IMPORT_GROUP_ROWS + 10)}"never closed,TX\n`;
+    const res = await upload(admin.client, csv);
+    expect(res.statusCode).toBe(400);
+    const [{ stored }] = await queryRows<{ stored: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as stored from leads where external_id like ${`${t}-x%`}`,
+    );
+    expect(stored).toBe(0);
+    // the connection the import used is fine: the next import goes through
+    const next = await upload(admin.client, `${HEADER}\n${rows(t, 0, 5)}`);
+    expect(next.json()).toMatchObject({ imported: 5 });
+  }, 180_000);
 
   it('finds the leads of a large import at once and after the search index caught up', async () => {
     const admin = await loginAdmin(ctx);

@@ -6,18 +6,18 @@ import { AppError } from '../../lib/app-error';
 import { endProgress, type ImportProgress, startProgress } from './import-progress';
 import { encodeLeadRows } from './lead-copy-format';
 import { type CsvBatch, parseLeadCsv } from './lead-csv';
-import { inImportTransaction, LeadBatchWriter, type StoredBatch } from './lead-import-session';
+import { inImportTransaction, LeadGroupWriter, type StoredGroup } from './lead-import-session';
 
 /** Row errors kept on the import record and sent back; the count covers them all. */
 export const MAX_REPORTED_ERRORS = 1000;
 
 /**
- * Rows per batch: one COPY and one savepoint each. Large enough that a million rows take ~40
- * savepoints (PostgreSQL keeps 64 subtransactions per transaction in shared memory; beyond that
- * every reader of the in-flight rows pays a lookup), small enough that a batch (~3 MB of rows
- * and ~10 MB of parsed objects) keeps memory flat.
+ * Rows per group: one COPY and one savepoint each. Enough that a million rows take 20 savepoints
+ * (PostgreSQL keeps 64 subtransactions per transaction in shared memory; beyond that every reader
+ * of the rows in flight pays a lookup); the group's COPY text (~5 MB) is what memory holds. The
+ * parser's batches (DEFAULT_BATCH_SIZE rows) stream into the open group and die young.
  */
-export const IMPORT_BATCH_ROWS = 25_000;
+export const IMPORT_GROUP_ROWS = 50_000;
 
 /** How often the running figures are written to the imports row (PostgreSQL). */
 const PROGRESS_WRITE_MS = 1000;
@@ -52,8 +52,8 @@ export interface ImportHooks {
 }
 
 /**
- * Streams a CSV into the leads table. The file is parsed batch by batch (memory stays flat), each
- * batch sent with COPY while the next one is parsed, all in one transaction: good rows are kept
+ * Streams a CSV into the leads table. The file is parsed batch by batch (memory stays flat) and
+ * the rows sent with COPY as they come, all in one transaction: good rows are kept
  * whatever bad rows hold, a file that turns out unusable (too large, binary data, an unclosed
  * quote) stores nothing, and a crash leaves the whole import or none of it. The import is
  * recorded with its counts and first row errors either way.
@@ -75,33 +75,24 @@ export async function importLeads(
 
   try {
     await inImportTransaction(database, async (session) => {
-      const writer = new LeadBatchWriter(session);
-      // One batch is stored while the parser reads the next: the database and this process
-      // work side by side (two cores), and at most two batches are held.
-      let storing: Promise<void> | null = null;
-      const collect = async () => {
-        await storing;
-        storing = null;
+      // The rows stream into the open COPY while the parser reads on: the database and this
+      // process work side by side, and memory holds one group of COPY text at most.
+      const writer = new LeadGroupWriter(session);
+      const count = (stored: StoredGroup) => {
+        progress.imported += stored.imported;
+        progress.duplicates += stored.duplicates;
       };
       const file = withIdleTimeout(input.file, UPLOAD_IDLE_MS);
       try {
-        for await (const batch of parseLeadCsv(file, { batchSize: IMPORT_BATCH_ROWS })) {
-          await collect();
+        for await (const batch of parseLeadCsv(file)) {
           countBatch(batch, progress, errors);
           saver.maybeSave();
-          storing = writer
-            .write(encodeLeadRows(batch.leads, importId), batch.leads.length)
-            .then((stored: StoredBatch) => {
-              progress.imported += stored.imported;
-              progress.duplicates += stored.duplicates;
-            });
-          // its outcome is taken by collect(); until then a rejection must not count as unhandled
-          storing.catch(() => {});
+          await writer.add(encodeLeadRows(batch.leads, importId), batch.leads.length);
+          if (writer.size >= IMPORT_GROUP_ROWS) count(await writer.endGroup());
         }
-        await collect();
+        count(await writer.endGroup());
       } catch (err) {
-        // the statement in flight ends before the transaction is rolled back
-        await (storing as Promise<void> | null)?.catch(() => {});
+        await writer.abort(); // a COPY left open would hold the connection
         throw err;
       }
       if (input.wasTruncated()) throw tooLarge(input.maxBytes);

@@ -7,8 +7,9 @@
  *
  * Format: RFC 4180 (comma separator, `"` quoting with `""` escapes, commas and line breaks
  * inside quotes), CRLF or LF line endings, UTF-8 with or without BOM. Memory stays flat: at
- * most one batch of rows and one partial row are held; the only thing that grows with the file
- * is the set of externalIds seen (for the in-file duplicate check).
+ * most one batch of rows and one partial row are held, whatever the size of the file. A repeated
+ * externalId is not this parser's business: the database's unique index skips the repeat (and
+ * the import counts it as a duplicate), within a file as across files (docs/decisions/007).
  */
 import { StringDecoder } from 'node:string_decoder';
 import {
@@ -225,7 +226,6 @@ class LeadCsvParser {
   private colCategory = -1;
 
   /** externalId -> line of its first (valid) occurrence. */
-  private readonly seenIds = new IdTable();
 
   constructor(private readonly batchSize: number) {}
 
@@ -529,13 +529,6 @@ class LeadCsvParser {
       );
     }
 
-    if (reason === '' && externalId !== null) {
-      const firstLine = this.seenIds.add(externalId, line);
-      if (firstLine !== -1) {
-        reason = `Duplicate externalId in file: ${show(externalId)} (first on line ${firstLine})`;
-      }
-    }
-
     if (reason !== '') {
       this.errors.push({ line, reason });
       return;
@@ -712,91 +705,4 @@ function tooLongReason(field: string): string {
 /** A value quoted for a message, cut short if long. */
 function show(value: string): string {
   return `'${value.length > 40 ? `${value.slice(0, 40)}…` : value}'`;
-}
-
-/**
- * The externalIds seen in the file, with the line of their first occurrence: an open-addressing
- * hash table whose ids are copied into one growing UTF-16 arena. Nothing per id is a JS object,
- * so a million ids cost the garbage collector nothing and take ~40 bytes each (a Map<string,
- * number> took ~3x the CPU time in a micro-benchmark and kept every id as a heap string).
- */
-class IdTable {
-  private count = 0;
-  /** Per id: hash, line, start offset in `chars` (ends at the next id's start). */
-  private hashes = new Int32Array(1024);
-  private lines = new Int32Array(1024);
-  private starts = new Int32Array(1025);
-  private chars = new Uint16Array(16 * 1024);
-  /** Slot -> id index, or -1; kept at most half full. */
-  private slots = new Int32Array(2048).fill(-1);
-  private mask = 2047;
-
-  /** Adds `id` and returns -1, or returns the line of its earlier occurrence. */
-  add(id: string, line: number): number {
-    const h = hash(id);
-    const slots = this.slots;
-    const mask = this.mask;
-    let i = h & mask;
-    for (let k = slots[i]; k !== -1; k = slots[i]) {
-      if (this.hashes[k] === h && this.equals(k, id)) return this.lines[k];
-      i = (i + 1) & mask;
-    }
-    const k = this.count;
-    if (k === this.hashes.length) {
-      this.hashes = grown(this.hashes, k * 2);
-      this.lines = grown(this.lines, k * 2);
-      this.starts = grown(this.starts, k * 2 + 1);
-    }
-    const start = this.starts[k];
-    const end = start + id.length;
-    if (end > this.chars.length) {
-      const chars = new Uint16Array(Math.max(end, this.chars.length * 2));
-      chars.set(this.chars.subarray(0, start));
-      this.chars = chars;
-    }
-    const chars = this.chars;
-    for (let j = 0; j < id.length; j++) chars[start + j] = id.charCodeAt(j);
-    this.starts[k + 1] = end;
-    this.hashes[k] = h;
-    this.lines[k] = line;
-    this.count = k + 1;
-    slots[i] = k;
-    if ((k + 1) * 2 > mask) this.rehash();
-    return -1;
-  }
-
-  private equals(k: number, id: string): boolean {
-    const start = this.starts[k];
-    if (this.starts[k + 1] - start !== id.length) return false;
-    const chars = this.chars;
-    for (let j = 0; j < id.length; j++) if (chars[start + j] !== id.charCodeAt(j)) return false;
-    return true;
-  }
-
-  private rehash(): void {
-    const size = (this.mask + 1) * 2;
-    const mask = size - 1;
-    const slots = new Int32Array(size).fill(-1);
-    const hashes = this.hashes;
-    for (let k = 0; k < this.count; k++) {
-      let i = hashes[k] & mask;
-      while (slots[i] !== -1) i = (i + 1) & mask;
-      slots[i] = k;
-    }
-    this.slots = slots;
-    this.mask = mask;
-  }
-}
-
-function grown(a: Int32Array, size: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(size);
-  b.set(a);
-  return b;
-}
-
-/** FNV-1a over UTF-16 code units. */
-function hash(s: string): number {
-  let h = 0x811c9dc5 | 0;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h;
 }

@@ -23,6 +23,8 @@ export const IMPORT_LOCK_KEY = 0x4c46494d;
 export interface CopyIn {
   write(rows: string): Promise<void>;
   end(): Promise<number>;
+  /** gives the COPY up (its rows are not stored); the connection is usable again after */
+  abort(): Promise<void>;
 }
 
 /** The statements an import runs inside its transaction, the same on both engines. */
@@ -115,6 +117,12 @@ function copyStream(client: pg.PoolClient, statement: string): CopyIn {
       if (!failure) stream.end();
       return done;
     },
+    abort: async () => {
+      if (failure) return;
+      // CopyFail: the server ends the COPY with an error, then takes statements again
+      stream.destroy(new Error('import cancelled'));
+      await done.catch(() => {});
+    },
   };
 }
 
@@ -136,6 +144,9 @@ async function inPgliteTransaction<T>(
               blob: new Blob(parts),
             });
             return result.affectedRows ?? 0;
+          },
+          abort: async () => {
+            parts.length = 0;
           },
         };
       },
@@ -215,6 +226,15 @@ export class LeadGroupWriter {
     }
     await this.session.run('release savepoint lead_group');
     return { imported: copied, duplicates: count - copied };
+  }
+
+  /** Gives the open group up, so that the transaction can be rolled back. */
+  async abort(): Promise<void> {
+    const copy = this.copy;
+    this.copy = null;
+    this.rows = [];
+    this.count = 0;
+    await copy?.abort();
   }
 
   private async open(): Promise<void> {
