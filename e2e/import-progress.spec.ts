@@ -1,0 +1,46 @@
+import { expect, test } from '@playwright/test';
+import { loginAsAdmin } from './support';
+
+const tag = () => `prog${Date.now().toString(36)}`;
+
+test('a large import shows its progress, then its report; the page stays usable', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await loginAsAdmin(page);
+  await page.getByRole('link', { name: 'Leads', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Leads Management' })).toBeVisible();
+
+  const t = tag();
+  const rows = 40_000;
+  let csv = 'firstName,lastName,phone,email,city,state,age,category,externalId\n';
+  for (let i = 0; i < rows; i++) {
+    csv += `Ann${i},${t},555-${String(i % 10_000).padStart(4, '0')},a${i}.${t}@example.com,Austin,TX,${20 + (i % 70)},ACA,${t}-${i}\n`;
+  }
+  await page.getByTestId('csv-file-input').setInputFiles({
+    name: `${t}.csv`,
+    mimeType: 'text/csv',
+    buffer: Buffer.from(csv),
+  });
+
+  const progress = page.getByTestId('import-progress');
+  await expect(progress.getByRole('heading', { name: `Importing ${t}.csv` })).toBeVisible();
+  await expect(progress.getByRole('progressbar', { name: 'Upload progress' })).toBeVisible();
+  await expect(progress.getByTestId('upload-progress')).toHaveText(
+    /Uploading: \d+%|Upload complete, storing the leads\.\.\./,
+  );
+  await expect(page.getByRole('button', { name: 'Importing...' })).toBeDisabled();
+  // the rest of the page is still there to use
+  await expect(page.getByRole('searchbox', { name: 'Search leads' })).toBeEditable();
+
+  await expect(page.getByTestId('import-report').getByTestId('import-counts')).toContainText(
+    `${rows} imported`,
+    { timeout: 150_000 },
+  );
+  await expect(progress).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Import CSV' })).toBeEnabled();
+
+  await page.getByRole('searchbox', { name: 'Search leads' }).fill(`${t}-3999`);
+  // 3999 and 39990-39999
+  await expect(page.getByTestId('lead-count')).toHaveText('11 leads');
+});
