@@ -9,13 +9,13 @@ const api = (db: 'pglite' | 'postgres') => ({
     globalSetup: [`test/support/global-setup.ts`],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // PGlite instances are large; two files at a time suits this 2-core machine
-    maxWorkers: 2,
   },
 });
 
 export default defineConfig({
   test: {
+    // PGlite instances are large; two files at a time suits this 2-core machine
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
