@@ -1,8 +1,8 @@
 /**
  * HTTP bench: autocannon on loopback (BENCH_CONNECTIONS=50 connections, BENCH_DURATION=10 s per
  * endpoint, after a 2 s warm-up) against the real server on PostgreSQL holding BENCH_HTTP_LEADS
- * (default 1,000,000) leads, 1,000 of them held by one subscribed agent; GET /api/health in the
- * same run is the baseline (the cheapest route that still reaches the database).
+ * (default 1,000,000) leads, 1,000 of them held by one subscribed agent; the baseline is a run of
+ * GET /api/health (the cheapest route that still reaches the database) just before each endpoint.
  *
  * For each endpoint it also records what explains the latency: the unloaded latency of one
  * request at a time, the server's and the database backends' CPU per request, and what the
@@ -179,18 +179,21 @@ export function runHttpBench(): Promise<BenchReport> {
       const cookieOf = (who: Target['who']) =>
         who === 'agent' ? agent.cookie : who === 'admin' ? admin.cookie : undefined;
 
-      log('http: GET /api/health');
-      const health = await loadRun(server, '/api/health', undefined);
+      // The machine is shared: each endpoint is measured right after its own GET /api/health
+      // run, so a figure and its baseline see the same load.
+      const healthRuns: Run[] = [];
       for (const t of TARGETS) {
-        log(`http: ${t.label}`);
+        log(`http: GET /api/health, then ${t.label}`);
+        const health = await loadRun(server, '/api/health', undefined);
+        healthRuns.push(health);
         const run = await loadRun(server, t.path, cookieOf(t.who));
         figures.push(
           figure(`${t.label}: req/s`, run.rps, 'req/s', {
-            baseline: { label: 'GET /api/health', value: health.rps },
+            baseline: { label: 'GET /api/health just before', value: health.rps },
             detail: `non-2xx ${run.non2xx}${run.codes ? ` (${run.codes})` : ''}, errors/timeouts ${run.errors + run.timeouts}, ${Math.round(run.bytesPerReq / 1024)} KB/answer`,
           }),
           figure(`${t.label}: p99`, run.p99, 'ms', {
-            baseline: { label: 'GET /api/health p99', value: health.p99 },
+            baseline: { label: 'GET /api/health p99 just before', value: health.p99 },
             goal: t.goalMs
               ? { text: `p99 < ${t.goalMs} ms`, met: run.p99 < t.goalMs && run.non2xx === 0 }
               : undefined,
@@ -201,17 +204,14 @@ export function runHttpBench(): Promise<BenchReport> {
           `${t.label}: server CPU ${run.serverCpuMsPerReq} ms/req, DB backends CPU ${run.dbCpuMsPerReq} ms/req, load ${run.load}; DB: ${run.profile}${run.serverErrors ? `; server errors: ${run.serverErrors}` : ''}`,
         );
       }
+      const best = healthRuns.reduce((a, b) => (b.rps > a.rps ? b : a));
       figures.unshift(
-        figure('GET /api/health: req/s', health.rps, 'req/s', {
-          detail: `p50 ${health.p50} ms, p99 ${health.p99} ms, non-2xx ${health.non2xx}`,
+        figure('GET /api/health: req/s (best of its runs)', best.rps, 'req/s', {
+          detail: `p50 ${best.p50} ms, p99 ${best.p99} ms; all runs ${healthRuns.map((h) => `${h.rps} req/s p99 ${h.p99} ms`).join(', ')}`,
         }),
       );
       notes.unshift(
-        `GET /api/health: server CPU ${health.serverCpuMsPerReq} ms/req, DB backends CPU ${health.dbCpuMsPerReq} ms/req, one at a time ${health.unloadedMs} ms`,
-      );
-      const healthAfter = await loadRun(server, '/api/health', undefined);
-      notes.push(
-        `GET /api/health again at the end (drift check): ${healthAfter.rps} req/s, p99 ${healthAfter.p99} ms`,
+        `GET /api/health: server CPU ${best.serverCpuMsPerReq} ms/req, DB backends CPU ${best.dbCpuMsPerReq} ms/req, one at a time ${best.unloadedMs} ms`,
       );
 
       log('http: query plans (auto_explain)');

@@ -52,6 +52,8 @@ interface UploadFigures {
   /** background work after the answer, until server and database were quiet */
   deferredMs: number;
   endToEndRowsPerS: number;
+  /** peak RSS growth up to the answer (growthMb runs on through the deferred work) */
+  growthAtAnswerMb: number;
   growthMb: number;
   restMb: number;
   serverCpuS: number;
@@ -82,6 +84,7 @@ export function runImportBench(): Promise<BenchReport> {
       }),
       figure('import into PostgreSQL: server RSS growth', pg.upload.growthMb, 'MB', {
         baseline: { label: 'RSS before the upload', value: pg.upload.restMb },
+        detail: `peak over the upload and its deferred work; ${pg.upload.growthAtAnswerMb} MB up to the answer`,
         goal: {
           text: `< ${MEMORY_GOAL_MB} MB`,
           met: pg.upload.growthMb < MEMORY_GOAL_MB,
@@ -122,6 +125,7 @@ export function runImportBench(): Promise<BenchReport> {
       }),
       figure('import into PGlite: server RSS growth', lite.growthMb, 'MB', {
         baseline: { label: 'RSS before the upload', value: lite.restMb },
+        detail: `peak over the upload and its deferred work; ${lite.growthAtAnswerMb} MB up to the answer`,
         goal: { text: `< ${MEMORY_GOAL_MB} MB`, met: lite.growthMb < MEMORY_GOAL_MB },
       }),
     );
@@ -241,6 +245,9 @@ async function uploadWithReadings(
   const res = await uploadCsv(`${server.url}/api/admin/leads/import`, session.cookie, csv.path);
   const profile = await activity?.stop();
   const serverCpuS = Math.round((cpuSeconds(server.pid) - cpuBefore) * 10) / 10;
+  const atAnswer = server.memory();
+  const peakAtAnswer =
+    atAnswer.hwm > before.hwm ? atAnswer.hwm : Math.max(rss.maxRss, atAnswer.rss);
   // Work the server defers past its answer (search index catch-up) is part of the import's cost.
   const deferredMs =
     (pg ? await waitDatabaseQuiet(pg.name, { quietMs: 1500 }) : 0) +
@@ -266,6 +273,7 @@ async function uploadWithReadings(
     deferredMs: Math.round(deferredMs),
     endToEndRowsPerS: Math.round(csv.rows / ((res.ms + deferredMs) / 1000)),
     growthMb: toMb(peak - before.rss),
+    growthAtAnswerMb: toMb(peakAtAnswer - before.rss),
     restMb: toMb(before.rss),
     serverCpuS,
     body: res.body,

@@ -269,14 +269,31 @@ function focusInside(container: Locator): Promise<boolean> {
   return container.evaluate((el) => el.contains(document.activeElement));
 }
 
-/** Arrows through an open listbox until the focused option contains the text. */
+/**
+ * Arrows through an open listbox until the focused option contains the text. Radix moves the
+ * focus a tick after the key, so each press waits for the focus to move before reading it.
+ */
 async function arrowToOption(page: Page, text: string, max = 60) {
   await expect(page.getByRole('listbox')).toBeVisible();
+  await page.waitForFunction(() => document.activeElement?.getAttribute('role') === 'option');
   for (let i = 0; i < max; i++) {
     const current = await page.evaluate(() => document.activeElement?.textContent ?? '');
-    const role = await page.evaluate(() => document.activeElement?.getAttribute('role'));
-    if (role === 'option' && current.includes(text)) return;
+    if (current.includes(text)) return;
+    await page.evaluate(() => {
+      (window as unknown as { kbPrevious: Element | null }).kbPrevious = document.activeElement;
+    });
     await page.keyboard.press('ArrowDown');
+    const moved = await page
+      .waitForFunction(
+        () =>
+          document.activeElement !==
+          (window as unknown as { kbPrevious: Element | null }).kbPrevious,
+        undefined,
+        { timeout: 3_000 },
+      )
+      .then(() => true)
+      .catch(() => false);
+    if (!moved) break; // the end of the list
   }
   throw new Error(`option "${text}" not reached with ArrowDown`);
 }
@@ -561,8 +578,9 @@ test.describe('keyboard only', () => {
     await page.goto('/admin/leads');
     await expect(page.getByTestId('lead-row').first()).toBeVisible();
     const t = uniqueTag('kbdimp');
+    // listening first: Playwright takes over the file chooser only once something waits for it
+    const chooser = page.waitForEvent('filechooser', { timeout: 60_000 });
     await tabTo(page, page.getByRole('button', { name: 'Import CSV' }));
-    const chooser = page.waitForEvent('filechooser');
     await page.keyboard.press('Enter');
     await (await chooser).setFiles({
       name: `${t}.csv`,

@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { queryRows } from '../src/server/db/client';
+import { SEARCH_COUNT_LIMIT } from '../src/server/modules/leads/admin-leads.repository';
 import { IMPORT_GROUP_ROWS } from '../src/server/modules/leads/import-leads';
 import { Client, loginAdmin, registerAgent, setupTestApp } from './support/test-app';
 import { TEST_DB } from './support/test-db';
@@ -284,19 +285,24 @@ TX,Austin,63,MEDICARE,${t}-a,${t}
 });
 
 describe('X-Total-Count of a search', () => {
-  it('counts exactly up to 10,000 matches, then says 10,000 and that it is not exact', async () => {
+  it('counts exactly up to 1,000 matches, then says 1,000 and that it is not exact', async () => {
+    expect(SEARCH_COUNT_LIMIT).toBe(1_000);
     const admin = await loginAdmin(ctx);
     const t = tag('cap');
     await ctx.database.db.execute(
       sql`insert into leads (first_name, city, state, age, category)
           select ${t} || '-' || g, 'Austin', 'TX', 65, 'MEDICARE'
-          from generate_series(1, 10001) g`,
+          from generate_series(1, 1001) g`,
     );
     const many = await searchIds(admin.client, t, '&limit=10');
-    expect(many).toMatchObject({ total: 10_000, exact: false });
+    expect(many).toMatchObject({ total: 1_000, exact: false });
     expect(many.ids).toHaveLength(10);
-    const few = await searchIds(admin.client, `${t}-1000`);
-    expect(few).toMatchObject({ total: 3, exact: true }); // 1000, 10000 and 10001
+    const all = await searchIds(admin.client, `${t}-`, '&limit=1000&offset=1');
+    expect(all.ids).toHaveLength(1_000); // every match can be paged to
+    const few = await searchIds(admin.client, `${t}-100`);
+    expect(few).toMatchObject({ total: 3, exact: true }); // 100, 1000 and 1001
+    const exactly = await searchIds(admin.client, `${t}-`, '&limit=1&offset=1');
+    expect(exactly).toMatchObject({ total: 1_000, exact: false });
     await catchUpSearch();
     expect(await searchIds(admin.client, t, '&limit=10')).toEqual(many);
   });

@@ -9,10 +9,11 @@ export const DEFAULT_PAGE_SIZE = 50;
 
 /**
  * A search counts its matches exactly up to this many; past it the total is this figure with
- * `exact: false` (the page shows "10,000+"): counting every match of a common word would cost a
- * pass over most of the search index on each page.
+ * `exact: false` (the page shows "1,000+"): counting every match of a common word (16,000 for
+ * "smith" in a million leads) would cost a visit to each of them on every page, ~150 ms here,
+ * against ~20 ms for the first thousand.
  */
-export const SEARCH_COUNT_LIMIT = 10_000;
+export const SEARCH_COUNT_LIMIT = 1_000;
 
 /** The separator of lead_search.doc: a search holding it falls back to testing each field. */
 const DOC_SEPARATOR = '\u001f';

@@ -8,7 +8,7 @@ export function leadPlace(lead: { city: string; state: string }): string {
 }
 
 /**
- * "Showing 51–100 of 1,234" for a page of a longer list; "of 10,000+" when the total is only a
+ * "Showing 51–100 of 1,234" for a page of a longer list; "of 1,000+" when the total is only a
  * lower bound (a search with more matches than the server counts).
  */
 export function pageRange(offset: number, shown: number, total: number, exact = true): string {
@@ -19,7 +19,7 @@ export function pageRange(offset: number, shown: number, total: number, exact = 
   return `Showing ${from}–${to} of ${of}`;
 }
 
-/** "1,234 leads", "1 lead", "10,000+ leads". */
+/** "1,234 leads", "1 lead", "1,000+ leads". */
 export function leadCount(total: number, exact = true): string {
   if (!exact) return `${total.toLocaleString('en-US')}+ leads`;
   return `${total.toLocaleString('en-US')} ${total === 1 ? 'lead' : 'leads'}`;

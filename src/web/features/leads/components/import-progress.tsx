@@ -40,9 +40,6 @@ export function ImportProgress({ state }: { state: CsvImportState }) {
             </span>
           )}
         </div>
-        <p className="text-muted-foreground text-xs">
-          You can keep working: the list, search and assignments stay available.
-        </p>
       </CardContent>
     </Card>
   );
