@@ -164,9 +164,18 @@ export async function startServer(opts: StartOptions): Promise<BenchServer> {
 function errorMessage(line: string): string | null {
   if (!line.startsWith('{')) return null;
   try {
-    const entry = JSON.parse(line) as { level?: number; msg?: string; err?: { message?: string } };
+    const entry = JSON.parse(line) as {
+      level?: number;
+      msg?: string;
+      err?: { message?: string; cause?: { message?: string } };
+    };
     if ((entry.level ?? 0) < 50) return null;
-    return (entry.err?.message ?? entry.msg ?? 'error').slice(0, 160);
+    // drizzle's "Failed query: <sql>" hides the driver's reason in err.cause
+    const cause = entry.err?.cause?.message;
+    const message = (entry.err?.message ?? entry.msg ?? 'error').replace(/\s+/g, ' ');
+    if (cause) return `${cause} (${message.slice(0, 60)}…)`;
+    // pino appends the causes' messages to the message: keep its end
+    return message.startsWith('Failed query') ? `…${message.slice(-140)}` : message.slice(0, 160);
   } catch {
     return null;
   }
