@@ -9,6 +9,7 @@ import { type Database, openDatabase, queryRows } from '../src/server/db/client'
 import { assignmentRuns } from '../src/server/db/schema';
 import { startAssignmentScheduler } from '../src/server/jobs/assignment-scheduler';
 import { businessDate } from '../src/server/lib/business-time';
+import { lockRuns } from '../src/server/modules/assignment/assignment.repository';
 import { runAssignment } from '../src/server/modules/assignment/run-assignment';
 import { createAgent, createLeads, resetAssignmentData } from './support/assignment-fixtures';
 import { loginAdmin, setupTestApp } from './support/test-app';
@@ -102,6 +103,23 @@ describe.runIf(TEST_DB === 'postgres')('concurrency on PostgreSQL', () => {
     for (const row of perAgent) {
       expect(row.auto, `agent ${row.agentId}`).toBeLessThanOrEqual(quotas.get(row.agentId)!);
     }
+    // and counting the manual assignments made before it: runs and manual assignments take
+    // the quota lock, so history ids follow their order; at each run's last row for an agent,
+    // the agent's assignments so far stay within the quota (later manual ones are the admin's)
+    const overshoot = await queryRows<{ agentId: number; runId: number; upTo: number }>(
+      db(),
+      sql`with last as (
+            select assignment_run_id as run_id, agent_id, max(id) as last_id
+              from lead_history where kind = 'AUTO_ASSIGNED' group by 1, 2
+          )
+          select l.agent_id as "agentId", l.run_id as "runId",
+                 (select count(*)::int from lead_history h
+                   where h.agent_id = l.agent_id and h.id <= l.last_id
+                     and h.kind in ('AUTO_ASSIGNED', 'MANUAL_ASSIGNED')) as "upTo"
+            from last l`,
+    );
+    expect(overshoot.length).toBeGreaterThan(0);
+    expect(overshoot.filter((o) => o.upTo > quotas.get(o.agentId)!)).toEqual([]);
     // 3000 leads for 220 places: the runs filled every quota that manual picks left open
     const room = [...quotas.values()].reduce((a, b) => a + b, 0);
     const fill = perAgent.reduce(
@@ -109,6 +127,36 @@ describe.runIf(TEST_DB === 'postgres')('concurrency on PostgreSQL', () => {
       0,
     );
     expect(fill).toBe(room);
+  });
+
+  it('a manual assignment waits for a run in flight, which counts it if it came first', async () => {
+    const admin = await loginAdmin(ctx);
+    const agentId = await createAgent(db(), { quota: 2 });
+    const [first] = await createLeads(db(), [{}, {}, {}, {}, {}]);
+    // another process's run holds the quota lock: it has read the quota (2 left) and not written
+    let answered = false;
+    let pending: Promise<{ statusCode: number }> | undefined;
+    await other.db.transaction(async (tx) => {
+      await lockRuns(tx);
+      pending = admin.client
+        .post('/api/admin/leads/assign', { leadId: first, userId: agentId })
+        .then((res) => {
+          answered = true;
+          return res;
+        });
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      // without the lock the manual assignment would be in, and this run would give 2 more
+      expect(answered).toBe(false);
+    });
+    expect((await pending!).statusCode).toBe(200);
+    // the next run reads the quota after it: one place left
+    const result = await runAssignment(db(), ctx.app.config, { trigger: 'MANUAL' });
+    expect(result).toMatchObject({ assigned: 1, error: null });
+    const [{ n }] = await queryRows<{ n: number }>(
+      db(),
+      sql`select count(*)::int as n from leads where agent_id = ${agentId}`,
+    );
+    expect(n).toBe(2);
   });
 
   it('two processes asked for the same business date make one scheduled run', async () => {

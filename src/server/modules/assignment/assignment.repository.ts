@@ -7,16 +7,18 @@ import type { AssignmentRun } from '../../../shared/contracts/admin';
 import type { AssignmentTrigger, LeadCategory } from '../../../shared/domain';
 import { type Db, queryRows } from '../../db/client';
 import { assignmentRuns } from '../../db/schema';
+import { lockQuotasExclusive } from '../quota/quota-lock';
 import type { AgentRow } from './eligibility';
 import type { LeadGroup } from './lead-classes';
 import type { SolverLead } from './solver';
 
-/** Key of the advisory lock that serializes runs across processes ('LFAS'). */
-export const ASSIGNMENT_LOCK_KEY = 0x4c464153;
-
-/** Waits for every other run (any process) to finish; released when the transaction ends. */
+/**
+ * Waits for every other run (any process) and every manual assignment in flight to finish; held
+ * until the transaction ends, so no manual assignment commits between the run's read of the
+ * quotas and its write.
+ */
 export async function lockRuns(tx: Db): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${ASSIGNMENT_LOCK_KEY})`);
+  await lockQuotasExclusive(tx);
 }
 
 /** Agents (role AGENT) with an ACTIVE subscription to a package, with their preferences. */

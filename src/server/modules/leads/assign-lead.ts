@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { leadHistory, leads, users } from '../../db/schema';
 import { badRequest, conflict, notFound } from '../../lib/app-error';
 import { businessDate } from '../../lib/business-time';
+import { lockQuotasShared } from '../quota/quota-lock';
 import { toLead } from './admin-leads.repository';
 
 export interface ManualAssignment {
@@ -17,7 +18,9 @@ export interface ManualAssignment {
 /**
  * An admin hands a NEW lead to an agent. The lead changes hands only through one conditional
  * UPDATE, so a run or another admin that took it first wins and this call answers 409 without
- * changing anything. The admin may exceed the agent's quota: the dialog shows it.
+ * changing anything. The admin may exceed the agent's quota: the dialog shows it. It waits for an
+ * assignment run in flight (shared quota lock), so a run always counts the manual assignments
+ * committed before it and never fills a place one of them has just taken.
  */
 export async function assignLeadManually(db: Db, input: ManualAssignment): Promise<Lead> {
   const [agent] = await db
@@ -30,6 +33,8 @@ export async function assignLeadManually(db: Db, input: ManualAssignment): Promi
 
   const assignedOn = businessDate(input.timeZone);
   const updated = await db.transaction(async (tx) => {
+    // after a run in flight, never between its read of the quotas and its write
+    await lockQuotasShared(tx);
     const [row] = await tx
       .update(leads)
       .set({
