@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { imports, leadHistory, leads } from '../src/server/db/schema';
 import { businessDate } from '../src/server/lib/business-time';
+import { RECENT_SEARCH_WINDOW } from '../src/server/modules/leads/admin-leads.repository';
 import {
   Client,
   loginAdmin,
@@ -119,6 +120,49 @@ describe('GET /api/admin/leads', () => {
     // LIKE wildcards typed by the admin match literally
     expect(await ids(`/api/admin/leads?q=${t.slice(0, 4)}%25${t.slice(5)}`)).toEqual([]);
     expect(await ids(`/api/admin/leads?q=_${t}`)).toEqual([]);
+  });
+
+  it('finds a common word among the newest leads and a rare one anywhere, paging through both', async () => {
+    const admin = await loginAdmin(ctx);
+    const t = tag('win');
+    // more leads than the window of newest search documents; every 10th holds the common word
+    const n = RECENT_SEARCH_WINDOW + 1_000;
+    const created: number[] = [];
+    for (let from = 0; from < n; from += 1_000) {
+      const rows = await insertLeads(
+        ctx,
+        Array.from({ length: Math.min(1_000, n - from) }, (_, k) => {
+          const i = from + k;
+          return {
+            firstName: i % 10 === 0 ? `common${t}` : `other${t}`,
+            lastName: i === 3 ? `rare${t}` : null,
+          };
+        }),
+      );
+      created.push(...rows.map((r) => r.id));
+    }
+    const common = created.filter((_, i) => i % 10 === 0).sort((x, y) => y - x);
+    const page = async (q: string, extra: string) => {
+      const res = await admin.client.get(`/api/admin/leads?q=${q}${extra}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return {
+        ids: res.json().map((l: { id: number }) => l.id),
+        total: Number(res.headers['x-total-count']),
+        exact: res.headers['x-total-count-exact'] !== 'false',
+      };
+    };
+    const first = await page(`common${t}`, '&limit=50');
+    expect(first.ids).toEqual(common.slice(0, 50));
+    // found among the newest: at least that many, more may follow
+    expect(first.exact).toBe(false);
+    expect(first.total).toBeGreaterThan(50);
+    expect(first.total).toBeLessThanOrEqual(common.length);
+    // past what the newest hold: the index answers, with the exact total
+    const last = await page(`common${t}`, `&limit=50&offset=${common.length - 20}`);
+    expect(last).toEqual({ ids: common.slice(-20), total: common.length, exact: true });
+    // a rare word among the oldest is found too
+    expect(await page(`rare${t}`, '')).toEqual({ ids: [created[3]], total: 1, exact: true });
+    expect(await page(`rare${t}`, '&status=CONTACTED')).toEqual({ ids: [], total: 0, exact: true });
   });
 
   it('is for admins only', async () => {

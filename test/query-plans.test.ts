@@ -147,9 +147,11 @@ describe.runIf(TEST_DB === 'postgres')('query plans over many leads', () => {
     const withStatus = await plansOf(admin, '/api/admin/leads?q=lead4242%40&status=NEW');
     expect(indexesOf(withStatus)).toContain('lead_search_doc_trgm');
     expect(seqScansOf(withStatus)).not.toContain('leads');
-    // a common word: the page walks lead_search newest first and stops at 50
+    // a common word: the page walks lead_search newest first and stops at its window
     const common = await plansOf(admin, '/api/admin/leads?q=last1');
     expect(seqScansOf(common)).not.toContain('leads');
+    expect(indexesOf(common)).toContain('lead_search_pkey');
+    expect(indexesOf(common)).not.toContain('lead_search_doc_trgm');
   });
 
   it("the agent's leads: leads_agent_idx", async () => {
