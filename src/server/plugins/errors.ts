@@ -39,10 +39,26 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
         : error.message || MESSAGE_BY_STATUS[status] || 'Bad request';
       return reply.status(status).send({ message });
     }
+    if (isPoolExhausted(error)) {
+      // every database connection stayed busy past the pool's wait: overload, not a fault
+      request.log.warn('no database connection free in time: answered 503');
+      return reply
+        .status(503)
+        .header('retry-after', '1')
+        .send({ message: 'The server is busy: please try again in a moment' });
+    }
     request.log.error({ err: error }, 'request failed');
     return reply.status(500).send({ message: 'Internal server error' });
   });
 });
+
+/** node-postgres' pool gave up waiting for a free connection (connectionTimeoutMillis). */
+function isPoolExhausted(error: unknown): boolean {
+  for (let e = error; e instanceof Error; e = e.cause) {
+    if (e.message === 'timeout exceeded when trying to connect') return true;
+  }
+  return false;
+}
 
 function explain(error: FastifyError): string {
   switch (error.code) {
