@@ -4,6 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { queryRows } from '../src/server/db/client';
 import { SEARCH_COUNT_LIMIT } from '../src/server/modules/leads/admin-leads.repository';
 import { IMPORT_GROUP_ROWS } from '../src/server/modules/leads/import-leads';
+import {
+  ABANDONED_IMPORT_MESSAGE,
+  failAbandonedImports,
+} from '../src/server/modules/leads/imports.repository';
+import { IMPORT_RECORD_LOCK } from '../src/server/modules/leads/lead-import-session';
 import { Client, loginAdmin, registerAgent, setupTestApp } from './support/test-app';
 import { TEST_DB } from './support/test-db';
 
@@ -108,6 +113,50 @@ describe('GET /api/admin/imports and /api/admin/imports/{id}', () => {
     expect((await agent.client.get('/api/admin/imports')).statusCode).toBe(403);
     expect((await agent.client.get('/api/admin/imports/1')).statusCode).toBe(403);
     expect((await new Client(ctx.app).get('/api/admin/imports/1')).statusCode).toBe(401);
+  });
+
+  it('settles an import left RUNNING by a process that died as FAILED, not a live one', async () => {
+    const admin = await loginAdmin(ctx);
+    const running = async (filename: string) => {
+      const [{ id }] = await queryRows<{ id: number }>(
+        ctx.database.db,
+        sql`insert into imports (user_id, filename) values (${admin.id}, ${filename}) returning id`,
+      );
+      return id;
+    };
+    const crashed = await running('crashed.csv');
+    // PostgreSQL: another process's import, alive: it holds its record's lock on its connection
+    const holder = ctx.database.pool ? await ctx.database.pool.connect() : null;
+    const alive = holder ? await running('alive.csv') : null;
+    try {
+      if (holder)
+        await holder.query('select pg_advisory_lock($1, $2)', [IMPORT_RECORD_LOCK, alive]);
+      const t = tag('after');
+      const res = await upload(admin.client, `${HEADER}\n${rows(t, 0, 2)}`, 'after.csv');
+      expect(res.statusCode, res.body).toBe(200);
+
+      const settled = (await admin.client.get(`/api/admin/imports/${crashed}`)).json();
+      expect(settled).toMatchObject({
+        status: 'FAILED',
+        imported: 0,
+        message: ABANDONED_IMPORT_MESSAGE,
+      });
+      expect(settled.finishedAt).not.toBeNull();
+      if (alive !== null) {
+        const live = (await admin.client.get(`/api/admin/imports/${alive}`)).json();
+        expect(live).toMatchObject({ status: 'RUNNING', finishedAt: null });
+      }
+    } finally {
+      await holder?.query('select pg_advisory_unlock_all()');
+      holder?.release();
+    }
+    if (alive !== null) {
+      // its process gone (the lock let go), the next start or import settles it
+      expect(await failAbandonedImports(ctx.database)).toEqual([alive]);
+      const gone = (await admin.client.get(`/api/admin/imports/${alive}`)).json();
+      expect(gone).toMatchObject({ status: 'FAILED', message: ABANDONED_IMPORT_MESSAGE });
+    }
+    expect(await failAbandonedImports(ctx.database)).toEqual([]);
   });
 
   // PGlite has one connection, which the import's transaction holds until it ends.

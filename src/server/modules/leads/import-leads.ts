@@ -4,9 +4,15 @@ import type { Database } from '../../db/client';
 import { imports } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { endProgress, type ImportProgress, startProgress } from './import-progress';
+import { failAbandonedImports } from './imports.repository';
 import { encodeLeadRows } from './lead-copy-format';
 import { type CsvBatch, parseLeadCsv } from './lead-csv';
-import { inImportTransaction, LeadGroupWriter, type StoredGroup } from './lead-import-session';
+import {
+  type ImportConnection,
+  LeadGroupWriter,
+  type StoredGroup,
+  withImportConnection,
+} from './lead-import-session';
 
 /** Row errors kept on the import record and sent back; the count covers them all. */
 export const MAX_REPORTED_ERRORS = 1000;
@@ -63,18 +69,29 @@ export async function importLeads(
   input: ImportInput,
   hooks: ImportHooks,
 ): Promise<ImportResult> {
-  const { db } = database;
-  const [record] = await db
-    .insert(imports)
-    .values({ userId: input.actorId, filename: input.filename.slice(0, 255) })
-    .returning({ id: imports.id });
-  const importId = record.id;
+  // a process that died mid-import left its record RUNNING: settle it before this one starts
+  await failAbandonedImports(database).catch(() => {});
+  const record = { userId: input.actorId, filename: input.filename.slice(0, 255) };
+  const result = await withImportConnection(database, record, (connection) =>
+    runImport(database, connection, input),
+  );
+  hooks.afterCommit?.();
+  const assigned = await hooks.onImported(result.importId);
+  return { ...result, assigned };
+}
+
+async function runImport(
+  database: Database,
+  connection: ImportConnection,
+  input: ImportInput,
+): Promise<Omit<ImportResult, 'assigned'>> {
+  const { importId } = connection;
   const progress = startProgress(importId);
   const errors: ImportRowError[] = [];
   const saver = new ProgressSaver(database, importId, progress);
 
   try {
-    await inImportTransaction(database, async (session) => {
+    await connection.transaction(async (session) => {
       // The rows stream into the open COPY while the parser reads on: the database and this
       // process work side by side, and memory holds one group of COPY text at most.
       const writer = new LeadGroupWriter(session);
@@ -114,7 +131,7 @@ export async function importLeads(
   } catch (err) {
     const failure = input.wasTruncated() ? tooLarge(input.maxBytes) : err;
     await saver.flush();
-    await db
+    await database.db
       .update(imports)
       .set({
         status: 'FAILED',
@@ -129,16 +146,12 @@ export async function importLeads(
     throw failure;
   }
   endProgress(importId);
-  hooks.afterCommit?.();
-
-  const assigned = await hooks.onImported(importId);
   return {
     imported: progress.imported,
     duplicates: progress.duplicates,
     errors,
     errorCount: progress.errorCount,
     importId,
-    assigned,
   };
 }
 

@@ -26,3 +26,8 @@ export function progressOf(importId: number): ImportProgress | undefined {
 export function endProgress(importId: number): void {
   running.delete(importId);
 }
+
+/** The imports running in this process. */
+export function runningImportIds(): number[] {
+  return [...running.keys()];
+}

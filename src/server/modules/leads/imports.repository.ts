@@ -1,8 +1,9 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { ImportRecord } from '../../../shared/contracts/leads';
-import type { Db } from '../../db/client';
+import { type Database, type Db, queryRows } from '../../db/client';
 import { imports } from '../../db/schema';
-import { progressOf } from './import-progress';
+import { progressOf, runningImportIds } from './import-progress';
+import { IMPORT_RECORD_LOCK } from './lead-import-session';
 
 /** Imports listed by GET /api/admin/imports. */
 export const RECENT_IMPORTS = 20;
@@ -44,4 +45,30 @@ export async function listImports(
     .orderBy(desc(imports.id))
     .limit(RECENT_IMPORTS);
   return rows.map(toImportRecord);
+}
+
+/** What a RUNNING import left by a process that died says once it is settled. */
+export const ABANDONED_IMPORT_MESSAGE =
+  'The import was interrupted (the server stopped) and stored nothing';
+
+/**
+ * Marks FAILED the imports left RUNNING by a process that died: their transaction was rolled
+ * back with the connection, so they stored nothing. A running import holds its record's advisory
+ * lock on its own connection (lead-import-session), so a record whose lock can be taken has no
+ * live owner; this process's own imports are known here (PGlite shares one session). Answers the
+ * ids settled. Run at start and before each import.
+ */
+export async function failAbandonedImports(database: Database): Promise<number[]> {
+  const own = runningImportIds();
+  const rows = await queryRows<{ id: number }>(
+    database.db,
+    sql`update imports
+           set status = 'FAILED', imported = 0, duplicates = 0,
+               message = ${ABANDONED_IMPORT_MESSAGE}, finished_at = now()
+         where status = 'RUNNING'
+           and not (id = any(${`{${own.join(',')}}`}::int[]))
+           and pg_try_advisory_xact_lock(${IMPORT_RECORD_LOCK}::int, id)
+     returning id`,
+  );
+  return rows.map((r) => r.id);
 }

@@ -41,19 +41,63 @@ export interface StoredGroup {
   duplicates: number;
 }
 
-/** Runs `work` in one transaction of its own (committed if it returns, rolled back if it throws). */
-export async function inImportTransaction<T>(
+/**
+ * Advisory lock class of a running import ('LFIR'), keyed by its id: held by the import's own
+ * connection (session-level) from the moment its record exists until it ended, so a RUNNING
+ * record whose lock nobody holds belongs to a process that died (see failAbandonedImports).
+ */
+export const IMPORT_RECORD_LOCK = 0x4c464952;
+
+/**
+ * Work inside the transaction an import runs in (SET LOCAL lasts until its end). work_mem: the
+ * leads insert trigger keeps each group's rows as its transition table (~7 MB for a group),
+ * which spilled to a temporary file at the default 4 MB.
+ */
+const TRANSACTION_SETTINGS = "set local work_mem = '32MB'";
+
+/** The record of an import to create: its id comes back, held by this connection. */
+export interface NewImport {
+  userId: number;
+  filename: string;
+}
+
+/** An import's connection: its record's id, and the one transaction that stores its rows. */
+export interface ImportConnection {
+  importId: number;
+  /** Runs `work` in one transaction (committed if it returns, rolled back if it throws). */
+  transaction<T>(work: (session: ImportSession) => Promise<T>): Promise<T>;
+}
+
+/**
+ * Creates the import's record and runs `body` with the connection that holds it. PostgreSQL: a
+ * dedicated pool client; the record is inserted and its lock taken in one statement, so there is
+ * no moment at which the record is RUNNING and unlocked while this process lives. PGlite: one
+ * connection and one process, which knows its own running imports (import-progress).
+ */
+export async function withImportConnection<T>(
   database: Database,
-  work: (session: ImportSession) => Promise<T>,
+  record: NewImport,
+  body: (connection: ImportConnection) => Promise<T>,
 ): Promise<T> {
-  if (database.pool) return inPostgresTransaction(database.pool, work);
-  if (database.pglite) return inPgliteTransaction(database.pglite, work);
+  if (database.pool) return withPostgresConnection(database.pool, record, body);
+  if (database.pglite) {
+    const pglite = database.pglite;
+    const result = await pglite.query<{ id: number }>(
+      'insert into imports (user_id, filename) values ($1, $2) returning id',
+      [record.userId, record.filename],
+    );
+    return body({
+      importId: result.rows[0].id,
+      transaction: (work) => inPgliteTransaction(pglite, work),
+    });
+  }
   throw new Error('database has neither a pool nor a PGlite engine');
 }
 
-async function inPostgresTransaction<T>(
+async function withPostgresConnection<T>(
   pool: pg.Pool,
-  work: (session: ImportSession) => Promise<T>,
+  record: NewImport,
+  body: (connection: ImportConnection) => Promise<T>,
 ): Promise<T> {
   const client = await pool.connect();
   let broken = false;
@@ -64,21 +108,40 @@ async function inPostgresTransaction<T>(
   };
   client.on('error', onError);
   try {
-    await client.query('begin');
-    await client.query('select pg_advisory_xact_lock($1)', [IMPORT_LOCK_KEY]);
-    const session: ImportSession = {
-      copy: (target) => copyStream(client, `copy ${target} from stdin`),
-      run: async (statement, params) => (await client.query(statement, params)).rowCount ?? 0,
+    const { rows } = await client.query<{ id: number }>(
+      `with r as (insert into imports (user_id, filename) values ($1, $2) returning id)
+       select id, pg_advisory_lock($3, id) from r`,
+      [record.userId, record.filename, IMPORT_RECORD_LOCK],
+    );
+    const importId = rows[0].id;
+    const transaction = async <U>(work: (session: ImportSession) => Promise<U>): Promise<U> => {
+      try {
+        await client.query('begin');
+        await client.query('select pg_advisory_xact_lock($1)', [IMPORT_LOCK_KEY]);
+        await client.query(TRANSACTION_SETTINGS);
+        const session: ImportSession = {
+          copy: (target) => copyStream(client, `copy ${target} from stdin`),
+          run: async (statement, params) => (await client.query(statement, params)).rowCount ?? 0,
+        };
+        const result = await work(session);
+        await client.query('commit');
+        return result;
+      } catch (err) {
+        await client.query('rollback').catch(() => {
+          broken = true; // the connection is gone or unusable: do not hand it back to the pool
+        });
+        throw err;
+      }
     };
-    const result = await work(session);
-    await client.query('commit');
-    return result;
-  } catch (err) {
-    await client.query('rollback').catch(() => {
-      broken = true; // the connection is gone or unusable: do not hand it back to the pool
-    });
-    throw err;
+    return await body({ importId, transaction });
   } finally {
+    // the session lock must not outlive the import on a pooled connection: if it cannot be let
+    // go, the connection is destroyed, which ends its locks
+    if (!broken) {
+      await client.query('select pg_advisory_unlock_all()').catch(() => {
+        broken = true;
+      });
+    }
     client.off('error', onError);
     client.release(broken);
   }
@@ -131,6 +194,7 @@ async function inPgliteTransaction<T>(
   work: (session: ImportSession) => Promise<T>,
 ): Promise<T> {
   return pglite.transaction(async (tx: Transaction) => {
+    await tx.query(TRANSACTION_SETTINGS);
     const session: ImportSession = {
       // PGlite runs in this thread: gather the group, then one COPY of it as a Blob
       copy: (target) => {
