@@ -87,6 +87,54 @@ describe('GET /api/agent/leads', () => {
     expect(bad.json().message).toMatch(/status/);
   });
 
+  it('pages with ?limit and ?offset, searches with ?q, and gives the total in X-Total-Count', async () => {
+    const agent = await registerAgent(ctx.app);
+    const other = await registerAgent(ctx.app, 'Other Agent');
+    const base = Date.now() - 7_200_000;
+    const own = await insertLeads(
+      ctx.database.db,
+      Array.from({ length: 7 }, (_, i) => ({
+        agentId: agent.id,
+        assignedOn: today(),
+        createdAt: new Date(base + i * 60_000),
+        firstName: i < 3 ? 'Rosa' : 'Tom',
+        lastName: `Diaz${i}`,
+        phone: `555-01${i}0`,
+        email: `lead${i}@example.com`,
+        status: i === 6 ? ('CONVERTED' as const) : ('ASSIGNED' as const),
+      })),
+    );
+    await insertLeads(ctx.database.db, [
+      { agentId: other.id, assignedOn: today(), firstName: 'Rosa' },
+    ]);
+    const newestFirst = own.map((l) => l.id).reverse();
+    const get = async (query: string) => {
+      const res = await agent.client.get(`/api/agent/leads${query}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return {
+        ids: res.json().map((l: { id: number }) => l.id),
+        total: Number(res.headers['x-total-count']),
+      };
+    };
+    expect(await get('')).toEqual({ ids: newestFirst, total: 7 });
+    expect(await get('?limit=3')).toEqual({ ids: newestFirst.slice(0, 3), total: 7 });
+    expect(await get('?limit=3&offset=6')).toEqual({ ids: newestFirst.slice(6), total: 7 });
+    expect(await get('?limit=3&status=CONVERTED')).toEqual({ ids: [own[6].id], total: 1 });
+    // the name, phone or email, case-insensitively, and only the agent's own leads
+    expect(await get('?limit=2&q=ROSA')).toEqual({
+      ids: [own[2].id, own[1].id],
+      total: 3,
+    });
+    expect(await get('?q=555-0150')).toEqual({ ids: [own[5].id], total: 1 });
+    expect(await get('?limit=5&q=LEAD4%40EXAMPLE')).toEqual({ ids: [own[4].id], total: 1 });
+    expect(await get('?limit=5&q=rosa&status=CONVERTED')).toEqual({ ids: [], total: 0 });
+    // LIKE wildcards match literally
+    expect(await get('?limit=5&q=%25')).toEqual({ ids: [], total: 0 });
+    expect((await agent.client.get('/api/agent/leads?limit=0')).statusCode).toBe(400);
+    expect((await agent.client.get('/api/agent/leads?limit=1001')).statusCode).toBe(400);
+    expect((await agent.client.get('/api/agent/leads?offset=-1')).statusCode).toBe(400);
+  });
+
   it('answers an empty list to an agent without leads, 401 without a session, 403 to an admin', async () => {
     const agent = await registerAgent(ctx.app);
     expect((await agent.client.get('/api/agent/leads')).json()).toEqual([]);

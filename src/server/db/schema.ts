@@ -236,21 +236,29 @@ export const leadCounts = pgTable('lead_counts', {
 });
 
 /** Leads by (agent, status): the agents table and conversions by agent. */
-export const agentLeadCounts = pgTable('agent_lead_counts', {
-  agentId: integer('agent_id').notNull(),
-  status: leadStatus('status').notNull(),
-  n: bigint('n', { mode: 'number' }).notNull(),
-});
+export const agentLeadCounts = pgTable(
+  'agent_lead_counts',
+  {
+    agentId: integer('agent_id').notNull(),
+    status: leadStatus('status').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [index('agent_lead_counts_agent_idx').on(t.agentId, t.status)],
+);
 
 /**
  * Assignment history rows (AUTO_ASSIGNED, MANUAL_ASSIGNED) by 15-minute slot of their time:
  * every real time-zone offset is a multiple of 15 minutes, so any BUSINESS_TZ can sum the slots
  * into its business days.
  */
-export const assignmentCounts = pgTable('assignment_counts', {
-  slot: timestamp('slot', { withTimezone: true }).notNull(),
-  n: bigint('n', { mode: 'number' }).notNull(),
-});
+export const assignmentCounts = pgTable(
+  'assignment_counts',
+  {
+    slot: timestamp('slot', { withTimezone: true }).notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [index('assignment_counts_slot_idx').on(t.slot)],
+);
 
 /**
  * The admin search's document per lead: first name, last name, phone and email, lowercased,

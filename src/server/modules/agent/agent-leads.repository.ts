@@ -1,42 +1,54 @@
-import { and, desc, eq } from 'drizzle-orm';
-import type { Lead } from '../../../shared/contracts/leads';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Lead, LeadListQuery } from '../../../shared/contracts/leads';
 import type { AgentSettableStatus, LeadStatus } from '../../../shared/domain';
-import type { Db } from '../../db/client';
+import { type Db, queryRows } from '../../db/client';
 import { leadHistory, leads } from '../../db/schema';
+import { type LeadRow, leadFromRow, likePattern, toLead } from '../leads/admin-leads.repository';
 
-type LeadRow = typeof leads.$inferSelect;
-
-export function toLead(row: LeadRow): Lead {
-  return {
-    id: row.id,
-    firstName: row.firstName,
-    lastName: row.lastName,
-    phone: row.phone,
-    email: row.email,
-    city: row.city,
-    state: row.state,
-    age: row.age,
-    category: row.category,
-    status: row.status,
-    externalId: row.externalId,
-    agentId: row.agentId,
-    assignedAt: row.assignedAt?.toISOString() ?? null,
-    createdAt: row.createdAt.toISOString(),
-  };
+/** One page of an agent's leads (or all of them), with how many match in all. */
+export interface AgentLeadsPage {
+  leads: Lead[];
+  total: number;
 }
 
-/** An agent's own leads, newest first (the leads_agent_idx order). */
+/**
+ * An agent's own leads, newest first (the leads_agent_idx order), optionally of one status and
+ * matching a search of the name, phone or email (ILIKE, over the agent's leads only). Without a
+ * limit every lead comes back (the spec's call); with one, a page and the total: from the counts
+ * the triggers keep when nothing is searched, else counted.
+ */
 export async function listLeadsOfAgent(
   db: Db,
   agentId: number,
-  status?: LeadStatus,
-): Promise<Lead[]> {
-  const rows = await db
-    .select()
-    .from(leads)
-    .where(and(eq(leads.agentId, agentId), status ? eq(leads.status, status) : undefined))
-    .orderBy(desc(leads.createdAt), desc(leads.id));
-  return rows.map(toLead);
+  query: Omit<LeadListQuery, 'status'> & { status?: LeadStatus } = {},
+): Promise<AgentLeadsPage> {
+  const status = query.status
+    ? sql`and status = ${sql.raw(`'${query.status satisfies LeadStatus}'`)}`
+    : sql``;
+  const pattern = query.q ? likePattern(query.q) : null;
+  const search = pattern
+    ? sql`and (first_name ilike ${pattern} or last_name ilike ${pattern}
+               or phone ilike ${pattern} or email ilike ${pattern})`
+    : sql``;
+  const where = sql`agent_id = ${agentId} ${status} ${search}`;
+  const paged = query.limit !== undefined;
+  const [rows, total] = await Promise.all([
+    queryRows<LeadRow>(
+      db,
+      sql`select * from leads where ${where} order by created_at desc, id desc
+          ${paged ? sql`limit ${query.limit} offset ${query.offset ?? 0}` : sql``}`,
+    ),
+    !paged
+      ? null
+      : pattern
+        ? queryRows<{ n: number }>(db, sql`select count(*)::int as n from leads where ${where}`)
+        : queryRows<{ n: number }>(
+            db,
+            sql`select coalesce(sum(n), 0)::int as n from agent_lead_counts
+                where agent_id = ${agentId} ${status}`,
+          ),
+  ]);
+  return { leads: rows.map(leadFromRow), total: total ? total[0].n : rows.length };
 }
 
 export interface StatusChange {

@@ -1,11 +1,19 @@
-import type { Lead } from '../../../shared/contracts/leads';
-import type { AgentSettableStatus, LeadStatus } from '../../../shared/domain';
+import type { Lead, LeadListQuery } from '../../../shared/contracts/leads';
+import type { AgentSettableStatus } from '../../../shared/domain';
 import type { Db } from '../../db/client';
 import { notFound } from '../../lib/app-error';
-import { changeStatusOfAgentLead, listLeadsOfAgent } from './agent-leads.repository';
+import {
+  type AgentLeadsPage,
+  changeStatusOfAgentLead,
+  listLeadsOfAgent,
+} from './agent-leads.repository';
 
-export function listOwnLeads(db: Db, agentId: number, status?: LeadStatus): Promise<Lead[]> {
-  return listLeadsOfAgent(db, agentId, status);
+export function listOwnLeads(
+  db: Db,
+  agentId: number,
+  query: LeadListQuery,
+): Promise<AgentLeadsPage> {
+  return listLeadsOfAgent(db, agentId, query);
 }
 
 /** Another agent's lead, or one that does not exist, is the same 404: nothing leaks. */

@@ -7,7 +7,7 @@ import {
   subscribeBody,
   subscriptionSummary,
 } from '../../../shared/contracts/agent';
-import { leadSchema, leadStatusFilter, statusUpdateBody } from '../../../shared/contracts/leads';
+import { leadListQuery, leadSchema, statusUpdateBody } from '../../../shared/contracts/leads';
 import { currentUser, requireRole } from '../../plugins/auth';
 import { listOwnLeads, updateOwnLeadStatus } from './agent-leads.service';
 import { getAgentStats } from './agent-stats.service';
@@ -28,8 +28,13 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/agent/leads',
-    { ...agent, schema: { querystring: leadStatusFilter, response: { 200: z.array(leadSchema) } } },
-    (request) => listOwnLeads(app.db, currentUser(request).id, request.query.status),
+    { ...agent, schema: { querystring: leadListQuery, response: { 200: z.array(leadSchema) } } },
+    async (request, reply) => {
+      // without ?limit every lead (the spec's call); the page asks for one page at a time
+      const page = await listOwnLeads(app.db, currentUser(request).id, request.query);
+      reply.header('X-Total-Count', String(page.total));
+      return page.leads;
+    },
   );
 
   app.post(

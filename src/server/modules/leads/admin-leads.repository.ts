@@ -18,7 +18,8 @@ export const SEARCH_COUNT_LIMIT = 1_000;
 /** The separator of lead_search.doc: a search holding it falls back to testing each field. */
 const DOC_SEPARATOR = '\u001f';
 
-interface LeadRow {
+/** A row of `leads` as raw SQL answers it. */
+export interface LeadRow {
   id: number;
   external_id: string | null;
   first_name: string | null;
@@ -37,7 +38,7 @@ interface LeadRow {
 
 const iso = (v: Date | string) => (v instanceof Date ? v : new Date(v)).toISOString();
 
-function fromRow(row: LeadRow): Lead {
+export function leadFromRow(row: LeadRow): Lead {
   return {
     id: Number(row.id),
     firstName: row.first_name,
@@ -58,7 +59,7 @@ function fromRow(row: LeadRow): Lead {
 
 /** A lead as the API shows it, from a Drizzle row. */
 export function toLead(row: typeof leads.$inferSelect): Lead {
-  return fromRow({
+  return leadFromRow({
     id: row.id,
     external_id: row.externalId,
     first_name: row.firstName,
@@ -108,7 +109,7 @@ export async function listLeadsPage(db: Db, query: LeadListQuery): Promise<Leads
       ),
       leadTotal(db, query.status),
     ]);
-    return { leads: rows.map(fromRow), total, exact: true };
+    return { leads: rows.map(leadFromRow), total, exact: true };
   }
 
   const queued = await queuedRanges(db);
@@ -127,7 +128,7 @@ export async function listLeadsPage(db: Db, query: LeadListQuery): Promise<Leads
         : [];
       const capped = found > SEARCH_COUNT_LIMIT;
       return {
-        leads: rows.map(fromRow),
+        leads: rows.map(leadFromRow),
         total: capped ? SEARCH_COUNT_LIMIT : found,
         exact: recent.complete && !capped,
       };
@@ -157,7 +158,7 @@ export async function listLeadsPage(db: Db, query: LeadListQuery): Promise<Leads
     ),
   ]);
   const exact = n <= SEARCH_COUNT_LIMIT;
-  return { leads: rows.map(fromRow), total: exact ? n : SEARCH_COUNT_LIMIT, exact };
+  return { leads: rows.map(leadFromRow), total: exact ? n : SEARCH_COUNT_LIMIT, exact };
 }
 
 /**
