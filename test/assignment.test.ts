@@ -365,6 +365,40 @@ describe('run records', () => {
     }
   });
 
+  it('keeps history references whole without per-row foreign keys', async () => {
+    const agent = await createAgent(db(), { quota: 2 });
+    const [kept, dropped] = await createLeads(db(), [{}, {}]);
+    const result = await run(JUNE);
+    expect(result).toMatchObject({ assigned: 2, error: null });
+    const historyOf = async (leadId: number) =>
+      db().select().from(leadHistory).where(eq(leadHistory.leadId, leadId));
+    // a row naming a lead, a user or a run that does not exist is refused
+    const refused = async (values: Partial<typeof leadHistory.$inferInsert>) => {
+      const row = { leadId: kept, kind: 'STATUS_CHANGED' as const, toStatus: 'CONTACTED' as const };
+      const error = await db()
+        .insert(leadHistory)
+        .values({ ...row, ...values })
+        .then(() => null)
+        .catch((err: { cause?: { code?: string } }) => err.cause?.code ?? 'other');
+      return error;
+    };
+    expect(await refused({ leadId: 999_999 })).toBe('23503');
+    expect(await refused({ agentId: 999_999 })).toBe('23503');
+    expect(await refused({ actorId: 999_999 })).toBe('23503');
+    expect(await refused({ assignmentRunId: 999_999 })).toBe('23503');
+    expect(await refused({})).toBeNull();
+    // a run still named by history cannot go; a deleted lead takes its history with it
+    await expect(
+      db().delete(assignmentRuns).where(eq(assignmentRuns.id, result!.id)),
+    ).rejects.toThrow();
+    await db().delete(leads).where(eq(leads.id, dropped));
+    expect(await historyOf(dropped)).toEqual([]);
+    expect(await historyOf(kept)).toHaveLength(2);
+    // a deleted agent leaves the history, without its name
+    await db().execute(sql`delete from users where id = ${agent}`);
+    expect((await historyOf(kept)).map((h) => h.agentId)).toEqual([null, null]);
+  });
+
   it('records a failed run with its error and leaves every lead as it was', async () => {
     await createAgent(db(), { quota: 2 });
     await createLeads(db(), [{}, {}]);

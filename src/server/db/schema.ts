@@ -200,24 +200,20 @@ export const leadHistory = pgTable(
   'lead_history',
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    leadId: bigint('lead_id', { mode: 'number' })
-      .notNull()
-      .references(() => leads.id, { onDelete: 'cascade' }),
+    // No per-row foreign keys: the `engine` migration's statement-level triggers check the lead,
+    // users and run, and do what ON DELETE CASCADE / SET NULL did (decision 005).
+    leadId: bigint('lead_id', { mode: 'number' }).notNull(),
     kind: historyKind('kind').notNull(),
     /** Who acted; null for the engine. */
-    actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    actorId: integer('actor_id'),
     fromStatus: leadStatus('from_status'),
     toStatus: leadStatus('to_status').notNull(),
-    agentId: integer('agent_id').references(() => users.id, { onDelete: 'set null' }),
-    assignmentRunId: integer('assignment_run_id').references(() => assignmentRuns.id),
+    agentId: integer('agent_id'),
+    assignmentRunId: integer('assignment_run_id'),
     createdAt: createdAt(),
   },
-  (t) => [
-    index('lead_history_lead_idx').on(t.leadId),
-    index('lead_history_assigned_day_idx')
-      .on(t.createdAt)
-      .where(sql`${t.kind} in ('AUTO_ASSIGNED', 'MANUAL_ASSIGNED')`),
-  ],
+  // by day: analytics sums assignment_counts, nothing reads history by date
+  (t) => [index('lead_history_lead_idx').on(t.leadId)],
 );
 
 /*
