@@ -137,7 +137,7 @@ test.describe('agent workspace', () => {
       release = resolve;
     });
     await page.route(
-      '**/api/agent/leads',
+      (url) => url.pathname === '/api/agent/leads',
       async (route) => {
         await held;
         await route.continue();
@@ -256,6 +256,43 @@ test.describe('agent workspace', () => {
     await page.getByRole('link', { name: 'Dashboard', exact: true }).click();
     await expect(page.getByTestId('card-total-leads')).toContainText('4');
     await expect(page.getByTestId('card-conversion-rate')).toContainText('25.0%');
+  });
+
+  test('a long list comes a page at a time, newest first', async ({ page, request }) => {
+    await loginAdminApi(request);
+    const agent = await newAgentOnDashboard(page, 'Paula Pages');
+    const tag = uniqueTag('page');
+    await seedLeadsForAgent(
+      request,
+      agent.id,
+      tag,
+      Array.from({ length: 55 }, (_, i) => ({
+        firstName: 'Page',
+        lastName: `Lead${String(i).padStart(2, '0')}`,
+        phone: `555-9${String(i).padStart(3, '0')}`,
+        email: `page${i}.${tag}@e2e.test`,
+        city: 'Austin',
+        state: 'TX',
+        age: 70,
+      })),
+    );
+    await page.getByRole('link', { name: 'My Leads', exact: true }).click();
+    const rows = page.getByTestId('lead-row');
+    await expect(page.getByTestId('lead-count')).toHaveText('55 leads');
+    await expect(rows).toHaveCount(50);
+    await expect(page.getByTestId('page-range')).toHaveText('Showing 1–50 of 55');
+    await expect(page.getByRole('button', { name: 'Previous' })).toBeDisabled();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(page.getByTestId('page-range')).toHaveText('Showing 51–55 of 55');
+    await expect(rows).toHaveCount(5);
+    await expect(page.getByRole('button', { name: 'Next' })).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Previous' })).toBeEnabled();
+    await expect(rows.first()).toContainText('Page Lead04');
+    // a search goes back to the first page and counts its own matches
+    await page.getByRole('searchbox', { name: 'Search leads' }).fill('lead0');
+    await expect(page.getByTestId('lead-count')).toHaveText('10 leads');
+    await expect(rows).toHaveCount(10);
+    await expect(page.getByTestId('page-range')).toHaveText('Showing 1–10 of 10');
   });
 
   test('preferences saved survive a reload; a refused save shows Save failed', async ({ page }) => {

@@ -1,7 +1,8 @@
 import type { AgentStats, Preferences } from '@shared/contracts/agent';
-import type { Lead } from '@shared/contracts/leads';
-import type { AgentSettableStatus, LeadStatus } from '@shared/domain';
+import type { Lead, LeadListQuery } from '@shared/contracts/leads';
+import type { AgentSettableStatus } from '@shared/domain';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { fetchLeadsPage } from '@web/features/leads/api';
 import { apiJson } from '@web/lib/api-client';
 import { getQueryFn } from '@web/lib/query-client';
 
@@ -14,12 +15,9 @@ export const agentStatsQuery = queryOptions({
 /** Every list of the agent's own leads, whatever its filter, starts with this key. */
 export const agentLeadsKey = ['/api/agent/leads'] as const;
 
-/** The agent's own leads, optionally of one status (?status=). */
-export function agentLeadsQuery(status?: LeadStatus) {
-  return queryOptions({
-    queryKey: [...agentLeadsKey, { status }] as const,
-    queryFn: getQueryFn<Lead[]>({ on401: 'throw' }),
-  });
+/** One page of the agent's own leads, searched and filtered by the server. */
+export function agentLeadsQuery(params: LeadListQuery) {
+  return queryOptions({ queryKey: [...agentLeadsKey, params] as const, queryFn: fetchLeadsPage });
 }
 
 export const agentPreferencesQuery = queryOptions({

@@ -1,5 +1,5 @@
 import type { ImportRecord, ImportResult, Lead, LeadListQuery } from '@shared/contracts/leads';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { type QueryKey, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { adminAgentsQuery, adminStatsQuery, healthQuery } from '@web/features/admin/api';
 import { analyticsQuery } from '@web/features/analytics/api';
 import { apiJson, throwIfResNotOk } from '@web/lib/api-client';
@@ -17,19 +17,25 @@ export interface LeadsPage {
 /** Every admin leads page, whatever its filter, starts with this key. */
 export const adminLeadsKey = ['/api/admin/leads'] as const;
 
+/** A page of a leads list with its total from X-Total-Count (and X-Total-Count-Exact). */
+export async function fetchLeadsPage({
+  queryKey,
+  signal,
+}: {
+  queryKey: QueryKey;
+  signal: AbortSignal;
+}): Promise<LeadsPage> {
+  const res = await fetch(queryKeyToUrl(queryKey), { credentials: 'include', signal });
+  await throwIfResNotOk(res);
+  const leads = (await res.json()) as Lead[];
+  const total = Number(res.headers.get('X-Total-Count') ?? leads.length);
+  const exact = res.headers.get('X-Total-Count-Exact') !== 'false';
+  return { leads, total, exact };
+}
+
 /** One page of the admin list, searched and filtered by the server. */
 export function adminLeadsQuery(params: LeadListQuery) {
-  return queryOptions({
-    queryKey: [...adminLeadsKey, params] as const,
-    queryFn: async ({ queryKey, signal }): Promise<LeadsPage> => {
-      const res = await fetch(queryKeyToUrl(queryKey), { credentials: 'include', signal });
-      await throwIfResNotOk(res);
-      const leads = (await res.json()) as Lead[];
-      const total = Number(res.headers.get('X-Total-Count') ?? leads.length);
-      const exact = res.headers.get('X-Total-Count-Exact') !== 'false';
-      return { leads, total, exact };
-    },
-  });
+  return queryOptions({ queryKey: [...adminLeadsKey, params] as const, queryFn: fetchLeadsPage });
 }
 
 /** An assignment changes the lists, the agent's quota and totals, and the platform figures. */

@@ -11,7 +11,7 @@ import {
   TableHeader,
   TableRow,
 } from '@web/components/ui/table';
-import { leadFullName, leadLocation } from '../lead-search';
+import { leadFullName, leadLocation } from '../lead-display';
 import { LeadStatusBadge } from './lead-status-badge';
 
 const COLUMNS = ['Name', 'Contact', 'Location', 'Age', 'Category', 'Status', 'Actions'];

@@ -24,7 +24,7 @@ import { toast } from '@web/components/ui/use-toast';
 import { errorMessage } from '@web/lib/api-client';
 import { type FormEvent, useState } from 'react';
 import { useUpdateLeadStatus } from '../api';
-import { leadFullName, leadLocation } from '../lead-search';
+import { leadFullName, leadLocation } from '../lead-display';
 import { LeadStatusBadge } from './lead-status-badge';
 
 /** The bottom drawer of My Leads: the lead's details and the four statuses an agent may set. */
