@@ -61,8 +61,12 @@ interface GroupRow {
  */
 export async function readLeadGroups(tx: Db, categories: LeadCategory[]): Promise<LeadGroup[]> {
   if (categories.length === 0) return [];
-  // room for the aggregation of a large pool in memory (the default 4MB would spill to disk)
+  // Room for the aggregation of a large pool in memory (the default 4MB would spill to disk),
+  // and hashing rather than sorting: string_agg's state makes the planner guess hash tables
+  // large and pick a sort of the whole pool by a text column (12 s instead of 4 on a million
+  // leads). Both only for this statement (`set local` lasts to the end of the run).
   await tx.execute(sql`set local work_mem = '256MB'`);
+  await tx.execute(sql`set local enable_sort = off`);
   const rows = await queryRows<GroupRow>(
     tx,
     sql`select category::text as "category", state, city, age,
@@ -72,6 +76,7 @@ export async function readLeadGroups(tx: Db, categories: LeadCategory[]): Promis
            and category = any(${`{${categories.join(',')}}`}::lead_category[])
          group by category, state, city, age`,
   );
+  await tx.execute(sql`set local enable_sort = on`);
   return rows.map((row) => ({
     category: row.category,
     state: row.state,
