@@ -13,6 +13,7 @@ import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, queryRows } from '../src/server/db/client';
 import { imports, leadHistory, leads } from '../src/server/db/schema';
+import { ABANDONED_IMPORT_MESSAGE } from '../src/server/modules/leads/imports.repository';
 import { insertLeads } from './support/agent-fixtures';
 import { createAgent } from './support/assignment-fixtures';
 import { login, SERVER_ADMIN, sleep, startServer, uploadCsv } from './support/server-process';
@@ -219,6 +220,7 @@ describe.runIf(TEST_DB === 'postgres')('races and crashes on PostgreSQL', () => 
       // kill at different moments: right after the import starts, and later
       const delays = [250, 1_500];
       let killedMidImport = 0;
+      const abandoned: number[] = [];
       for (const delay of delays) {
         const server = await startServer(url);
         const cookie = await login(server.url, SERVER_ADMIN.email, SERVER_ADMIN.password);
@@ -256,6 +258,7 @@ describe.runIf(TEST_DB === 'postgres')('races and crashes on PostgreSQL', () => 
           expect(record.status).toBe('RUNNING'); // the process died before it could say more
           expect(counts).toEqual({ leads: 0, distinct_ids: 0, imported_twice: 0 });
           killedMidImport++;
+          abandoned.push(record.id);
         }
         const importRows = await database.db.$count(imports);
         figures.push(
@@ -285,6 +288,14 @@ describe.runIf(TEST_DB === 'postgres')('races and crashes on PostgreSQL', () => 
         expect(await leadsOfImport(database.db, result.importId)).toBe(result.imported);
         const counts = await countLeadsWithPrefix(database.db, prefix);
         expect(counts).toEqual({ leads: ROWS, distinct_ids: ROWS, imported_twice: 0 });
+        // the imports the kills interrupted no longer say RUNNING: they stored nothing
+        const settled = await database.db
+          .select({ status: imports.status, message: imports.message })
+          .from(imports)
+          .where(inArray(imports.id, abandoned));
+        expect(settled).toEqual(
+          abandoned.map(() => ({ status: 'FAILED', message: ABANDONED_IMPORT_MESSAGE })),
+        );
         figures.push(
           `  after restart: the same file imported again in ${seconds.toFixed(1)} s: imported ` +
             `${result.imported}, duplicates ${result.duplicates}; ${counts.leads} leads stored once each`,
