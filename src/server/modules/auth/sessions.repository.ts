@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, lt } from 'drizzle-orm';
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { sessions, users } from '../../db/schema';
 import type { SessionUser } from '../../types';
@@ -26,14 +26,9 @@ export async function createSession(db: Db, userId: number, policy: SessionPolic
   return token;
 }
 
-/** The session's user when the session exists and has passed neither expiry. */
-export async function findSessionUser(
-  db: Db,
-  tokenHash: string,
-  policy: SessionPolicy,
-): Promise<SessionUser | null> {
-  const now = Date.now();
-  const [row] = await db
+/** The statement every signed-in request runs: built once per database and prepared. */
+function sessionUserStatement(db: Db) {
+  return db
     .select({
       id: users.id,
       name: users.name,
@@ -45,12 +40,33 @@ export async function findSessionUser(
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(
       and(
-        eq(sessions.tokenHash, tokenHash),
-        gt(sessions.expiresAt, new Date(now)),
-        gt(sessions.lastSeenAt, new Date(now - policy.idleMs)),
+        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
+        gt(sessions.expiresAt, sql.placeholder('now')),
+        gt(sessions.lastSeenAt, sql.placeholder('idleSince')),
       ),
     )
-    .limit(1);
+    .limit(1)
+    .prepare('session_user');
+}
+const sessionUserStatements = new WeakMap<Db, ReturnType<typeof sessionUserStatement>>();
+
+/** The session's user when the session exists and has passed neither expiry. */
+export async function findSessionUser(
+  db: Db,
+  tokenHash: string,
+  policy: SessionPolicy,
+): Promise<SessionUser | null> {
+  const now = Date.now();
+  let statement = sessionUserStatements.get(db);
+  if (!statement) {
+    statement = sessionUserStatement(db);
+    sessionUserStatements.set(db, statement);
+  }
+  const [row] = await statement.execute({
+    tokenHash,
+    now: new Date(now).toISOString(),
+    idleSince: new Date(now - policy.idleMs).toISOString(),
+  });
   if (!row) return null;
   // write the idle clock at most once a minute, not on every request
   if (now - row.lastSeenAt.getTime() > 60_000) {
