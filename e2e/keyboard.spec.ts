@@ -561,6 +561,10 @@ test.describe('keyboard only', () => {
     await page.keyboard.press('Enter');
     await expect(toast(page, 'Lead assigned')).toBeVisible();
     await expect(dialog).toBeHidden();
+    // the Assign button is gone (the row says Assigned): the focus stays on that row
+    const row = page.getByTestId('lead-row').filter({ hasText: s.newLead.name });
+    await expect(row).toContainText('Assigned');
+    await expect(row).toBeFocused();
 
     const api = await apiAs(baseURL!, E2E_ADMIN);
     const [lead] = (await (
