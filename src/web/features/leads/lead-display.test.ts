@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { LEAD_STATUSES } from '../../../shared/domain';
+import { leadStatusLabel } from '../../../shared/format';
 import { importSummary, leadCount, leadName, leadPlace, pageRange } from './lead-display';
 
 describe('lead display', () => {
@@ -25,5 +27,18 @@ describe('lead display', () => {
   it('words the import toast as the spec does, counting every error', () => {
     expect(importSummary({ imported: 3, errorCount: 2 })).toBe('Imported 3 leads. 2 errors.');
     expect(importSummary({ imported: 0, errorCount: 0 })).toBe('Imported 0 leads. 0 errors.');
+  });
+});
+
+describe('leadStatusLabel', () => {
+  it('names every status as the status filter shows it', () => {
+    expect(LEAD_STATUSES.map(leadStatusLabel)).toEqual([
+      'New',
+      'Assigned',
+      'Contacted',
+      'In Progress',
+      'Converted',
+      'Invalid',
+    ]);
   });
 });

@@ -11,7 +11,7 @@ import {
   TableHeader,
   TableRow,
 } from '@web/components/ui/table';
-import { leadFullName, leadLocation } from '../lead-display';
+import { leadName, leadPlace } from '@web/features/leads/lead-display';
 import { LeadStatusBadge } from './lead-status-badge';
 
 const COLUMNS = ['Name', 'Contact', 'Location', 'Age', 'Category', 'Status', 'Actions'];
@@ -59,14 +59,14 @@ export function LeadsTable({
         {!isLoading &&
           leads.map((lead) => (
             <TableRow key={lead.id} data-testid="lead-row">
-              <TableCell className="font-medium">{leadFullName(lead)}</TableCell>
+              <TableCell className="font-medium">{leadName(lead)}</TableCell>
               <TableCell>
                 <div className="flex flex-col text-sm">
                   <span>{lead.phone ?? '—'}</span>
                   <span className="text-muted-foreground text-xs">{lead.email ?? '—'}</span>
                 </div>
               </TableCell>
-              <TableCell>{leadLocation(lead)}</TableCell>
+              <TableCell>{leadPlace(lead)}</TableCell>
               <TableCell>{lead.age}</TableCell>
               <TableCell>
                 <Badge variant="outline">{categoryLabel(lead.category)}</Badge>
@@ -79,7 +79,7 @@ export function LeadsTable({
                   size="sm"
                   variant="outline"
                   onClick={() => onUpdateStatus(lead)}
-                  aria-label={`Update Status: ${leadFullName(lead)}`}
+                  aria-label={`Update Status: ${leadName(lead)}`}
                 >
                   Update Status
                 </Button>

@@ -21,10 +21,10 @@ import {
 } from '@web/components/ui/select';
 import { Spinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
+import { leadName, leadPlace } from '@web/features/leads/lead-display';
 import { errorMessage } from '@web/lib/api-client';
 import { type FormEvent, useState } from 'react';
 import { useUpdateLeadStatus } from '../api';
-import { leadFullName, leadLocation } from '../lead-display';
 import { LeadStatusBadge } from './lead-status-badge';
 
 /** The bottom drawer of My Leads: the lead's details and the four statuses an agent may set. */
@@ -80,17 +80,17 @@ function StatusForm({ lead, onDone }: { lead: Lead; onDone: () => void }) {
   }
 
   const details: [string, string][] = [
-    ['Name', leadFullName(lead)],
+    ['Name', leadName(lead)],
     ['Phone', lead.phone ?? '—'],
     ['Email', lead.email ?? '—'],
-    ['Location', leadLocation(lead)],
+    ['Location', leadPlace(lead)],
   ];
 
   return (
     <form onSubmit={handleSubmit} aria-busy={update.isPending}>
       <DrawerHeader>
         <DrawerTitle>Update Lead Status</DrawerTitle>
-        <DrawerDescription>Record where you are with {leadFullName(lead)}.</DrawerDescription>
+        <DrawerDescription>Record where you are with {leadName(lead)}.</DrawerDescription>
       </DrawerHeader>
       <div className="space-y-4 px-4">
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 rounded-lg border p-4 text-sm">
