@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
@@ -7,18 +7,38 @@ import fp from 'fastify-plugin';
 export const DIST_DIR = fileURLToPath(new URL('../../../dist', import.meta.url));
 
 /**
- * Serves the built SPA. Any unknown page path gets index.html (the client shows its own 404
- * page); an unknown /api path answers a JSON 404.
+ * The prerendered public pages the build wrote under dist/pages/ (vite.config.ts): `index.html`
+ * is the page `/`, `login.html` the page `/login`.
+ */
+function prerenderedPages(root: string): Map<string, string> {
+  const dir = `${root}/pages`;
+  const pages = new Map<string, string>();
+  if (!existsSync(dir)) return pages;
+  for (const file of readdirSync(dir)) {
+    if (!file.endsWith('.html')) continue;
+    pages.set(file === 'index.html' ? '/' : `/${file.slice(0, -'.html'.length)}`, `pages/${file}`);
+  }
+  return pages;
+}
+
+/**
+ * Serves the built SPA. A prerendered public page gets its own copy of index.html, any other
+ * unknown page path gets index.html (the client shows its own 404 page); an unknown /api path
+ * answers a JSON 404. Text files go out compressed when the client accepts it.
  */
 export const spaPlugin = fp(
   async (app: FastifyInstance, opts: { distDir?: string; enabled?: boolean }) => {
     const root = opts.distDir ?? DIST_DIR;
     const hasBuild = opts.enabled !== false && existsSync(`${root}/index.html`);
+    const pages = hasBuild ? prerenderedPages(root) : new Map<string, string>();
     if (hasBuild) {
       await app.register(fastifyStatic, {
         root,
         wildcard: false,
         index: false,
+        // the build writes .br and .gz beside each text file (vite.config.ts); the best one the
+        // client accepts is sent, with Vary: Accept-Encoding, the original to anyone else
+        preCompressed: true,
         setHeaders(res, path) {
           // hashed assets are immutable; index.html must always be revalidated
           res.header(
@@ -40,7 +60,7 @@ export const spaPlugin = fp(
         return reply
           .header('cache-control', 'no-cache')
           .type('text/html')
-          .sendFile('index.html', root);
+          .sendFile(pages.get(path) ?? 'index.html', root);
       }
       return reply.status(404).send({ message: `Route ${request.method} ${path} not found` });
     });
