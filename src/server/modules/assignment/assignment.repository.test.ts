@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { unpackLeads } from './assignment.repository';
+import { unpackLeads as unpackSpan } from './assignment.repository';
+import { leadList } from './solver';
+
+const unpackLeads = (packed: string) => leadList(unpackSpan(packed));
 
 describe('unpackLeads', () => {
   it('reads id:seconds pairs into epoch microseconds, exactly', () => {

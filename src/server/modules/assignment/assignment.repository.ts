@@ -10,7 +10,7 @@ import { assignmentRuns } from '../../db/schema';
 import { lockQuotasExclusive } from '../quota/quota-lock';
 import type { AgentRow } from './eligibility';
 import type { LeadGroup } from './lead-classes';
-import type { SolverLead } from './solver';
+import type { LeadSpan } from './solver';
 
 /**
  * Waits for every other run (any process) and every manual assignment in flight to finish; held
@@ -77,22 +77,53 @@ export async function readLeadGroups(tx: Db, categories: LeadCategory[]): Promis
          group by category, state, city, age`,
   );
   await tx.execute(sql`set local enable_sort = on`);
-  return rows.map((row) => ({
-    category: row.category,
-    state: row.state,
-    city: row.city,
-    age: row.age,
-    leads: unpackLeads(row.leads),
-  }));
+  // all the pool's leads in two columns, each group a span of them
+  let total = 0;
+  for (const row of rows) total += countPairs(row.leads);
+  const id = new Float64Array(total);
+  const createdAt = new Float64Array(total);
+  let end = 0;
+  return rows.map((row) => {
+    const start = end;
+    end = unpackInto(row.leads, id, createdAt, start);
+    return {
+      category: row.category,
+      state: row.state,
+      city: row.city,
+      age: row.age,
+      leads: { id, createdAt, start, end },
+    };
+  });
+}
+
+function countPairs(packed: string): number {
+  if (packed.length === 0) return 0;
+  let n = 1;
+  for (let i = packed.indexOf(','); i >= 0; i = packed.indexOf(',', i + 1)) n++;
+  return n;
+}
+
+/** 'id:seconds,...' to leads (createdAt in epoch microseconds) in their own columns. */
+export function unpackLeads(packed: string): LeadSpan {
+  const n = countPairs(packed);
+  const id = new Float64Array(n);
+  const createdAt = new Float64Array(n);
+  return { id, createdAt, start: 0, end: unpackInto(packed, id, createdAt, 0) };
 }
 
 /**
- * 'id:seconds,...' to leads, createdAt in epoch microseconds. Parsed by hand: a pool of a million
- * leads would otherwise allocate two substrings per lead. Seconds come as PostgreSQL prints a
- * double ('1781000000.123456'); anything unusual (a sign, an exponent) takes the slow path.
+ * Parses 'id:seconds,...' into the columns from position `at`; returns the next free position.
+ * By hand: a pool of a million leads would otherwise allocate two substrings per lead. Seconds
+ * come as PostgreSQL prints a double ('1781000000.123456'); anything unusual (a sign, an
+ * exponent) takes the slow path.
  */
-export function unpackLeads(packed: string): SolverLead[] {
-  const leads: SolverLead[] = [];
+function unpackInto(
+  packed: string,
+  ids: Float64Array,
+  createdAts: Float64Array,
+  at: number,
+): number {
+  let p = at;
   const n = packed.length;
   let i = 0;
   while (i < n) {
@@ -126,10 +157,11 @@ export function unpackLeads(packed: string): SolverLead[] {
     } else {
       createdAt = Math.round(Number(packed.slice(start, i)) * 1e6);
     }
-    leads.push({ id, createdAt });
+    ids[p] = id;
+    createdAts[p++] = createdAt;
     i++;
   }
-  return leads;
+  return p;
 }
 
 export interface RunStart {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { LeadCategory } from '../../../shared/domain';
 import type { AgentProfile } from './eligibility';
 import { ageBucket, buildClasses, type LeadGroup } from './lead-classes';
+import { leadList } from './solver';
 
 const agent = (over: Partial<AgentProfile>): AgentProfile => ({
   id: 1,
@@ -42,12 +43,14 @@ describe('buildClasses', () => {
       group({ state: 'CA', city: 'fresno', age: 40 }),
     ]);
     // TX and FL fit both agents: one class; CA fits agent 1 only
-    expect(classes.map((c) => [c.fits, c.leads.length])).toEqual([
+    expect(classes.map((c) => [c.fits, leadList(c.leads).length])).toEqual([
       [[1, 2], 2],
       [[1], 1],
     ]);
     const [both] = classes;
-    expect(both.leads[0].createdAt).toBeGreaterThanOrEqual(both.leads[1].createdAt);
+    expect(leadList(both.leads)[0].createdAt).toBeGreaterThanOrEqual(
+      leadList(both.leads)[1].createdAt,
+    );
   });
 
   it('leaves out leads that fit no agent with quota left, and categories nobody takes', () => {
@@ -105,15 +108,17 @@ describe('buildClasses', () => {
           const expected = new Map<number, string>();
           for (const g of groups) {
             const fits = fitsOf(g);
-            if (fits.length > 0) for (const l of g.leads) expected.set(l.id, fits.join(','));
+            if (fits.length > 0)
+              for (const l of leadList(g.leads)) expected.set(l.id, fits.join(','));
           }
           const classes = buildClasses(agents, groups);
           const actual = new Map<number, string>();
           for (const c of classes) {
-            for (let i = 1; i < c.leads.length; i++) {
-              expect(c.leads[i - 1].createdAt).toBeGreaterThan(c.leads[i].createdAt);
+            const leads = leadList(c.leads);
+            for (let i = 1; i < leads.length; i++) {
+              expect(leads[i - 1].createdAt).toBeGreaterThan(leads[i].createdAt);
             }
-            for (const l of c.leads) {
+            for (const l of leads) {
               expect(actual.has(l.id)).toBe(false);
               actual.set(l.id, c.fits.join(','));
             }

@@ -11,15 +11,21 @@
 import type { LeadCategory } from '../../../shared/domain';
 import type { AgentProfile } from './eligibility';
 import { normalizeCity } from './eligibility';
-import type { LeadClass, SolverLead } from './solver';
+import {
+  type LeadClass,
+  type LeadSpan,
+  leadCount,
+  type SolverLead,
+  sortNewestFirst,
+} from './solver';
 
-/** Leads of one (category, state, city as stored, age), newest first. */
+/** Leads of one (category, state, city as stored, age), in any order. */
 export interface LeadGroup {
   category: LeadCategory;
   state: string;
   city: string;
   age: number;
-  leads: SolverLead[];
+  leads: SolverLead[] | LeadSpan;
 }
 
 interface CategoryIndex {
@@ -144,9 +150,6 @@ function sameIds(a: number[], b: number[]): boolean {
   return true;
 }
 
-const newestFirst = (a: SolverLead, b: SolverLead): number =>
-  b.createdAt - a.createdAt || b.id - a.id;
-
 interface Coarse {
   entry: CategoryIndex;
   slice: Slice;
@@ -156,8 +159,8 @@ interface Coarse {
 
 /**
  * The solver's classes for these agents and groups. Leads that fit no agent with quota left
- * are left out; every class's leads are newest first and its fits sorted by agent id. The
- * groups' lead arrays are sorted in place.
+ * are left out; every class's leads are newest first and its fits sorted by agent id. The groups
+ * are not modified.
  */
 export function buildClasses(agents: AgentProfile[], groups: LeadGroup[]): LeadClass[] {
   const index = indexAgents(agents);
@@ -165,7 +168,7 @@ export function buildClasses(agents: AgentProfile[], groups: LeadGroup[]): LeadC
   const coarse = new Map<string, Coarse>();
   for (const group of groups) {
     const entry = index.get(group.category);
-    if (!entry || group.leads.length === 0) continue;
+    if (!entry || leadCount(group.leads) === 0) continue;
     const city = normalizeCity(group.city);
     const namedCity = entry.namedCities.has(city) ? city : null;
     const state = entry.statesMatter ? group.state : '';
@@ -196,12 +199,60 @@ export function buildClasses(agents: AgentProfile[], groups: LeadGroup[]): LeadC
     else merged.set(key, [{ fits, groups: c.groups }]);
   }
 
+  // Every class's leads in two shared columns, each class a span of them sorted newest first.
+  let total = 0;
+  for (const bucket of merged.values()) {
+    for (const { groups: parts } of bucket) for (const g of parts) total += leadCount(g.leads);
+  }
+  const id = new Float64Array(total);
+  const createdAt = new Float64Array(total);
   const classes: LeadClass[] = [];
+  let end = 0;
   for (const bucket of merged.values()) {
     for (const { fits, groups: parts } of bucket) {
-      const leads = parts.length === 1 ? parts[0].leads : parts.flatMap((g) => g.leads);
-      classes.push({ leads: leads.sort(newestFirst), fits });
+      const start = end;
+      for (const { leads } of parts) end = copyNewestFirst(leads, id, createdAt, end);
+      sortNewestFirst(createdAt, id, start, end);
+      classes.push({ leads: { id, createdAt, start, end }, fits });
     }
   }
   return classes;
+}
+
+/**
+ * Copies a group's leads to the columns at `at`, reversed when they come oldest first (the
+ * database hands a group's leads in table order, which is mostly arrival order): the class is
+ * then a few runs already in order, which the sort merges. Returns the next free position.
+ */
+function copyNewestFirst(
+  leads: SolverLead[] | LeadSpan,
+  id: Float64Array,
+  createdAt: Float64Array,
+  at: number,
+): number {
+  if (Array.isArray(leads)) {
+    for (let i = 0; i < leads.length; i++) {
+      id[at + i] = leads[i].id;
+      createdAt[at + i] = leads[i].createdAt;
+    }
+    return at + leads.length;
+  }
+  const { start, end } = leads;
+  const first = start;
+  const last = end - 1;
+  const ascending =
+    last > first &&
+    (leads.createdAt[first] < leads.createdAt[last] ||
+      (leads.createdAt[first] === leads.createdAt[last] && leads.id[first] < leads.id[last]));
+  if (!ascending) {
+    id.set(leads.id.subarray(start, end), at);
+    createdAt.set(leads.createdAt.subarray(start, end), at);
+    return at + end - start;
+  }
+  let p = at;
+  for (let i = last; i >= first; i--) {
+    id[p] = leads.id[i];
+    createdAt[p++] = leads.createdAt[i];
+  }
+  return p;
 }

@@ -7,7 +7,7 @@
  *   costs (a + k) / q, scaled by a common multiple of the quotas to stay in integers; the least
  *   total cost over maximum assignments, i.e. the optimum of design.md's fairness objective.
  */
-import type { LeadClass, SolverAgent } from './solver';
+import { leadCount as countOf, type LeadClass, leadList, type SolverAgent } from './solver';
 
 interface Graph {
   nodes: number;
@@ -38,7 +38,7 @@ function leadGraph(
   classes: LeadClass[],
   sinkEdges: (g: Graph, agentNode: number, agent: SolverAgent) => void,
 ): Graph {
-  const leadCount = classes.reduce((sum, c) => sum + c.leads.length, 0);
+  const leadCount = classes.reduce((sum, c) => sum + countOf(c.leads), 0);
   const g = newGraph(2 + leadCount + agents.length);
   const agentNode = new Map<number, number>();
   agents.forEach((agent, i) => {
@@ -51,7 +51,7 @@ function leadGraph(
       const node = agentNode.get(id);
       return node === undefined ? [] : [node];
     });
-    for (const _lead of cls.leads) {
+    for (const _lead of leadList(cls.leads)) {
       addEdge(g, 0, leadNode, 1);
       for (const t of targets) addEdge(g, leadNode, t, 1);
       leadNode++;

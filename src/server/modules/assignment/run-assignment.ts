@@ -23,7 +23,7 @@ import {
 } from './assignment.repository';
 import { eligibleAgents } from './eligibility';
 import { buildClasses } from './lead-classes';
-import { solveAssignment } from './solver';
+import { leadCount, solveAssignment } from './solver';
 
 export interface RunOptions {
   trigger: AssignmentTrigger;
@@ -81,7 +81,7 @@ export async function runAssignment(
         ...new Set(agents.flatMap((a) => (a.category === null ? [] : [a.category]))),
       ] as LeadCategory[];
       const groups = await readLeadGroups(tx, categories);
-      figures.candidateLeads = groups.reduce((sum, g) => sum + g.leads.length, 0);
+      figures.candidateLeads = groups.reduce((sum, g) => sum + leadCount(g.leads), 0);
       step('read');
 
       const classes = buildClasses(agents, groups);

@@ -4,6 +4,7 @@ import { maxFlow, minConvexCost, quotaScale } from './max-flow.test-helper';
 import {
   isNewer,
   type LeadClass,
+  leadList,
   type SolverAgent,
   type SolverLead,
   type SolverResult,
@@ -28,7 +29,8 @@ function collect(
   broken: string[],
 ): Outcome {
   const leadById = new Map<number, { lead: SolverLead; cls: LeadClass }>();
-  for (const cls of classes) for (const lead of cls.leads) leadById.set(lead.id, { lead, cls });
+  for (const cls of classes)
+    for (const lead of leadList(cls.leads)) leadById.set(lead.id, { lead, cls });
   const agentIds = new Set(agents.map((a) => a.id));
   const seen = new Set<number>();
   const given = new Map<number, SolverLead[]>();
@@ -86,7 +88,7 @@ function checkRules(agents: SolverAgent[], classes: LeadClass[], result: SolverR
 
   for (const cls of classes) {
     const fits = [...new Set(cls.fits)].filter((id) => q.has(id));
-    for (const lead of cls.leads) {
+    for (const lead of leadList(cls.leads)) {
       const owner = givenTo.get(lead.id);
       if (owner !== undefined) {
         // Rule 3: (x_B + 1) / q_B >= x_A / q_A for every B this lead fits that is under quota.
@@ -319,7 +321,7 @@ describe('solveAssignment: properties on random instances', () => {
         const rand = randomInts(seed);
         const scrambled = clone(before).classes.map((c) => ({
           fits: c.fits,
-          leads: c.leads
+          leads: leadList(c.leads)
             .map((lead) => ({ lead, key: rand(1000) }))
             .sort((a, b) => a.key - b.key)
             .map(({ lead }) => lead),

@@ -34,9 +34,34 @@ export interface SolverLead {
   createdAt: number;
 }
 
+/**
+ * Leads start..end-1 of two shared columns: a million-lead pool as a few typed arrays rather than
+ * a million objects (whose allocation and garbage collection cost more than the solving).
+ */
+export interface LeadSpan {
+  id: Float64Array;
+  createdAt: Float64Array;
+  start: number;
+  end: number;
+}
+
+export function leadCount(leads: SolverLead[] | LeadSpan): number {
+  return Array.isArray(leads) ? leads.length : leads.end - leads.start;
+}
+
+/** The leads as objects (tests and small inputs). */
+export function leadList(leads: SolverLead[] | LeadSpan): SolverLead[] {
+  if (Array.isArray(leads)) return leads;
+  const out: SolverLead[] = [];
+  for (let p = leads.start; p < leads.end; p++) {
+    out.push({ id: leads.id[p], createdAt: leads.createdAt[p] });
+  }
+  return out;
+}
+
 export interface LeadClass {
   /** Leads no preference can tell apart, newest first (createdAt desc, then id desc). */
-  leads: SolverLead[];
+  leads: SolverLead[] | LeadSpan;
   /** Ids of the agents this class fits. */
   fits: number[];
 }
@@ -167,9 +192,10 @@ function buildGraph(agents: SolverAgent[], classes: LeadClass[]): Graph {
   let maxEdges = 0;
   let maxLeads = 0;
   for (const cls of classes) {
-    if (cls.leads.length === 0) continue;
+    const count = leadCount(cls.leads);
+    if (count === 0) continue;
     maxEdges += cls.fits.length;
-    maxLeads += cls.leads.length;
+    maxLeads += count;
   }
   const eAgent = new Int32Array(maxEdges);
   const leadAt = new Float64Array(maxLeads);
@@ -181,7 +207,7 @@ function buildGraph(agents: SolverAgent[], classes: LeadClass[]): Graph {
   let l = 0;
   for (let i = 0; i < classes.length; i++) {
     const { leads, fits } = classes[i];
-    if (leads.length === 0) continue;
+    if (leadCount(leads) === 0) continue;
     const first = m;
     for (let j = 0; j < fits.length; j++) {
       const a = lookup.get(fits[j]);
@@ -190,23 +216,18 @@ function buildGraph(agents: SolverAgent[], classes: LeadClass[]): Graph {
       eAgent[m++] = a;
     }
     if (m === first) continue;
-    let sorted = true;
-    for (const lead of leads) {
-      leadAt[l] = lead.createdAt;
-      leadId[l] = lead.id;
-      const p = l - 1;
-      if (l > lStartList[lStartList.length - 1]) {
-        sorted &&= leadAt[p] > leadAt[l] || (leadAt[p] === leadAt[l] && leadId[p] > leadId[l]);
+    const from = l;
+    if (Array.isArray(leads)) {
+      for (const lead of leads) {
+        leadAt[l] = lead.createdAt;
+        leadId[l++] = lead.id;
       }
-      l++;
+    } else {
+      leadAt.set(leads.createdAt.subarray(leads.start, leads.end), l);
+      leadId.set(leads.id.subarray(leads.start, leads.end), l);
+      l += leads.end - leads.start;
     }
-    if (!sorted) {
-      const copy = [...leads].sort((x, y) => (isNewer(x, y) ? -1 : isNewer(y, x) ? 1 : 0));
-      for (let j = 0; j < copy.length; j++) {
-        leadAt[l - copy.length + j] = copy[j].createdAt;
-        leadId[l - copy.length + j] = copy[j].id;
-      }
-    }
+    sortNewestFirst(leadAt, leadId, from, l);
     cStartList.push(m);
     lStartList.push(l);
   }
@@ -250,6 +271,28 @@ function buildGraph(agents: SolverAgent[], classes: LeadClass[]): Graph {
     leadAt: leadAt.subarray(0, l),
     leadId: leadId.subarray(0, l),
   };
+}
+
+/**
+ * Sorts leads from..to-1 of the columns newest first (createdAt desc, then id desc), in place.
+ * Leads that come as runs already in order (the database's groups) are merged, not re-sorted:
+ * the index sort is a TimSort.
+ */
+export function sortNewestFirst(at: Float64Array, id: Float64Array, from: number, to: number) {
+  let sorted = true;
+  for (let p = from + 1; p < to && sorted; p++) {
+    sorted = at[p - 1] > at[p] || (at[p - 1] === at[p] && id[p - 1] > id[p]);
+  }
+  if (sorted) return;
+  const order: number[] = [];
+  for (let p = from; p < to; p++) order.push(p);
+  order.sort((x, y) => at[y] - at[x] || id[y] - id[x]);
+  const at2 = at.slice(from, to);
+  const id2 = id.slice(from, to);
+  for (let j = 0; j < order.length; j++) {
+    at[from + j] = at2[order[j] - from];
+    id[from + j] = id2[order[j] - from];
+  }
 }
 
 /**
