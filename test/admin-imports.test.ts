@@ -323,9 +323,13 @@ TX,Austin,63,MEDICARE,${t}-a,${t}
     expect(before.total).toBe(111);
     const page = await searchIds(admin.client, `${t}-12`, '&limit=5&offset=1');
     await catchUpSearch();
+    // indexed, the matches are among the newest search documents, which then serve the page:
+    // the same leads and count, the count given as a lower bound once the file holds more
+    // documents than that window (decision 010)
     const after = await searchIds(admin.client, `${t}-12`, '&limit=50');
-    expect(after).toEqual(before);
-    expect(await searchIds(admin.client, `${t}-12`, '&limit=5&offset=1')).toEqual(page);
+    expect({ ...after, exact: true }).toEqual(before);
+    const pageAfter = await searchIds(admin.client, `${t}-12`, '&limit=5&offset=1');
+    expect({ ...pageAfter, exact: true }).toEqual(page);
     // newest (highest id) first
     expect([...after.ids].sort((x, y) => y - x)).toEqual(after.ids);
     expect((await searchIds(admin.client, `${t}-12`, '&status=NEW')).total).toBe(111);

@@ -272,6 +272,14 @@ describe.runIf(TEST_DB === 'postgres')('races and crashes on PostgreSQL', () => 
       // restart on the same database and import the same file again: every row exactly once
       const server = await startServer(url);
       try {
+        // at start, the imports the kills interrupted no longer say RUNNING: they stored nothing
+        const settled = await database.db
+          .select({ status: imports.status, message: imports.message })
+          .from(imports)
+          .where(inArray(imports.id, abandoned));
+        expect(settled).toEqual(
+          abandoned.map(() => ({ status: 'FAILED', message: ABANDONED_IMPORT_MESSAGE })),
+        );
         const cookie = await login(server.url, SERVER_ADMIN.email, SERVER_ADMIN.password);
         const t0 = Date.now();
         const again = await uploadCsv(server.url, cookie, file);
@@ -288,14 +296,7 @@ describe.runIf(TEST_DB === 'postgres')('races and crashes on PostgreSQL', () => 
         expect(await leadsOfImport(database.db, result.importId)).toBe(result.imported);
         const counts = await countLeadsWithPrefix(database.db, prefix);
         expect(counts).toEqual({ leads: ROWS, distinct_ids: ROWS, imported_twice: 0 });
-        // the imports the kills interrupted no longer say RUNNING: they stored nothing
-        const settled = await database.db
-          .select({ status: imports.status, message: imports.message })
-          .from(imports)
-          .where(inArray(imports.id, abandoned));
-        expect(settled).toEqual(
-          abandoned.map(() => ({ status: 'FAILED', message: ABANDONED_IMPORT_MESSAGE })),
-        );
+
         figures.push(
           `  after restart: the same file imported again in ${seconds.toFixed(1)} s: imported ` +
             `${result.imported}, duplicates ${result.duplicates}; ${counts.leads} leads stored once each`,

@@ -15,7 +15,7 @@ import { currentUser, requireRole } from '../../plugins/auth';
 import { listLeadsPage } from './admin-leads.repository';
 import { assignLeadManually } from './assign-lead';
 import { importLeads, noAssignmentAfterImport, type OnImported, tooLarge } from './import-leads';
-import { findImport, listImports } from './imports.repository';
+import { failAbandonedImports, findImport, listImports } from './imports.repository';
 import { LeadSearchIndexer } from './lead-search-indexer';
 
 export interface AdminLeadsRoutesOptions {
@@ -53,7 +53,11 @@ export const adminLeadsRoutes: FastifyPluginAsyncZod<AdminLeadsRoutesOptions> = 
   // The admin search's background indexer: started with the app (for what an earlier process
   // left queued), kicked after each import, stopped with the app.
   const searchIndexer = new LeadSearchIndexer(app.database, app.log);
-  app.addHook('onReady', async () => searchIndexer.kick());
+  app.addHook('onReady', async () => {
+    searchIndexer.kick();
+    // imports a crashed process left RUNNING are settled as FAILED at start, not at the next import
+    await failAbandonedImports(app.database);
+  });
   app.addHook('onClose', () => searchIndexer.close());
 
   app.get(
