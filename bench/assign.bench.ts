@@ -470,7 +470,8 @@ async function engineChild(): Promise<ChildReport> {
     {
       set(target, key: string, value: number) {
         const now = processCpuMs(pid);
-        if (now !== null && pgMark !== null) pgSteps[key] = now - pgMark;
+        // steps repeat per category: their PostgreSQL time adds up, as their wall time does
+        if (now !== null && pgMark !== null) pgSteps[key] = (pgSteps[key] ?? 0) + now - pgMark;
         pgMark = now;
         target[key] = value;
         return true;

@@ -53,30 +53,32 @@ interface GroupRow {
 }
 
 /**
- * Candidate leads (NEW, no agent, in these categories) grouped by (category, state, city, age) in
- * the database: one row per group whatever the number of leads, the leads packed in one string
- * as 'id:epochSeconds' pairs. Cities are grouped as stored (the class builder normalizes them);
- * the leads come unordered (hash aggregation, no sort of the whole pool) and are sorted newest
- * first per class in memory.
+ * Before the candidate reads: room for the aggregation of a large pool in memory (the default
+ * 4MB would spill to disk), and hashing rather than sorting: string_agg's state makes the
+ * planner guess hash tables large and pick a sort of the whole pool by a text column (12 s
+ * instead of 4 on a million leads). `set local` lasts to the end of the run; its writes neither
+ * sort nor need to.
  */
-export async function readLeadGroups(tx: Db, categories: LeadCategory[]): Promise<LeadGroup[]> {
-  if (categories.length === 0) return [];
-  // Room for the aggregation of a large pool in memory (the default 4MB would spill to disk),
-  // and hashing rather than sorting: string_agg's state makes the planner guess hash tables
-  // large and pick a sort of the whole pool by a text column (12 s instead of 4 on a million
-  // leads). Both only for this statement (`set local` lasts to the end of the run).
+export async function prepareLeadReads(tx: Db): Promise<void> {
   await tx.execute(sql`set local work_mem = '256MB'`);
   await tx.execute(sql`set local enable_sort = off`);
+}
+
+/**
+ * Candidate leads (NEW, no agent) of a category grouped by (category, state, city, age) in the
+ * database: one row per group whatever the number of leads, the leads packed in one string as
+ * 'id:epochSeconds' pairs. Cities are grouped as stored (the class builder normalizes them); the
+ * leads come unordered (hash aggregation, no sort of the whole pool).
+ */
+export async function readLeadGroups(tx: Db, category: LeadCategory): Promise<LeadGroup[]> {
   const rows = await queryRows<GroupRow>(
     tx,
     sql`select category::text as "category", state, city, age,
                string_agg(id::text || ':' || date_part('epoch', created_at)::text, ',') as "leads"
           from leads
-         where status = 'NEW' and agent_id is null
-           and category = any(${`{${categories.join(',')}}`}::lead_category[])
+         where status = 'NEW' and agent_id is null and category = ${category}::lead_category
          group by category, state, city, age`,
   );
-  await tx.execute(sql`set local enable_sort = on`);
   // all the pool's leads in two columns, each group a span of them
   let total = 0;
   for (const row of rows) total += countPairs(row.leads);

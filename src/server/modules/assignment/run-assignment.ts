@@ -17,11 +17,13 @@ import {
   insertFailedRun,
   insertRun,
   lockRuns,
+  prepareLeadReads,
   readActiveAgents,
   readLeadGroups,
+  type WriteOutcome,
   writeAssignments,
 } from './assignment.repository';
-import { eligibleAgents } from './eligibility';
+import { type AgentProfile, eligibleAgents } from './eligibility';
 import { buildClasses } from './lead-classes';
 import { leadCount, solveAssignment } from './solver';
 
@@ -60,9 +62,11 @@ export async function runAssignment(
   const figures = { eligibleAgents: 0, candidateLeads: 0, assigned: 0 };
   const elapsed = () => Math.round(performance.now() - started);
   let lap = started;
+  const timings = options.timings;
+  /** Adds the time since the last mark to a step (steps interleave across categories). */
   const step = (name: keyof NonNullable<RunOptions['timings']>) => {
     const at = performance.now();
-    if (options.timings) options.timings[name] = Math.round(at - lap);
+    if (timings) timings[name] = (timings[name] ?? 0) + Math.round(at - lap);
     lap = at;
   };
   try {
@@ -77,31 +81,50 @@ export async function runAssignment(
       const used = await assignedOnDate(tx, businessDate);
       const agents = eligibleAgents(rows, used, businessDate, config.ENROLLMENT_WINDOWS);
       figures.eligibleAgents = agents.length;
-      const categories = [
-        ...new Set(agents.flatMap((a) => (a.category === null ? [] : [a.category]))),
-      ] as LeadCategory[];
-      const groups = await readLeadGroups(tx, categories);
-      figures.candidateLeads = groups.reduce((sum, g) => sum + leadCount(g.leads), 0);
-      step('read');
-
-      const classes = buildClasses(agents, groups);
-      step('classes');
-      const { byAgent } = solveAssignment(agents, classes);
-      step('solve');
-      const leadIds: number[] = [];
-      const agentIds: number[] = [];
-      for (const [agentId, ids] of byAgent) {
-        for (const id of ids) {
-          leadIds.push(id);
-          agentIds.push(agentId);
-        }
+      // Categories never share an agent (an agent takes leads of its package's category only),
+      // so each is solved and written on its own, and both sides work at once: the database
+      // aggregates the next categories' pools while this process solves the first, and writes
+      // one category while the next is solved. Statements go one at a time on the run's
+      // connection, each sent as soon as the one before ends.
+      const byCategory = new Map<LeadCategory, AgentProfile[]>();
+      for (const agent of agents) {
+        if (agent.category === null) continue;
+        const list = byCategory.get(agent.category);
+        if (list) list.push(agent);
+        else byCategory.set(agent.category, [agent]);
       }
-      const written = await writeAssignments(
-        tx,
-        { id: runId, businessDate, at: now },
-        leadIds,
-        agentIds,
-      );
+      const enqueue = statementQueue();
+      const prepared = enqueue(() => prepareLeadReads(tx));
+      const reads = [...byCategory.keys()].map((c) => enqueue(() => readLeadGroups(tx, c)));
+      await prepared; // its own error, rather than the aborted transaction's after it
+      const writes: Promise<WriteOutcome>[] = [];
+      let index = 0;
+      for (const categoryAgents of byCategory.values()) {
+        const groups = await reads[index++];
+        figures.candidateLeads += groups.reduce((sum, g) => sum + leadCount(g.leads), 0);
+        step('read');
+        await nextTurn(); // the connection's next statement starts before this process computes
+        const classes = buildClasses(categoryAgents, groups);
+        step('classes');
+        await nextTurn();
+        const { byAgent } = solveAssignment(categoryAgents, classes);
+        step('solve');
+        const leadIds: number[] = [];
+        const agentIds: number[] = [];
+        for (const [agentId, ids] of byAgent) {
+          for (const id of ids) {
+            leadIds.push(id);
+            agentIds.push(agentId);
+          }
+        }
+        const at = { id: runId, businessDate, at: now };
+        writes.push(enqueue(() => writeAssignments(tx, at, leadIds, agentIds)));
+      }
+      const written = { assigned: 0, agents: 0 };
+      for (const outcome of await Promise.all(writes)) {
+        written.assigned += outcome.assigned;
+        written.agents += outcome.agents;
+      }
       figures.assigned = written.assigned;
       step('write');
       const run = await finishRun(tx, runId, { ...figures, durationMs: elapsed(), error: null });
@@ -117,6 +140,24 @@ export async function runAssignment(
     return { ...run, agentsAssigned: 0 };
   }
 }
+
+/**
+ * Runs statements one after another, each started as soon as the one before ends, while the
+ * caller goes on: what it returns is awaited later. A failure is the caller's to see when it
+ * awaits (never unhandled meanwhile) and does not stop the statements behind it from being sent
+ * (the database refuses them: the transaction is aborted).
+ */
+function statementQueue() {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(statement: () => Promise<T>): Promise<T> => {
+    const result = tail.then(statement);
+    tail = result.catch(() => {});
+    return result;
+  };
+}
+
+/** Lets finished I/O be handled (and the queue send its next statement) before a long computation. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The database's own words: drizzle wraps a failed query (with its SQL) around them. */
 function rootMessage(err: unknown): string {
