@@ -421,6 +421,30 @@ describe('run records', () => {
     }
   });
 
+  it('a failed write of one category leaves the other categories unwritten too', async () => {
+    await createAgent(db(), { quota: 2 });
+    await createAgent(db(), { quota: 2, category: 'ACA' });
+    await createLeads(db(), [{}, { category: 'ACA', age: 40 }]);
+    await db().execute(sql`create or replace function lf_test_refuse() returns trigger
+      language plpgsql as $$ begin
+        if new.category = 'MEDICARE' then raise exception 'refused by test trigger'; end if;
+        return new;
+      end $$`);
+    await db().execute(sql`create trigger lf_test_refuse before update on leads
+      for each row execute function lf_test_refuse()`);
+    try {
+      const result = await run(JUNE);
+      expect(result).toMatchObject({ assigned: 0, error: 'refused by test trigger' });
+      const states = [...(await leadStates(db())).values()];
+      expect(states.every((l) => l.status === 'NEW' && l.agentId === null)).toBe(true);
+      // and the connection is clean for what follows
+      await db().execute(sql`drop trigger lf_test_refuse on leads`);
+      expect(await run(JUNE)).toMatchObject({ assigned: 2, error: null });
+    } finally {
+      await db().execute(sql`drop trigger if exists lf_test_refuse on leads`);
+    }
+  });
+
   it('makes the scheduled run once per business date', async () => {
     await createAgent(db(), { quota: 1 });
     await createLeads(db(), [{}, {}, {}]);

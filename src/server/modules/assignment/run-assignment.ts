@@ -93,40 +93,46 @@ export async function runAssignment(
         if (list) list.push(agent);
         else byCategory.set(agent.category, [agent]);
       }
-      const enqueue = statementQueue();
-      const prepared = enqueue(() => prepareLeadReads(tx));
-      const reads = [...byCategory.keys()].map((c) => enqueue(() => readLeadGroups(tx, c)));
-      await prepared; // its own error, rather than the aborted transaction's after it
-      const writes: Promise<WriteOutcome>[] = [];
-      let index = 0;
-      for (const categoryAgents of byCategory.values()) {
-        const groups = await reads[index++];
-        figures.candidateLeads += groups.reduce((sum, g) => sum + leadCount(g.leads), 0);
-        step('read');
-        await nextTurn(); // the connection's next statement starts before this process computes
-        const classes = buildClasses(categoryAgents, groups);
-        step('classes');
-        await nextTurn();
-        const { byAgent } = solveAssignment(categoryAgents, classes);
-        step('solve');
-        const leadIds: number[] = [];
-        const agentIds: number[] = [];
-        for (const [agentId, ids] of byAgent) {
-          for (const id of ids) {
-            leadIds.push(id);
-            agentIds.push(agentId);
-          }
-        }
-        const at = { id: runId, businessDate, at: now };
-        writes.push(enqueue(() => writeAssignments(tx, at, leadIds, agentIds)));
-      }
+      const { enqueue, settled } = statementQueue();
       const written = { assigned: 0, agents: 0 };
-      for (const outcome of await Promise.all(writes)) {
-        written.assigned += outcome.assigned;
-        written.agents += outcome.agents;
+      try {
+        const prepared = enqueue(() => prepareLeadReads(tx));
+        const reads = [...byCategory.keys()].map((c) => enqueue(() => readLeadGroups(tx, c)));
+        await prepared; // its own error, rather than the aborted transaction's after it
+        const writes: Promise<WriteOutcome>[] = [];
+        let index = 0;
+        for (const categoryAgents of byCategory.values()) {
+          const groups = await reads[index++];
+          figures.candidateLeads += groups.reduce((sum, g) => sum + leadCount(g.leads), 0);
+          step('read');
+          await nextTurn(); // the connection's next statement starts before this process computes
+          const classes = buildClasses(categoryAgents, groups);
+          step('classes');
+          await nextTurn();
+          const { byAgent } = solveAssignment(categoryAgents, classes);
+          step('solve');
+          const leadIds: number[] = [];
+          const agentIds: number[] = [];
+          for (const [agentId, ids] of byAgent) {
+            for (const id of ids) {
+              leadIds.push(id);
+              agentIds.push(agentId);
+            }
+          }
+          const at = { id: runId, businessDate, at: now };
+          writes.push(enqueue(() => writeAssignments(tx, at, leadIds, agentIds)));
+        }
+        for (const outcome of await Promise.all(writes)) {
+          written.assigned += outcome.assigned;
+          written.agents += outcome.agents;
+        }
+        figures.assigned = written.assigned;
+        step('write');
+      } catch (err) {
+        // nothing of this run may reach the connection after its transaction has ended
+        await settled();
+        throw err;
       }
-      figures.assigned = written.assigned;
-      step('write');
       const run = await finishRun(tx, runId, { ...figures, durationMs: elapsed(), error: null });
       return { ...run, agentsAssigned: written.agents };
     });
@@ -149,10 +155,14 @@ export async function runAssignment(
  */
 function statementQueue() {
   let tail: Promise<unknown> = Promise.resolve();
-  return <T>(statement: () => Promise<T>): Promise<T> => {
-    const result = tail.then(statement);
-    tail = result.catch(() => {});
-    return result;
+  return {
+    enqueue<T>(statement: () => Promise<T>): Promise<T> {
+      const result = tail.then(statement);
+      tail = result.catch(() => {});
+      return result;
+    },
+    /** Resolves once every statement queued so far has ended, whatever its outcome. */
+    settled: () => tail,
   };
 }
 
