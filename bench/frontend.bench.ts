@@ -5,7 +5,8 @@
  * BENCH_LH_RUNS=3) on / and /login served by the real server on a fresh PGlite. Baselines from
  * the same run: all the JavaScript of the build, and a minimal HTML page served by a bare Node
  * http server, audited by the same Lighthouse in the same Chromium. As a diagnostic, each page is
- * also audited behind a gzip reverse proxy (the server sends text uncompressed).
+ * also audited behind a reverse proxy that fetches the text uncompressed and gzips it on the fly
+ * (the server itself sends the build's precompressed .br/.gz files).
  *
  * The build keeps older files in dist/ (emptyOutDir off) so that other people's running e2e
  * servers never lose the assets of the index.html they already served.
@@ -129,8 +130,8 @@ export function runFrontendBench(): Promise<BenchReport> {
         notes.push(
           `${page} desktop preset (1 run): performance ${score(desktop, 'performance')}, accessibility ${score(desktop, 'accessibility')}; ${metrics(desktop)}`,
         );
-        // Diagnostic: the same page with its text answers gzipped on the way (the server sends
-        // them uncompressed): how much of the gap compression alone would close.
+        // Diagnostic: the same page with its text gzipped on the way by a proxy instead of the
+        // build's precompressed files the server sends itself.
         const zipped = await audit(`${proxy.url}${page}`, `${page} behind a gzip proxy`);
         figures.push(
           figure(
