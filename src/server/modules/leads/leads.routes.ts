@@ -55,8 +55,11 @@ export const adminLeadsRoutes: FastifyPluginAsyncZod<AdminLeadsRoutesOptions> = 
   const searchIndexer = new LeadSearchIndexer(app.database, app.log);
   app.addHook('onReady', async () => {
     searchIndexer.kick();
-    // imports a crashed process left RUNNING are settled as FAILED at start, not at the next import
-    await failAbandonedImports(app.database);
+    // imports a crashed process left RUNNING are settled as FAILED at start (else at the next
+    // import); a database that is down now must not keep the app from starting
+    await failAbandonedImports(app.database).catch((err: unknown) =>
+      app.log.warn({ err }, 'could not settle abandoned imports at start'),
+    );
   });
   app.addHook('onClose', () => searchIndexer.close());
 
