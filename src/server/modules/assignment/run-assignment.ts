@@ -93,6 +93,15 @@ export async function runAssignment(
         if (list) list.push(agent);
         else byCategory.set(agent.category, [agent]);
       }
+      // Smallest first (by the leads it can take today): while this process solves the first
+      // category the database only has the other reads to do, so a small first category keeps
+      // that idle wait short; after it, each write overlaps the next, larger solve (the order
+      // Johnson's rule gives a two-stage pipeline whose second stage is the longer one).
+      const remaining = (list: AgentProfile[]) =>
+        list.reduce((sum, a) => sum + Math.max(0, a.quota - a.assignedToday), 0);
+      const ordered = [...byCategory.entries()].sort((a, b) => remaining(a[1]) - remaining(b[1]));
+      byCategory.clear();
+      for (const [category, list] of ordered) byCategory.set(category, list);
       const { enqueue, settled } = statementQueue();
       const written = { assigned: 0, agents: 0 };
       try {
