@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import type { SQL } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -67,6 +67,16 @@ export async function migrateDatabase(database: Database): Promise<void> {
   } else {
     await migratePglite(database.db as never, { migrationsFolder: MIGRATIONS_DIR });
   }
+}
+
+/**
+ * An array of integers written into the statement as a constant, not bound as a parameter: the
+ * planner then knows how many there are (a large batch is joined by hash in one pass over the
+ * table, a small one by index). Only integers are ever written this way.
+ */
+export function intArrayLiteral(values: number[], type: 'bigint' | 'int'): SQL {
+  if (!values.every(Number.isSafeInteger)) throw new Error('integer array: non-integer value');
+  return sql.raw(`'{${values.join(',')}}'::${type}[]`);
 }
 
 /** Rows of a raw SQL statement, the same on both drivers. */

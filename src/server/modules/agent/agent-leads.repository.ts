@@ -3,7 +3,13 @@ import type { Lead, LeadListQuery } from '../../../shared/contracts/leads';
 import type { AgentSettableStatus, LeadStatus } from '../../../shared/domain';
 import { type Db, queryRows } from '../../db/client';
 import { leadHistory, leads } from '../../db/schema';
-import { type LeadRow, leadFromRow, likePattern, toLead } from '../leads/admin-leads.repository';
+import {
+  type LeadRow,
+  leadFromRow,
+  leadStatusLiteral,
+  likePattern,
+  toLead,
+} from '../leads/admin-leads.repository';
 
 /** One page of an agent's leads (or all of them), with how many match in all. */
 export interface AgentLeadsPage {
@@ -20,11 +26,9 @@ export interface AgentLeadsPage {
 export async function listLeadsOfAgent(
   db: Db,
   agentId: number,
-  query: Omit<LeadListQuery, 'status'> & { status?: LeadStatus } = {},
+  query: LeadListQuery,
 ): Promise<AgentLeadsPage> {
-  const status = query.status
-    ? sql`and status = ${sql.raw(`'${query.status satisfies LeadStatus}'`)}`
-    : sql``;
+  const status = query.status ? sql`and status = ${leadStatusLiteral(query.status)}` : sql``;
   const pattern = query.q ? likePattern(query.q) : null;
   const search = pattern
     ? sql`and (first_name ilike ${pattern} or last_name ilike ${pattern}

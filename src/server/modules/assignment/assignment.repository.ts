@@ -2,10 +2,10 @@
  * The assignment engine's queries: a few set-based statements per run, never one per lead or per
  * agent. They take a Db so that they run inside the run's transaction.
  */
-import { desc, eq, type SQL, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { AssignmentRun } from '../../../shared/contracts/admin';
 import type { AssignmentTrigger, LeadCategory } from '../../../shared/domain';
-import { type Db, queryRows } from '../../db/client';
+import { type Db, intArrayLiteral, queryRows } from '../../db/client';
 import { assignmentRuns } from '../../db/schema';
 import { lockQuotasExclusive } from '../quota/quota-lock';
 import type { AgentRow } from './eligibility';
@@ -230,11 +230,11 @@ export async function writeAssignments(
   if (leadIds.length === 0) return { assigned: 0, agents: 0 };
   // By lead id: the table is written in its physical order.
   const order = leadIds.map((_, i) => i).sort((a, b) => leadIds[a] - leadIds[b]);
-  const ids = intArray(
+  const ids = intArrayLiteral(
     order.map((i) => leadIds[i]),
     'bigint',
   );
-  const agents = intArray(
+  const agents = intArrayLiteral(
     order.map((i) => agentIds[i]),
     'int',
   );
@@ -259,16 +259,6 @@ export async function writeAssignments(
         select count(*)::int as "assigned", count(distinct agent_id)::int as "agents" from logged`,
   );
   return row;
-}
-
-/**
- * An array of integers written into the statement as a constant, not bound as a parameter: the
- * planner then knows how many pairs there are and joins a large batch by hash (one pass over
- * the table) and a small one by index. Only integers are ever written this way.
- */
-function intArray(values: number[], type: 'bigint' | 'int'): SQL {
-  if (!values.every(Number.isSafeInteger)) throw new Error('assignment write: non-integer id');
-  return sql.raw(`'{${values.join(',')}}'::${type}[]`);
 }
 
 export function toAssignmentRun(row: typeof assignmentRuns.$inferSelect): AssignmentRun {

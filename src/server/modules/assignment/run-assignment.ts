@@ -99,19 +99,16 @@ export async function runAssignment(
       // Johnson's rule gives a two-stage pipeline whose second stage is the longer one).
       const remaining = (list: AgentProfile[]) =>
         list.reduce((sum, a) => sum + Math.max(0, a.quota - a.assignedToday), 0);
-      const ordered = [...byCategory.entries()].sort((a, b) => remaining(a[1]) - remaining(b[1]));
-      byCategory.clear();
-      for (const [category, list] of ordered) byCategory.set(category, list);
+      const categories = [...byCategory].sort((a, b) => remaining(a[1]) - remaining(b[1]));
       const { enqueue, settled } = statementQueue();
       const written = { assigned: 0, agents: 0 };
       try {
         const prepared = enqueue(() => prepareLeadReads(tx));
-        const reads = [...byCategory.keys()].map((c) => enqueue(() => readLeadGroups(tx, c)));
+        const reads = categories.map(([c]) => enqueue(() => readLeadGroups(tx, c)));
         await prepared; // its own error, rather than the aborted transaction's after it
         const writes: Promise<WriteOutcome>[] = [];
-        let index = 0;
-        for (const categoryAgents of byCategory.values()) {
-          const groups = await reads[index++];
+        for (const [index, [, categoryAgents]] of categories.entries()) {
+          const groups = await reads[index];
           figures.candidateLeads += groups.reduce((sum, g) => sum + leadCount(g.leads), 0);
           step('read');
           await nextTurn(); // the connection's next statement starts before this process computes

@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Lead, LeadListQuery } from '../../../shared/contracts/leads';
-import type { LeadStatus } from '../../../shared/domain';
-import { type Db, queryRows } from '../../db/client';
+import { LEAD_STATUSES, type LeadStatus } from '../../../shared/domain';
+import { type Db, intArrayLiteral, queryRows } from '../../db/client';
 import type { leads } from '../../db/schema';
 import { leadTotal } from './lead-counts.repository';
 
@@ -77,6 +77,16 @@ export function toLead(row: typeof leads.$inferSelect): Lead {
   });
 }
 
+/**
+ * A lead status written into the statement as a literal, so the planner sees which status (and
+ * can pick a partial or status index); only the enum's own values ever get here.
+ */
+export function leadStatusLiteral(status: LeadStatus): SQL {
+  if (!(LEAD_STATUSES as readonly string[]).includes(status))
+    throw new Error('unknown lead status');
+  return sql.raw(`'${status}'`);
+}
+
 /** `%`, `_` and `\` typed by the admin are matched literally. */
 export function likePattern(q: string): string {
   return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -98,8 +108,7 @@ export interface LeadsPage {
 export async function listLeadsPage(db: Db, query: LeadListQuery): Promise<LeadsPage> {
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
   const offset = query.offset ?? 0;
-  // an enum value checked by the schema, written as a literal so the planner sees it
-  const status = query.status ? sql.raw(`'${query.status satisfies LeadStatus}'`) : null;
+  const status = query.status ? leadStatusLiteral(query.status) : null;
   if (!query.q) {
     const [rows, total] = await Promise.all([
       queryRows<LeadRow>(
@@ -123,7 +132,7 @@ export async function listLeadsPage(db: Db, query: LeadListQuery): Promise<Leads
       const rows = pageIds.length
         ? await queryRows<LeadRow>(
             db,
-            sql`select * from leads where id = any(${intArray(pageIds)}) order by id desc`,
+            sql`select * from leads where id = any(${intArrayLiteral(pageIds, 'bigint')}) order by id desc`,
           )
         : [];
       const capped = found > SEARCH_COUNT_LIMIT;
@@ -179,7 +188,7 @@ interface RecentMatches {
 async function searchRecent(db: Db, q: string, status?: LeadStatus): Promise<RecentMatches> {
   const pattern = likePattern(q);
   const statusJoin = status
-    ? sql`join leads l on l.id = w.lead_id and l.status = ${sql.raw(`'${status satisfies LeadStatus}'`)}`
+    ? sql`join leads l on l.id = w.lead_id and l.status = ${leadStatusLiteral(status)}`
     : sql``;
   const [row] = await queryRows<{ ids: (number | string)[]; scanned: number }>(
     db,
@@ -200,12 +209,6 @@ function queuedRanges(db: Db) {
     db,
     sql`select first_id, last_id from lead_search_queue order by first_id`,
   );
-}
-
-/** An array of ids written into the statement as a constant (integers only). */
-function intArray(ids: number[]): SQL {
-  if (!ids.every(Number.isSafeInteger)) throw new Error('non-integer lead id');
-  return sql.raw(`'{${ids.join(',')}}'::bigint[]`);
 }
 
 /**
