@@ -1,8 +1,9 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { imports, leadHistory, leads } from '../src/server/db/schema';
 import { businessDate } from '../src/server/lib/business-time';
-import { RECENT_SEARCH_WINDOW } from '../src/server/modules/leads/admin-leads.repository';
+import { RECENT_SEARCH_WINDOW, toLead } from '../src/server/modules/leads/admin-leads.repository';
+import { type Lead, leadSchema } from '../src/shared/contracts/leads';
 import {
   Client,
   loginAdmin,
@@ -79,6 +80,59 @@ describe('GET /api/admin/leads', () => {
       assignedAt: null,
       createdAt: '2030-01-01T00:00:00.000Z',
     });
+  });
+
+  it('answers, on every list path, exactly the Lead contract that a single lead answer has', async () => {
+    const admin = await loginAdmin(ctx);
+    const agent = await registerAgent(ctx.app, 'Json Agent');
+    const t = tag('json');
+    const [bare, full] = await insertLeads(ctx, [
+      { firstName: t },
+      {
+        firstName: t,
+        lastName: 'O"Brien \\ \u00e9\u4e2d',
+        phone: '555-0199',
+        email: `${t}@example.com`,
+        city: 'San Antonio',
+        state: 'TX',
+        age: 81,
+        category: 'ACA',
+        externalId: `${t}-ext`,
+      },
+    ]);
+    // a timestamp with microseconds: the answer keeps milliseconds, as JavaScript dates do
+    await ctx.database.db
+      .update(leads)
+      .set({ createdAt: sql`'2031-02-03 04:05:06.789999+00'` })
+      .where(eq(leads.id, full.id));
+    const assigned = await admin.client.post('/api/admin/leads/assign', {
+      leadId: full.id,
+      userId: agent.id,
+    });
+    expect(assigned.statusCode).toBe(200);
+    const rows = await ctx.database.db.select().from(leads).where(eq(leads.firstName, t));
+    const expected = new Map(rows.map((r) => [r.id, toLead(r)]));
+    expect(expected.get(full.id)).toEqual(assigned.json());
+    expect(expected.get(full.id)?.createdAt).toBe('2031-02-03T04:05:06.789Z');
+
+    const pages = [
+      await admin.client.get(`/api/admin/leads?q=${t}`),
+      await admin.client.get(`/api/admin/leads?q=${t}&status=ASSIGNED`),
+      await admin.client.get(`/api/admin/leads?limit=1000`),
+      await agent.client.get('/api/agent/leads'),
+      await agent.client.get('/api/agent/leads?limit=10'),
+    ];
+    for (const page of pages) {
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-type']).toBe('application/json; charset=utf-8');
+      const mine = (page.json() as Lead[]).filter((l) => expected.has(l.id));
+      expect(mine.length).toBeGreaterThan(0);
+      for (const lead of mine) {
+        expect(Object.keys(lead)).toEqual(Object.keys(leadSchema.shape));
+        expect(lead).toEqual(expected.get(lead.id));
+      }
+    }
+    expect((pages[0].json() as Lead[]).map((l) => l.id)).toEqual([full.id, bare.id]);
   });
 
   it('defaults to 50 per page and refuses a limit over 1000', async () => {

@@ -57,6 +57,8 @@ export async function measure(
   const code = gitState();
   const figures: Figure[] = [];
   const notes: string[] = [];
+  // the benches write their diagnostics here as they go (it is gitignored: absent in a new clone)
+  mkdirSync(WORK_DIR, { recursive: true });
   await body(figures, notes);
   const report: BenchReport = {
     bench,
@@ -69,7 +71,6 @@ export async function measure(
     figures,
     notes,
   };
-  mkdirSync(WORK_DIR, { recursive: true });
   writeFileSync(join(WORK_DIR, `${bench}.json`), `${JSON.stringify(report, null, 2)}\n`);
   return report;
 }

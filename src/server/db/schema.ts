@@ -253,7 +253,8 @@ export const assignmentCounts = pgTable(
     slot: timestamp('slot', { withTimezone: true }).notNull(),
     n: bigint('n', { mode: 'number' }).notNull(),
   },
-  (t) => [index('assignment_counts_slot_idx').on(t.slot)],
+  // (slot, n): the chart's per-day sums are index-only scans (migration 0005)
+  (t) => [index('assignment_counts_slot_n_idx').on(t.slot, t.n)],
 );
 
 /**

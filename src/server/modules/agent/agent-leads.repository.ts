@@ -1,27 +1,26 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Lead, LeadListQuery } from '../../../shared/contracts/leads';
 import type { AgentSettableStatus, LeadStatus } from '../../../shared/domain';
-import { type Db, queryRows } from '../../db/client';
+import { type Db, queryPreparedRows } from '../../db/client';
 import { leadHistory, leads } from '../../db/schema';
 import {
-  type LeadRow,
-  leadFromRow,
   leadStatusLiteral,
+  leadsJsonPage,
   likePattern,
   toLead,
 } from '../leads/admin-leads.repository';
 
 /** One page of an agent's leads (or all of them), with how many match in all. */
 export interface AgentLeadsPage {
-  leads: Lead[];
+  /** the page's leads as a JSON array (leadsJsonPage) */
+  leadsJson: string;
   total: number;
 }
 
 /**
- * An agent's own leads, newest first (the leads_agent_idx order), optionally of one status and
- * matching a search of the name, phone or email (ILIKE, over the agent's leads only). Without a
- * limit every lead comes back (the spec's call); with one, a page and the total: from the counts
- * the triggers keep when nothing is searched, else counted.
+ * The agent's leads, newest first: one page (with the total) when the query has a limit, else
+ * all of them. One statement: the page as JSON, and the total from the kept counts (or, for a
+ * search, by counting).
  */
 export async function listLeadsOfAgent(
   db: Db,
@@ -36,23 +35,22 @@ export async function listLeadsOfAgent(
     : sql``;
   const where = sql`agent_id = ${agentId} ${status} ${search}`;
   const paged = query.limit !== undefined;
-  const [rows, total] = await Promise.all([
-    queryRows<LeadRow>(
-      db,
-      sql`select * from leads where ${where} order by created_at desc, id desc
-          ${paged ? sql`limit ${query.limit} offset ${query.offset ?? 0}` : sql``}`,
-    ),
-    !paged
-      ? null
-      : pattern
-        ? queryRows<{ n: number }>(db, sql`select count(*)::int as n from leads where ${where}`)
-        : queryRows<{ n: number }>(
-            db,
-            sql`select coalesce(sum(n), 0)::int as n from agent_lead_counts
-                where agent_id = ${agentId} ${status}`,
-          ),
-  ]);
-  return { leads: rows.map(leadFromRow), total: total ? total[0].n : rows.length };
+  const page = leadsJsonPage(
+    sql`select * from leads where ${where} order by created_at desc, id desc
+        ${paged ? sql`limit ${query.limit} offset ${query.offset ?? 0}` : sql``}`,
+    sql`l.created_at desc, l.id desc`,
+  );
+  const total = !paged
+    ? sql`page.n`
+    : pattern
+      ? sql`(select count(*)::int from leads where ${where})`
+      : sql`(select coalesce(sum(n), 0)::int from agent_lead_counts
+             where agent_id = ${agentId} ${status})`;
+  const [row] = await queryPreparedRows<{ leads: string; total: number }>(
+    db,
+    sql`select page.leads, ${total} as total from ${page} page`,
+  );
+  return { leadsJson: row.leads, total: row.total };
 }
 
 export interface StatusChange {

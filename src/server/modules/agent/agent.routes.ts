@@ -8,6 +8,7 @@ import {
   subscriptionSummary,
 } from '../../../shared/contracts/agent';
 import { leadListQuery, leadSchema, statusUpdateBody } from '../../../shared/contracts/leads';
+import { sendJsonText } from '../../lib/json-text';
 import { currentUser, requireRole } from '../../plugins/auth';
 import { listOwnLeads, updateOwnLeadStatus } from './agent-leads.service';
 import { getAgentStats } from './agent-stats.service';
@@ -33,7 +34,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
       // without ?limit every lead (the spec's call); the page asks for one page at a time
       const page = await listOwnLeads(app.db, currentUser(request).id, request.query);
       reply.header('X-Total-Count', String(page.total));
-      return page.leads;
+      return sendJsonText(reply, page.leadsJson);
     },
   );
 

@@ -25,6 +25,15 @@ export const MAX_REPORTED_ERRORS = 1000;
  */
 export const IMPORT_GROUP_ROWS = 50_000;
 
+/**
+ * Rows per group on PGlite. The engine lives in the server's own WASM heap, which never gives
+ * memory back: a group's COPY text, its copy in the engine's file system and the insert
+ * trigger's transition table all raise that heap's high-water mark. Smaller groups keep a
+ * million-row import's memory growth down (PGlite has no other sessions, so more
+ * subtransactions cost nothing there).
+ */
+export const PGLITE_IMPORT_GROUP_ROWS = 10_000;
+
 /** How often the running figures are written to the imports row (PostgreSQL). */
 const PROGRESS_WRITE_MS = 1000;
 
@@ -89,6 +98,7 @@ async function runImport(
   const progress = startProgress(importId);
   const errors: ImportRowError[] = [];
   const saver = new ProgressSaver(database, importId, progress);
+  const groupRows = database.pglite ? PGLITE_IMPORT_GROUP_ROWS : IMPORT_GROUP_ROWS;
 
   try {
     await connection.transaction(async (session) => {
@@ -105,7 +115,7 @@ async function runImport(
           countBatch(batch, progress, errors);
           saver.maybeSave();
           await writer.add(encodeLeadRows(batch.leads, importId), batch.leads.length);
-          if (writer.size >= IMPORT_GROUP_ROWS) count(await writer.endGroup());
+          if (writer.size >= groupRows) count(await writer.endGroup());
         }
         count(await writer.endGroup());
       } catch (err) {

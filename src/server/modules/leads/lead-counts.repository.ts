@@ -1,6 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { LeadCategory, LeadStatus } from '../../../shared/domain';
-import { type Db, queryRows } from '../../db/client';
+import { type Db, queryPreparedRows } from '../../db/client';
 
 /**
  * The counters kept by the triggers of the `scale` migration are signed delta rows (one insert
@@ -18,29 +18,27 @@ export interface LeadCountRow {
 
 /** Leads by (category, status, has an agent), exact, without reading the leads table. */
 export async function readLeadCounts(db: Db): Promise<LeadCountRow[]> {
-  const rows = await queryRows<LeadCountRow & { deltas: number }>(
+  const rows = await queryPreparedRows<LeadCountRow & { deltas: number }>(
     db,
     sql`select category, status, has_agent as "hasAgent", sum(n)::float8 as n,
                (select count(*) from lead_counts)::int as deltas
           from lead_counts group by category, status, has_agent
         having sum(n) <> 0`,
   );
-  await compactIfNeeded(db, rows[0]?.deltas ?? 0);
+  await compactLeadCountsIfNeeded(db, rows[0]?.deltas ?? 0);
   return rows.map(({ deltas: _, ...row }) => row);
 }
 
-/** Every lead, or those with one status (the admin list's total). */
-export async function leadTotal(db: Db, status?: LeadStatus): Promise<number> {
-  const [row] = await queryRows<{ n: number; deltas: number }>(
-    db,
-    sql`select coalesce(sum(n), 0)::float8 as n, count(*)::int as deltas from lead_counts
-        ${status ? sql`where status = ${sql.raw(`'${status}'`)}` : sql``}`,
-  );
-  await compactIfNeeded(db, row.deltas);
-  return row.n;
+/**
+ * Every lead, or those with one status (the admin list's total), as a subquery of one row: `n`,
+ * and `deltas`, the delta rows read, which the caller hands to compactLeadCountsIfNeeded.
+ */
+export function leadTotalQuery(status?: LeadStatus): SQL {
+  return sql`(select coalesce(sum(n), 0)::float8 as n, count(*)::int as deltas from lead_counts
+              ${status ? sql`where status = ${sql.raw(`'${status}'`)}` : sql``})`;
 }
 
-async function compactIfNeeded(db: Db, deltas: number): Promise<void> {
+export async function compactLeadCountsIfNeeded(db: Db, deltas: number): Promise<void> {
   if (deltas > COMPACT_AFTER_ROWS) await compactLeadCounts(db);
 }
 

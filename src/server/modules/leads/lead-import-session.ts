@@ -194,7 +194,8 @@ async function inPgliteTransaction<T>(
   work: (session: ImportSession) => Promise<T>,
 ): Promise<T> {
   return pglite.transaction(async (tx: Transaction) => {
-    await tx.query(TRANSACTION_SETTINGS);
+    // no larger work_mem here: PGlite's groups are small enough for the default (see
+    // PGLITE_IMPORT_GROUP_ROWS), and memory the WASM heap takes is never given back
     const session: ImportSession = {
       // PGlite runs in this thread: gather the group, then one COPY of it as a Blob
       copy: (target) => {

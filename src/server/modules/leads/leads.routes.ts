@@ -11,6 +11,7 @@ import {
   leadSchema,
 } from '../../../shared/contracts/leads';
 import { AppError, notFound } from '../../lib/app-error';
+import { sendJsonText } from '../../lib/json-text';
 import { currentUser, requireRole } from '../../plugins/auth';
 import { listLeadsPage } from './admin-leads.repository';
 import { assignLeadManually } from './assign-lead';
@@ -74,7 +75,7 @@ export const adminLeadsRoutes: FastifyPluginAsyncZod<AdminLeadsRoutesOptions> = 
       reply.header('X-Total-Count', String(page.total));
       // a search with more matches than it counts: the total is a lower bound
       if (!page.exact) reply.header('X-Total-Count-Exact', 'false');
-      return page.leads;
+      return sendJsonText(reply, page.leadsJson);
     },
   );
 
