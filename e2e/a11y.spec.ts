@@ -168,6 +168,8 @@ async function loginApi(page: Page, who: { email: string; password: string }) {
 
 /** Waits until no CSS animation or transition runs (an overlay fading in would skew contrast). */
 async function settle(page: Page) {
+  // the toast region mounts when the browser is first idle; scan the page with it, every time
+  await page.getByTestId('toast-viewport').waitFor({ state: 'attached' });
   await page.waitForFunction(() =>
     document.getAnimations().every((a) => a.playState !== 'running'),
   );

@@ -1,4 +1,11 @@
-import { type APIRequestContext, expect, type Page, request, test } from '@playwright/test';
+import {
+  type APIRequestContext,
+  expect,
+  type Locator,
+  type Page,
+  request,
+  test,
+} from '@playwright/test';
 import { E2E_ADMIN, loginAsAdmin, uniqueEmail } from './support';
 
 test.describe.configure({ mode: 'serial' });
@@ -27,6 +34,21 @@ async function agentApi(baseURL: string, name: string) {
     (await ctx.post('/api/auth/login', { data: { email, password: 'secret123' } })).status(),
   ).toBe(200);
   return { ctx, email, name, id: (await reg.json()).user.id as number };
+}
+
+/** The element is on screen and drawn wholly inside the box (a chart label nothing clips). */
+async function expectWithin(element: Locator, box: Locator) {
+  await expect(element).toBeVisible();
+  await expect(async () => {
+    const inner = await element.boundingBox();
+    const outer = await box.boundingBox();
+    expect(inner && outer).toBeTruthy();
+    if (!inner || !outer) return;
+    expect(inner.x).toBeGreaterThanOrEqual(outer.x - 0.5);
+    expect(inner.y).toBeGreaterThanOrEqual(outer.y - 0.5);
+    expect(inner.x + inner.width).toBeLessThanOrEqual(outer.x + outer.width + 0.5);
+    expect(inner.y + inner.height).toBeLessThanOrEqual(outer.y + outer.height + 0.5);
+  }).toPass();
 }
 
 test('packages: create, edit and deactivate; the landing page follows', async ({
@@ -308,29 +330,37 @@ test("agents: package, status, today's quota bar and a status change", async ({
 
 test('dashboard and analytics show the platform figures', async ({ page, baseURL }) => {
   const api = await adminApi(baseURL!);
-  const t = tag('ana');
-  // a converted lead for a named agent, so the bar chart has a bar
-  const agent = await agentApi(baseURL!, `Closer ${t}`);
+  const t = tag('a');
+  // ten named agents with a converted lead each, so the bar chart's top ten is full of names
+  // (of a length the axis writes whole)
+  const closers = await Promise.all(
+    Array.from({ length: 10 }, (_, i) => agentApi(baseURL!, `Closer ${i}${t}`)),
+  );
+  const rows = closers.map((_, i) => `OH,Akron,70,FINAL_EXPENSE,${t}n${i}`).join('\n');
   await api.post('/api/admin/leads/import', {
     multipart: {
       file: {
         name: `${t}.csv`,
         mimeType: 'text/csv',
-        buffer: Buffer.from(`state,city,age,category,firstName\nOH,Akron,70,FINAL_EXPENSE,${t}\n`),
+        buffer: Buffer.from(`state,city,age,category,firstName\n${rows}\n`),
       },
     },
   });
-  const [lead] = await (await api.get(`/api/admin/leads?q=${t}`)).json();
-  expect(
-    (
-      await api.post('/api/admin/leads/assign', { data: { leadId: lead.id, userId: agent.id } })
-    ).status(),
-  ).toBe(200);
-  expect(
-    (
-      await agent.ctx.post(`/api/agent/leads/${lead.id}/status`, { data: { status: 'CONVERTED' } })
-    ).status(),
-  ).toBe(200);
+  const leads = (await (await api.get(`/api/admin/leads?q=${t}`)).json()) as { id: number }[];
+  expect(leads).toHaveLength(closers.length);
+  for (const [i, agent] of closers.entries()) {
+    const leadId = leads[i].id;
+    expect(
+      (await api.post('/api/admin/leads/assign', { data: { leadId, userId: agent.id } })).status(),
+    ).toBe(200);
+    expect(
+      (
+        await agent.ctx.post(`/api/agent/leads/${leadId}/status`, {
+          data: { status: 'CONVERTED' },
+        })
+      ).status(),
+    ).toBe(200);
+  }
 
   const stats = await (await api.get('/api/admin/stats')).json();
   const health = await (await api.get('/api/health')).json();
@@ -395,24 +425,35 @@ test('dashboard and analytics show the platform figures', async ({ page, baseURL
   await expect(bar.getByRole('heading', { name: 'Conversions by Agent' })).toBeVisible();
   await expect(bar).toContainText('Top performing agents');
   await expect(bar.locator('.recharts-legend-item-text')).toHaveText('Converted Leads');
-  for (const { name } of data.conversionsByAgent as { name: string }[]) {
-    await expect(bar.locator('svg').getByText(name, { exact: true })).toBeVisible();
-  }
-  await expect(bar.locator('.recharts-bar-rectangle')).toHaveCount(data.conversionsByAgent.length);
-
   const pie = page.getByTestId('chart-categories');
   await expect(pie.getByRole('heading', { name: 'Lead Category Distribution' })).toBeVisible();
   await expect(pie).toContainText('Breakdown by insurance type');
-  for (const slice of data.categoryDistribution as { category: string; count: number }[]) {
-    await expect(
-      pie.getByText(`${slice.category.replaceAll('_', ' ')} ${slice.count}`, { exact: true }),
-    ).toBeVisible();
-  }
   await expect(pie.locator('.recharts-pie-sector')).toHaveCount(data.categoryDistribution.length);
   await expect(pie.locator('.recharts-pie-sector path').first()).toHaveAttribute(
     'fill',
     'var(--chart-1)',
   );
+
+  // every top agent is named under its bar and every slice labelled, whole and inside its
+  // chart, on a desktop and on a phone (the test's names fit the axis unshortened)
+  const names = (data.conversionsByAgent as { name: string }[]).map((a) => a.name);
+  expect(names).toHaveLength(10);
+  const sliceLabels = (data.categoryDistribution as { category: string; count: number }[]).map(
+    (slice) => `${slice.category.replaceAll('_', ' ')} ${slice.count}`,
+  );
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: 720 });
+    for (const name of names) {
+      await expectWithin(
+        bar.locator('svg').getByText(name, { exact: true }),
+        bar.locator('.recharts-wrapper'),
+      );
+    }
+    for (const label of sliceLabels) {
+      await expectWithin(pie.getByText(label, { exact: true }), pie.locator('.recharts-wrapper'));
+    }
+  }
+  await expect(bar.locator('.recharts-bar-rectangle')).toHaveCount(names.length);
 
   const summary = page.getByTestId('summary-statistics');
   await expect(summary).toContainText('Key performance indicators');
@@ -420,5 +461,5 @@ test('dashboard and analytics show the platform figures', async ({ page, baseURL
   await expect(summary).toContainText(`Assigned${data.assignedLeads}`);
   await expect(summary).toContainText(`Converted${data.convertedLeads}`);
   await api.dispose();
-  await agent.ctx.dispose();
+  for (const closer of closers) await closer.ctx.dispose();
 });

@@ -1,6 +1,7 @@
 import type { Analytics } from '@shared/contracts/admin';
+import { categoryLabel } from '@shared/format';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
-import type { ReactNode } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import {
   Bar,
   BarChart,
@@ -11,12 +12,20 @@ import {
   LineChart,
   Pie,
   PieChart,
+  type PieLabelRenderProps,
   ResponsiveContainer,
   Tooltip,
   XAxis,
+  type XAxisTickContentProps,
   YAxis,
 } from 'recharts';
-import { categorySliceLabel, chartColor, conversionRateText } from '../analytics-format';
+import {
+  agentTickLabel,
+  categorySliceLabel,
+  chartColor,
+  conversionRateText,
+  labelledPieRadius,
+} from '../analytics-format';
 
 /** Every chart is 300 px high (spec section 9). */
 const CHART_HEIGHT = 300;
@@ -45,7 +54,16 @@ function ChartCard({
   );
 }
 
-const axisProps = { stroke: 'var(--muted-foreground)', fontSize: 12 } as const;
+const AXIS_FONT = 12;
+const axisProps = { stroke: 'var(--muted-foreground)', fontSize: AXIS_FONT } as const;
+
+/** Width (px) of the widest of these texts in the page's own font at this size. */
+function widestText(texts: string[], fontPx: number): number {
+  const context = document.createElement('canvas').getContext('2d');
+  if (!context) return Math.max(0, ...texts.map((text) => text.length)) * fontPx * 0.7;
+  context.font = `${fontPx}px ${getComputedStyle(document.body).fontFamily}`;
+  return Math.max(0, ...texts.map((text) => context.measureText(text).width));
+}
 
 export function AssignmentsOverTimeChart({ data }: { data: Analytics['assignmentsOverTime'] }) {
   return (
@@ -74,7 +92,38 @@ export function AssignmentsOverTimeChart({ data }: { data: Analytics['assignment
   );
 }
 
+/** Agents' names lean at 45°, so ten fit under their bars on a phone. */
+const AGENT_TICK_SLANT = Math.SQRT1_2;
+/** Recharts' default width of the count axis left of the bars. */
+const COUNT_AXIS_WIDTH = 60;
+
+/** An agent's name under its bar, slanted and on one line (recharts' own tick would wrap it). */
+function AgentTick({ x, y, payload }: XAxisTickContentProps) {
+  return (
+    <text
+      x={x}
+      y={y}
+      dy={AXIS_FONT}
+      textAnchor="end"
+      transform={`rotate(-45, ${x}, ${y})`}
+      fill="var(--muted-foreground)"
+      fontSize={AXIS_FONT}
+    >
+      {agentTickLabel(String(payload.value))}
+    </text>
+  );
+}
+
 export function ConversionsByAgentChart({ data }: { data: Analytics['conversionsByAgent'] }) {
+  // the longest slanted name sets the room under the bars and, left of the first bar, beside them
+  const slantedReach = useMemo(
+    () =>
+      widestText(
+        data.map((agent) => agentTickLabel(agent.name)),
+        AXIS_FONT,
+      ) * AGENT_TICK_SLANT,
+    [data],
+  );
   return (
     <ChartCard
       title="Conversions by Agent"
@@ -82,10 +131,25 @@ export function ConversionsByAgentChart({ data }: { data: Analytics['conversions
       testId="chart-conversions"
     >
       <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
-        <BarChart data={data}>
+        <BarChart
+          data={data}
+          margin={{
+            top: 5,
+            right: 5,
+            bottom: 5,
+            left: Math.max(5, slantedReach - COUNT_AXIS_WIDTH),
+          }}
+        >
           <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
-          <XAxis dataKey="name" {...axisProps} />
-          <YAxis allowDecimals={false} {...axisProps} />
+          {/* every agent's name (recharts would drop the ones that collide) */}
+          <XAxis
+            dataKey="name"
+            interval={0}
+            tick={AgentTick}
+            height={Math.ceil(slantedReach + AXIS_FONT + 8)}
+            {...axisProps}
+          />
+          <YAxis allowDecimals={false} width={COUNT_AXIS_WIDTH} {...axisProps} />
           <Tooltip />
           <Legend />
           <Bar dataKey="converted" name="Converted Leads" fill="var(--chart-2)" maxBarSize={80} />
@@ -95,14 +159,49 @@ export function ConversionsByAgentChart({ data }: { data: Analytics['conversions
   );
 }
 
+/** Font size of the pie's slice labels (px). */
+const PIE_LABEL_FONT = 12;
+
+/**
+ * A slice's label beside it: the category, then its count on a second line. It reads as one
+ * text, "MEDICARE 141"; the space between goes where it shifts neither line.
+ */
+function PieSliceLabel({ x, y, textAnchor, fill, payload }: PieLabelRenderProps) {
+  const spaceFirst = textAnchor === 'end';
+  return (
+    <text x={x} y={y} textAnchor={textAnchor} fill={fill} fontSize={PIE_LABEL_FONT}>
+      <tspan x={x} dy="-0.2em">
+        {`${categoryLabel(payload.category)}${spaceFirst ? '' : ' '}`}
+      </tspan>
+      <tspan x={x} dy="1.2em">
+        {`${spaceFirst ? ' ' : ''}${payload.count}`}
+      </tspan>
+    </text>
+  );
+}
+
 export function CategoryDistributionChart({ data }: { data: Analytics['categoryDistribution'] }) {
+  const [chartWidth, setChartWidth] = useState(0);
+  const widestLine = useMemo(
+    () =>
+      widestText(
+        data.flatMap((slice) => [categoryLabel(slice.category), String(slice.count)]),
+        PIE_LABEL_FONT,
+      ),
+    [data],
+  );
+  const radius = labelledPieRadius(chartWidth, widestLine);
   return (
     <ChartCard
       title="Lead Category Distribution"
       description="Breakdown by insurance type"
       testId="chart-categories"
     >
-      <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
+      <ResponsiveContainer
+        width="100%"
+        height={CHART_HEIGHT}
+        onResize={(width) => setChartWidth(width)}
+      >
         <PieChart>
           <Pie
             data={data}
@@ -110,14 +209,23 @@ export function CategoryDistributionChart({ data }: { data: Analytics['categoryD
             nameKey="category"
             cx="50%"
             cy="50%"
-            outerRadius={100}
-            label={({ payload }) => categorySliceLabel(payload.category, payload.count)}
+            outerRadius={radius ?? '90%'}
+            label={radius === null ? false : PieSliceLabel}
           >
             {data.map((entry, index) => (
               <Cell key={entry.category} fill={chartColor(index)} />
             ))}
           </Pie>
           <Tooltip />
+          {/* too narrow for labels beside the slices (a phone): the same labels under the pie */}
+          {radius === null && (
+            <Legend
+              formatter={(_, entry) => {
+                const slice = entry.payload as unknown as Analytics['categoryDistribution'][number];
+                return categorySliceLabel(slice.category, slice.count);
+              }}
+            />
+          )}
         </PieChart>
       </ResponsiveContainer>
     </ChartCard>
