@@ -5,8 +5,9 @@ import {
   categorySliceLabel,
   chartColor,
   conversionRateText,
-  labelledPieRadius,
-  PIE_MAX_RADIUS,
+  PIE_LABEL_OFFSET,
+  PIE_RADIUS,
+  pieLabelsFitBeside,
 } from './analytics-format';
 
 describe('analytics format', () => {
@@ -33,14 +34,13 @@ describe('analytics format', () => {
     // counted in characters, not UTF-16 units, and no space left before the ellipsis
     expect(agentTickLabel('Zoë 😀'.repeat(10))).toBe(`${'Zoë 😀'.repeat(3)}Zoë…`);
   });
-  it('sizes the pie so its widest label fits beside it, or gives the labels to a legend', () => {
-    // a wide card: the spec's 100 px pie
-    expect(labelledPieRadius(480, 100)).toBe(PIE_MAX_RADIUS);
-    // a narrower card shrinks the pie so "FINAL EXPENSE" still fits on either side
-    expect(labelledPieRadius(380, 100)).toBe(62);
-    // a phone: too small to read, so no radius and a legend
-    expect(labelledPieRadius(295, 100)).toBeNull();
-    // before the first measurement
-    expect(labelledPieRadius(0, 100)).toBeNull();
+  it('puts the slice labels beside the pie when the widest fits, else in a legend', () => {
+    // a desktop card, 432 px: "FINAL EXPENSE" (about 92 px at 12 px) fits beside a 100 px pie
+    expect(pieLabelsFitBeside(432, 92)).toBe(true);
+    expect(pieLabelsFitBeside(2 * (PIE_RADIUS + PIE_LABEL_OFFSET + 92), 92)).toBe(true);
+    expect(pieLabelsFitBeside(2 * (PIE_RADIUS + PIE_LABEL_OFFSET + 92) - 1, 92)).toBe(false);
+    // a phone, and before the first measurement
+    expect(pieLabelsFitBeside(295, 92)).toBe(false);
+    expect(pieLabelsFitBeside(0, 92)).toBe(false);
   });
 });

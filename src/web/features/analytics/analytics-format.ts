@@ -29,18 +29,15 @@ export function agentTickLabel(name: string): string {
         .trimEnd()}…`;
 }
 
-/** The pie's largest radius (px), as the spec's reference draws it. */
-export const PIE_MAX_RADIUS = 100;
-/** Below this radius the slices are too small to read: their labels move to a legend under the pie. */
-export const PIE_MIN_LABELLED_RADIUS = 56;
-/** Room between a slice and its label: the leader line and a little air (px). */
-export const PIE_LABEL_GAP = 28;
+/** The pie's outer radius (px, spec section 9). */
+export const PIE_RADIUS = 100;
+/** How far beyond the slice recharts sets a slice's label (px), plus a little air. */
+export const PIE_LABEL_OFFSET = 22;
 
 /**
- * The radius that leaves room beside the pie for the widest slice label in a chart this wide,
- * or null when the pie would be too small to read and the labels belong in a legend instead.
+ * Whether the widest slice label fits beside a pie of the spec's radius in a chart this wide;
+ * when it does not (a phone), the labels go to a legend under the pie instead of being cut off.
  */
-export function labelledPieRadius(chartWidth: number, widestLabel: number): number | null {
-  const radius = Math.min(PIE_MAX_RADIUS, Math.floor(chartWidth / 2 - widestLabel - PIE_LABEL_GAP));
-  return radius >= PIE_MIN_LABELLED_RADIUS ? radius : null;
+export function pieLabelsFitBeside(chartWidth: number, widestLabel: number): boolean {
+  return chartWidth / 2 - PIE_RADIUS - PIE_LABEL_OFFSET >= widestLabel;
 }

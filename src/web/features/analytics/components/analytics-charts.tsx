@@ -24,7 +24,8 @@ import {
   categorySliceLabel,
   chartColor,
   conversionRateText,
-  labelledPieRadius,
+  PIE_RADIUS,
+  pieLabelsFitBeside,
 } from '../analytics-format';
 
 /** Every chart is 300 px high (spec section 9). */
@@ -190,7 +191,7 @@ export function CategoryDistributionChart({ data }: { data: Analytics['categoryD
       ),
     [data],
   );
-  const radius = labelledPieRadius(chartWidth, widestLine);
+  const labelsBeside = pieLabelsFitBeside(chartWidth, widestLine);
   return (
     <ChartCard
       title="Lead Category Distribution"
@@ -209,8 +210,8 @@ export function CategoryDistributionChart({ data }: { data: Analytics['categoryD
             nameKey="category"
             cx="50%"
             cy="50%"
-            outerRadius={radius ?? '90%'}
-            label={radius === null ? false : PieSliceLabel}
+            outerRadius={PIE_RADIUS}
+            label={labelsBeside ? PieSliceLabel : false}
           >
             {data.map((entry, index) => (
               <Cell key={entry.category} fill={chartColor(index)} />
@@ -218,7 +219,7 @@ export function CategoryDistributionChart({ data }: { data: Analytics['categoryD
           </Pie>
           <Tooltip />
           {/* too narrow for labels beside the slices (a phone): the same labels under the pie */}
-          {radius === null && (
+          {!labelsBeside && (
             <Legend
               formatter={(_, entry) => {
                 const slice = entry.payload as unknown as Analytics['categoryDistribution'][number];
