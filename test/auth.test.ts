@@ -72,7 +72,8 @@ describe('login, me and logout', () => {
     expect(cookie.secure).toBeFalsy();
     const me = await client.get('/api/auth/me');
     expect(me.statusCode).toBe(200);
-    expect(me.json().user).toMatchObject({ email, role: 'AGENT' });
+    // the current user itself, role at the top (spec section 3); login answered user.role
+    expect(me.json()).toEqual({ id: res.json().user.id, name: 'Lou', email, role: 'AGENT' });
   });
 
   it('stores only a hash of the session token', async () => {

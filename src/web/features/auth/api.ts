@@ -5,12 +5,12 @@ import { getQueryFn } from '@web/lib/query-client';
 
 type UserEnvelope = { user: PublicUser };
 
-const loadMe = getQueryFn<UserEnvelope>({ on401: 'returnNull' });
+const loadMe = getQueryFn<PublicUser>({ on401: 'returnNull' });
 
 /** The signed-in user, or null when there is none (401). Never retried. */
 export const meQuery = queryOptions({
   queryKey: ['/api/auth/me'] as const,
-  queryFn: async (context): Promise<PublicUser | null> => (await loadMe(context))?.user ?? null,
+  queryFn: loadMe,
   retry: false,
 });
 
