@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { LEAD_CATEGORIES } from '../../shared/domain';
 
@@ -15,6 +16,41 @@ const DEFAULT_WINDOWS: EnrollmentWindows = {
 };
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+/** proxy-addr's names for address ranges, accepted in a TRUST_PROXY list. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An address, an address/prefix, or a range name: one entry of a TRUST_PROXY list. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (!family || rest.length) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d+$/.test(prefix) && bits <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Which proxies' X-Forwarded-For to believe for the client's address (the login throttle's IP):
+ * none by default, so a forged header counts for nothing; or the proxies' own addresses, ranges
+ * or range names, comma-separated. (No hop count: Fastify 5 refuses to trust by hops alone, as
+ * it cannot tell a proxy from a client that sends the header itself.)
+ */
+const trustProxy = z
+  .string()
+  .default('false')
+  .transform((raw, ctx): false | string => {
+    const value = raw.trim();
+    if (value === 'false') return false;
+    const entries = value.split(',').map((entry) => entry.trim());
+    if (entries.every(isProxyAddress)) return entries.join(',');
+    ctx.addIssue({
+      code: 'custom',
+      message: 'expected false, or proxy addresses/ranges like 10.0.0.0/8,loopback',
+    });
+    return z.NEVER;
+  });
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -66,6 +102,7 @@ const envSchema = z.object({
   SESSION_ABSOLUTE_DAYS: z.coerce.number().int().positive().default(14),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
   SCHEDULER: bool.default(true),
+  TRUST_PROXY: trustProxy,
 });
 
 export type AppConfig = Omit<z.infer<typeof envSchema>, 'COOKIE_SECURE'> & {
