@@ -92,7 +92,7 @@ export function LeadsFilterBar({
             type="search"
             value={state.search}
             onChange={(event) => state.setSearch(event.target.value)}
-            placeholder="Search name, phone or email..."
+            placeholder="Name, phone or email"
             aria-label="Search leads"
             className="pl-9"
           />
