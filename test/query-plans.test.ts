@@ -70,7 +70,11 @@ describe.runIf(TEST_DB === 'postgres')('query plans over many leads', () => {
       select id, 'AUTO_ASSIGNED', 'ASSIGNED', agent_id, assigned_at from leads
       where agent_id is not null`);
     await db.execute(sql`select lead_search_catch_up(${LEADS})`);
-    await db.execute(sql`analyze`);
+    // statistics from every row, not a random sample, so the plans are the same on every run
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`set local default_statistics_target = 1000`);
+      await tx.execute(sql`analyze`);
+    });
 
     // record every statement the app sends through the pool
     const pool = ctx.database.pool as pg.Pool;
