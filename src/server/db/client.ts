@@ -83,6 +83,15 @@ export function intArrayLiteral(values: number[], type: 'bigint' | 'int'): SQL {
   return sql.raw(`'{${values.join(',')}}'::${type}[]`);
 }
 
+/**
+ * A value of a text enum written into the statement as a literal, so the planner sees which value
+ * (and can pick a partial or per-value index); only the enum's own values ever get here.
+ */
+export function enumLiteral<T extends string>(value: T, values: readonly T[]): SQL {
+  if (!values.includes(value)) throw new Error(`not one of ${values.join(', ')}`);
+  return sql.raw(`'${value}'`);
+}
+
 /** Rows of a raw SQL statement, the same on both drivers. */
 export async function queryRows<T>(db: Pick<Db, 'execute'>, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };

@@ -1,14 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Lead, LeadListQuery } from '../../../shared/contracts/leads';
-import type { AgentSettableStatus, LeadStatus } from '../../../shared/domain';
-import { type Db, queryPreparedRows } from '../../db/client';
+import { type AgentSettableStatus, LEAD_STATUSES, type LeadStatus } from '../../../shared/domain';
+import { type Db, enumLiteral, queryPreparedRows } from '../../db/client';
 import { leadHistory, leads } from '../../db/schema';
-import {
-  leadStatusLiteral,
-  leadsJsonPage,
-  likePattern,
-  toLead,
-} from '../leads/admin-leads.repository';
+import { leadsJsonPage, likePattern, toLead } from '../leads/admin-leads.repository';
 
 /** One page of an agent's leads (or all of them), with how many match in all. */
 export interface AgentLeadsPage {
@@ -27,7 +22,9 @@ export async function listLeadsOfAgent(
   agentId: number,
   query: LeadListQuery,
 ): Promise<AgentLeadsPage> {
-  const status = query.status ? sql`and status = ${leadStatusLiteral(query.status)}` : sql``;
+  const status = query.status
+    ? sql`and status = ${enumLiteral(query.status, LEAD_STATUSES)}`
+    : sql``;
   const pattern = query.q ? likePattern(query.q) : null;
   const search = pattern
     ? sql`and (first_name ilike ${pattern} or last_name ilike ${pattern}

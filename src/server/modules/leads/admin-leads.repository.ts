@@ -1,7 +1,13 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Lead, LeadListQuery } from '../../../shared/contracts/leads';
 import { LEAD_STATUSES, type LeadStatus } from '../../../shared/domain';
-import { type Db, intArrayLiteral, queryPreparedRows, queryRows } from '../../db/client';
+import {
+  type Db,
+  enumLiteral,
+  intArrayLiteral,
+  queryPreparedRows,
+  queryRows,
+} from '../../db/client';
 import type { leads } from '../../db/schema';
 import { compactLeadCountsIfNeeded, leadTotalQuery } from './lead-counts.repository';
 
@@ -63,16 +69,6 @@ export function leadsJsonPage(rows: SQL, order: SQL): SQL {
               from (${rows}) l, lateral (${LEAD_FIELDS}) lead)`;
 }
 
-/**
- * A lead status written into the statement as a literal, so the planner sees which status (and
- * can pick a partial or status index); only the enum's own values ever get here.
- */
-export function leadStatusLiteral(status: LeadStatus): SQL {
-  if (!(LEAD_STATUSES as readonly string[]).includes(status))
-    throw new Error('unknown lead status');
-  return sql.raw(`'${status}'`);
-}
-
 /** `%`, `_` and `\` typed by the admin are matched literally. */
 export function likePattern(q: string): string {
   return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -95,7 +91,7 @@ export interface LeadsPage {
 export async function listLeadsPage(db: Db, query: LeadListQuery): Promise<LeadsPage> {
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
   const offset = query.offset ?? 0;
-  const status = query.status ? leadStatusLiteral(query.status) : null;
+  const status = query.status ? enumLiteral(query.status, LEAD_STATUSES) : null;
   if (!query.q) {
     const [row] = await queryPreparedRows<{ leads: string; n: number; deltas: number }>(
       db,
@@ -183,7 +179,7 @@ interface RecentMatches {
 async function searchRecent(db: Db, q: string, status?: LeadStatus): Promise<RecentMatches> {
   const pattern = likePattern(q);
   const statusJoin = status
-    ? sql`join leads l on l.id = w.lead_id and l.status = ${leadStatusLiteral(status)}`
+    ? sql`join leads l on l.id = w.lead_id and l.status = ${enumLiteral(status, LEAD_STATUSES)}`
     : sql``;
   const [row] = await queryRows<{ ids: (number | string)[]; scanned: number }>(
     db,

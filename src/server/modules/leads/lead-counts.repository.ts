@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
-import type { LeadCategory, LeadStatus } from '../../../shared/domain';
-import { type Db, queryPreparedRows } from '../../db/client';
+import { LEAD_STATUSES, type LeadCategory, type LeadStatus } from '../../../shared/domain';
+import { type Db, enumLiteral, queryPreparedRows } from '../../db/client';
 
 /**
  * The counters kept by the triggers of the `scale` migration are signed delta rows (one insert
@@ -35,7 +35,7 @@ export async function readLeadCounts(db: Db): Promise<LeadCountRow[]> {
  */
 export function leadTotalQuery(status?: LeadStatus): SQL {
   return sql`(select coalesce(sum(n), 0)::float8 as n, count(*)::int as deltas from lead_counts
-              ${status ? sql`where status = ${sql.raw(`'${status}'`)}` : sql``})`;
+              ${status ? sql`where status = ${enumLiteral(status, LEAD_STATUSES)}` : sql``})`;
 }
 
 export async function compactLeadCountsIfNeeded(db: Db, deltas: number): Promise<void> {
