@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { Router } from 'wouter';
 import { App, HYDRATING } from './app';
-import { routes } from './routes';
+import { paths } from './paths';
 
 /**
  * The public pages whose markup the build writes into a copy of index.html (vite.config.ts), so
@@ -10,9 +10,9 @@ import { routes } from './routes';
  * page path and the file under dist/pages/ that the server sends for it (src/server/plugins/spa.ts).
  */
 export const prerenderedPages = [
-  { path: routes.landing, file: 'index.html' },
-  { path: routes.login, file: 'login.html' },
-  { path: routes.register, file: 'register.html' },
+  { path: paths.landing, file: 'index.html' },
+  { path: paths.login, file: 'login.html' },
+  { path: paths.register, file: 'register.html' },
 ] as const;
 
 /**

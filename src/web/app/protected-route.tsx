@@ -4,7 +4,7 @@ import { useCurrentUser } from '@web/features/auth/api';
 import { type ReactNode, Suspense } from 'react';
 import { Redirect } from 'wouter';
 import { lazyNamed } from './lazy-named';
-import { homeFor, routes } from './routes';
+import { homeFor, paths } from './paths';
 
 // The portal frame (sidebar, sheet, tooltips) loads only once someone opens a protected screen.
 const PortalLayout = lazyNamed(
@@ -21,7 +21,7 @@ export function hasRole(userRole: string, required: UserRole): boolean {
 export function ProtectedRoute({ role, children }: { role: UserRole; children: ReactNode }) {
   const { data: user, isPending } = useCurrentUser();
   if (isPending) return <PageSpinner fullScreen />;
-  if (!user) return <Redirect to={routes.login} replace />;
+  if (!user) return <Redirect to={paths.login} replace />;
   if (!hasRole(user.role, role)) return <Redirect to={homeFor(user.role)} replace />;
   return (
     <Suspense fallback={<PageSpinner fullScreen />}>

@@ -6,8 +6,8 @@ import { LandingPage } from './pages/landing-page';
 import { LoginPage } from './pages/login-page';
 import { NotFoundPage } from './pages/not-found-page';
 import { RegisterPage } from './pages/register-page';
+import { paths } from './paths';
 import { ProtectedRoute } from './protected-route';
-import { routes } from './routes';
 
 // Protected screens are split per route so the public pages never load them (or recharts).
 const AgentDashboardPage = lazyNamed(
@@ -36,15 +36,15 @@ const AdminAnalyticsPage = lazyNamed(
 );
 
 const protectedRoutes: { path: string; role: UserRole; page: ComponentType }[] = [
-  { path: routes.agent.dashboard, role: 'AGENT', page: AgentDashboardPage },
-  { path: routes.agent.leads, role: 'AGENT', page: AgentLeadsPage },
-  { path: routes.agent.preferences, role: 'AGENT', page: AgentPreferencesPage },
-  { path: routes.agent.package, role: 'AGENT', page: AgentPackagePage },
-  { path: routes.admin.dashboard, role: 'ADMIN', page: AdminDashboardPage },
-  { path: routes.admin.packages, role: 'ADMIN', page: AdminPackagesPage },
-  { path: routes.admin.leads, role: 'ADMIN', page: AdminLeadsPage },
-  { path: routes.admin.agents, role: 'ADMIN', page: AdminAgentsPage },
-  { path: routes.admin.analytics, role: 'ADMIN', page: AdminAnalyticsPage },
+  { path: paths.agent.dashboard, role: 'AGENT', page: AgentDashboardPage },
+  { path: paths.agent.leads, role: 'AGENT', page: AgentLeadsPage },
+  { path: paths.agent.preferences, role: 'AGENT', page: AgentPreferencesPage },
+  { path: paths.agent.package, role: 'AGENT', page: AgentPackagePage },
+  { path: paths.admin.dashboard, role: 'ADMIN', page: AdminDashboardPage },
+  { path: paths.admin.packages, role: 'ADMIN', page: AdminPackagesPage },
+  { path: paths.admin.leads, role: 'ADMIN', page: AdminLeadsPage },
+  { path: paths.admin.agents, role: 'ADMIN', page: AdminAgentsPage },
+  { path: paths.admin.analytics, role: 'ADMIN', page: AdminAnalyticsPage },
 ];
 
 /** A new screen starts at the top, unless the URL points at an anchor. */
@@ -61,9 +61,9 @@ export function AppRouter() {
     <>
       <ScrollToTop />
       <Switch>
-        <Route path={routes.landing} component={LandingPage} />
-        <Route path={routes.login} component={LoginPage} />
-        <Route path={routes.register} component={RegisterPage} />
+        <Route path={paths.landing} component={LandingPage} />
+        <Route path={paths.login} component={LoginPage} />
+        <Route path={paths.register} component={RegisterPage} />
         {protectedRoutes.map(({ path, role, page: Page }) => (
           <Route key={path} path={path}>
             <ProtectedRoute role={role}>

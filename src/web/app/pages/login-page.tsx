@@ -1,7 +1,7 @@
 import { AuthLayout } from '@web/components/layout/auth-layout';
 import { LoginForm } from '@web/features/auth/components/login-form';
 import { Link } from 'wouter';
-import { routes } from '../routes';
+import { paths } from '../paths';
 
 export function LoginPage() {
   return (
@@ -12,7 +12,7 @@ export function LoginPage() {
         <>
           Don&apos;t have an account?{' '}
           <Link
-            href={routes.register}
+            href={paths.register}
             className="font-medium text-foreground underline underline-offset-4"
           >
             Sign up

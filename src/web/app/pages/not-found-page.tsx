@@ -2,7 +2,7 @@ import { Button } from '@web/components/ui/button';
 import { Card, CardContent } from '@web/components/ui/card';
 import { CircleAlert } from 'lucide-react';
 import { Link } from 'wouter';
-import { routes } from '../routes';
+import { paths } from '../paths';
 
 export function NotFoundPage() {
   return (
@@ -18,7 +18,7 @@ export function NotFoundPage() {
             Did you forget to add the page to the router?
           </p>
           <Button variant="outline" className="mt-6" asChild>
-            <Link href={routes.landing}>Go to the home page</Link>
+            <Link href={paths.landing}>Go to the home page</Link>
           </Button>
         </CardContent>
       </Card>

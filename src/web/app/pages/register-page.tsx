@@ -1,7 +1,7 @@
 import { AuthLayout } from '@web/components/layout/auth-layout';
 import { RegisterForm } from '@web/features/auth/components/register-form';
 import { Link } from 'wouter';
-import { routes } from '../routes';
+import { paths } from '../paths';
 
 export function RegisterPage() {
   return (
@@ -12,7 +12,7 @@ export function RegisterPage() {
         <>
           Already have an account?{' '}
           <Link
-            href={routes.login}
+            href={paths.login}
             className="font-medium text-foreground underline underline-offset-4"
           >
             Log in

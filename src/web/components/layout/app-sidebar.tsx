@@ -1,5 +1,5 @@
 import type { PublicUser } from '@shared/contracts/auth';
-import { routes } from '@web/app/routes';
+import { paths } from '@web/app/paths';
 import { Sidebar, SidebarContent, SidebarFooter, SidebarHeader } from '@web/components/ui/sidebar';
 import { useSidebar } from '@web/components/ui/sidebar-context';
 import {
@@ -27,7 +27,7 @@ export function AppSidebar({ user }: { user: PublicUser }) {
     <Sidebar>
       <SidebarHeader className="h-14 justify-center border-b group-data-[collapsible=icon]:items-center">
         <Link
-          href={routes.landing}
+          href={paths.landing}
           aria-label="LeadFlow home"
           className="rounded-md px-1 outline-hidden group-data-[collapsible=icon]:px-0 focus-visible:ring-2 focus-visible:ring-sidebar-ring"
         >

@@ -1,4 +1,4 @@
-import { routes } from '@web/app/routes';
+import { paths } from '@web/app/paths';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
@@ -20,7 +20,7 @@ export function AuthLayout({
     <div className="flex min-h-svh flex-col items-center justify-center bg-muted/40 px-4 py-10">
       <header className="mb-6">
         <Link
-          href={routes.landing}
+          href={paths.landing}
           aria-label="LeadFlow home"
           className="rounded-md focus-visible:outline-2 focus-visible:outline-ring"
         >

@@ -1,4 +1,4 @@
-import { routes } from '@web/app/routes';
+import { paths } from '@web/app/paths';
 import { SidebarMenuButton } from '@web/components/ui/sidebar-menu';
 import { Spinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
@@ -19,7 +19,7 @@ export function LogoutButton() {
           onSuccess: () => {
             toast({ title: 'Logged out', description: 'You have been logged out successfully' });
           },
-          onSettled: () => navigate(routes.login),
+          onSettled: () => navigate(paths.login),
         })
       }
     >

@@ -1,5 +1,5 @@
 import type { UserRole } from '@shared/domain';
-import { routes } from '@web/app/routes';
+import { paths } from '@web/app/paths';
 import {
   ChartColumn,
   CreditCard,
@@ -14,18 +14,18 @@ import {
 export type PortalNavItem = { title: string; href: string; icon: LucideIcon };
 
 const agentNav: PortalNavItem[] = [
-  { title: 'Dashboard', href: routes.agent.dashboard, icon: LayoutDashboard },
-  { title: 'My Leads', href: routes.agent.leads, icon: FileText },
-  { title: 'Preferences', href: routes.agent.preferences, icon: SlidersHorizontal },
-  { title: 'Package', href: routes.agent.package, icon: CreditCard },
+  { title: 'Dashboard', href: paths.agent.dashboard, icon: LayoutDashboard },
+  { title: 'My Leads', href: paths.agent.leads, icon: FileText },
+  { title: 'Preferences', href: paths.agent.preferences, icon: SlidersHorizontal },
+  { title: 'Package', href: paths.agent.package, icon: CreditCard },
 ];
 
 const adminNav: PortalNavItem[] = [
-  { title: 'Dashboard', href: routes.admin.dashboard, icon: LayoutDashboard },
-  { title: 'Packages', href: routes.admin.packages, icon: Package },
-  { title: 'Leads', href: routes.admin.leads, icon: FileText },
-  { title: 'Agents', href: routes.admin.agents, icon: Users },
-  { title: 'Analytics', href: routes.admin.analytics, icon: ChartColumn },
+  { title: 'Dashboard', href: paths.admin.dashboard, icon: LayoutDashboard },
+  { title: 'Packages', href: paths.admin.packages, icon: Package },
+  { title: 'Leads', href: paths.admin.leads, icon: FileText },
+  { title: 'Agents', href: paths.admin.agents, icon: Users },
+  { title: 'Analytics', href: paths.admin.analytics, icon: ChartColumn },
 ];
 
 /** The menu of a role's portal; any role other than ADMIN is an agent. */

@@ -1,4 +1,4 @@
-import { routes } from '@web/app/routes';
+import { paths } from '@web/app/paths';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
 import { Package, Upload } from 'lucide-react';
@@ -15,13 +15,13 @@ export function QuickLinksCard() {
       </CardHeader>
       <CardContent className="grid gap-2">
         <Button asChild variant="outline" className="justify-start">
-          <Link href={routes.admin.leads}>
+          <Link href={paths.admin.leads}>
             <Upload aria-hidden="true" />
             Import Leads
           </Link>
         </Button>
         <Button asChild variant="outline" className="justify-start">
-          <Link href={routes.admin.packages}>
+          <Link href={paths.admin.packages}>
             <Package aria-hidden="true" />
             Manage Packages
           </Link>

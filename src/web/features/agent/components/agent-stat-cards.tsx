@@ -1,6 +1,6 @@
 import type { AgentStats } from '@shared/contracts/agent';
 import { conversionRate, formatPrice } from '@shared/format';
-import { routes } from '@web/app/routes';
+import { paths } from '@web/app/paths';
 import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
 import { Progress } from '@web/components/ui/progress';
 import { Skeleton } from '@web/components/ui/skeleton';
@@ -69,7 +69,7 @@ export function AgentStatCards({ stats }: { stats: AgentStats | undefined }) {
               <SubscriptionStatusBadge status={subscription.status} />
             </div>
             <Link
-              href={routes.agent.package}
+              href={paths.agent.package}
               className="text-primary text-xs underline-offset-4 hover:underline"
             >
               Change package
@@ -79,7 +79,7 @@ export function AgentStatCards({ stats }: { stats: AgentStats | undefined }) {
           <>
             <Value>No package</Value>
             <Link
-              href={routes.agent.package}
+              href={paths.agent.package}
               className="text-primary text-xs underline-offset-4 hover:underline"
             >
               Choose a package

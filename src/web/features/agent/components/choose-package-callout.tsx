@@ -1,5 +1,5 @@
 import type { SubscriptionSummary } from '@shared/contracts/agent';
-import { routes } from '@web/app/routes';
+import { paths } from '@web/app/paths';
 import { Button } from '@web/components/ui/button';
 import { PackageOpen } from 'lucide-react';
 import { Link } from 'wouter';
@@ -34,7 +34,7 @@ export function ChoosePackageCallout({
         </div>
       </div>
       <Button asChild className="shrink-0">
-        <Link href={routes.agent.package}>Choose a Package</Link>
+        <Link href={paths.agent.package}>Choose a Package</Link>
       </Button>
     </section>
   );

@@ -1,7 +1,7 @@
 import type { SubscriptionSummary } from '@shared/contracts/agent';
 import type { Package } from '@shared/contracts/packages';
 import { useQuery } from '@tanstack/react-query';
-import { routes } from '@web/app/routes';
+import { paths } from '@web/app/paths';
 import { Button } from '@web/components/ui/button';
 import { Spinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
@@ -37,7 +37,7 @@ export function PackagePicker() {
             ? { title: 'Package changed', description: `Your package is now ${pkg.name}.` }
             : { title: 'Subscribed', description: `You are now subscribed to ${pkg.name}.` },
         );
-        navigate(routes.agent.dashboard);
+        navigate(paths.agent.dashboard);
       },
       onError: (error) => {
         toast({

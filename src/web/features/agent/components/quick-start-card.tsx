@@ -1,4 +1,4 @@
-import { routes } from '@web/app/routes';
+import { paths } from '@web/app/paths';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
 import { FileText, SlidersHorizontal } from 'lucide-react';
@@ -15,13 +15,13 @@ export function QuickStartCard() {
       </CardHeader>
       <CardContent className="flex flex-wrap gap-3">
         <Button asChild>
-          <Link href={routes.agent.leads}>
+          <Link href={paths.agent.leads}>
             <FileText aria-hidden="true" />
             View My Leads
           </Link>
         </Button>
         <Button variant="outline" asChild>
-          <Link href={routes.agent.preferences}>
+          <Link href={paths.agent.preferences}>
             <SlidersHorizontal aria-hidden="true" />
             Set Preferences
           </Link>

@@ -1,4 +1,4 @@
-import { homeFor } from '@web/app/routes';
+import { homeFor } from '@web/app/paths';
 import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form-field';
 import { Spinner } from '@web/components/ui/spinner';

@@ -1,5 +1,5 @@
 import { MIN_PASSWORD_LENGTH } from '@shared/domain';
-import { routes } from '@web/app/routes';
+import { paths } from '@web/app/paths';
 import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form-field';
 import { Spinner } from '@web/components/ui/spinner';
@@ -46,7 +46,7 @@ export function RegisterForm() {
             title: 'Account created!',
             description: 'You can now log in with your credentials',
           });
-          navigate(routes.login);
+          navigate(paths.login);
         },
         onError: (error) => {
           toast({

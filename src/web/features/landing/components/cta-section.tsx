@@ -1,4 +1,4 @@
-import { routes } from '@web/app/routes';
+import { paths } from '@web/app/paths';
 import { Button } from '@web/components/ui/button';
 import { ArrowRight } from 'lucide-react';
 import { Link } from 'wouter';
@@ -14,7 +14,7 @@ export function CtaSection() {
           Create your account, pick a package and start receiving qualified leads tomorrow morning.
         </p>
         <Button size="lg" variant="secondary" className="mt-8" asChild>
-          <Link href={routes.register}>
+          <Link href={paths.register}>
             Start Today
             <ArrowRight aria-hidden="true" />
           </Link>

@@ -1,4 +1,4 @@
-import { landingAnchors } from '@web/app/routes';
+import { landingAnchors } from '@web/app/paths';
 import { ChartColumn, FileSpreadsheet, ShieldCheck, Zap } from 'lucide-react';
 
 const features = [

@@ -1,4 +1,4 @@
-import { landingAnchors, routes } from '@web/app/routes';
+import { landingAnchors, paths } from '@web/app/paths';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { ArrowRight, Users } from 'lucide-react';
@@ -29,7 +29,7 @@ export function HeroSection() {
         </p>
         <div className="mt-10 flex flex-col gap-3 sm:flex-row">
           <Button size="lg" asChild>
-            <Link href={routes.register}>
+            <Link href={paths.register}>
               Get Started
               <ArrowRight aria-hidden="true" />
             </Link>

@@ -1,4 +1,4 @@
-import { landingAnchors, routes } from '@web/app/routes';
+import { landingAnchors, paths } from '@web/app/paths';
 import { BrandLogo } from '@web/components/layout/brand-logo';
 import { Link } from 'wouter';
 
@@ -15,8 +15,8 @@ const columns: { title: string; links: FooterLink[] }[] = [
   {
     title: 'Quick Links',
     links: [
-      { label: 'Log In', href: routes.login, internal: true },
-      { label: 'Sign Up', href: routes.register, internal: true },
+      { label: 'Log In', href: paths.login, internal: true },
+      { label: 'Sign Up', href: paths.register, internal: true },
     ],
   },
   {

@@ -1,4 +1,4 @@
-import { landingAnchors, routes } from '@web/app/routes';
+import { landingAnchors, paths } from '@web/app/paths';
 import { BrandLogo } from '@web/components/layout/brand-logo';
 import { Button } from '@web/components/ui/button';
 import { Menu, X } from 'lucide-react';
@@ -17,7 +17,7 @@ export function LandingHeader() {
   return (
     <header className="sticky top-0 z-40 border-b bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/80">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between px-4 sm:px-6">
-        <Link href={routes.landing} aria-label="LeadFlow home" className="rounded-md">
+        <Link href={paths.landing} aria-label="LeadFlow home" className="rounded-md">
           <BrandLogo />
         </Link>
         <nav aria-label="Main" className="hidden items-center gap-6 md:flex">
@@ -31,10 +31,10 @@ export function LandingHeader() {
             </a>
           ))}
           <Button variant="ghost" asChild>
-            <Link href={routes.login}>Log In</Link>
+            <Link href={paths.login}>Log In</Link>
           </Button>
           <Button asChild>
-            <Link href={routes.register}>Get Started</Link>
+            <Link href={paths.register}>Get Started</Link>
           </Button>
         </nav>
         <Button
@@ -67,10 +67,10 @@ export function LandingHeader() {
           </ul>
           <div className="mt-3 grid grid-cols-2 gap-2">
             <Button variant="outline" asChild>
-              <Link href={routes.login}>Log In</Link>
+              <Link href={paths.login}>Log In</Link>
             </Button>
             <Button asChild>
-              <Link href={routes.register}>Get Started</Link>
+              <Link href={paths.register}>Get Started</Link>
             </Button>
           </div>
         </nav>

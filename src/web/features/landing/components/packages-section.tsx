@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { landingAnchors } from '@web/app/routes';
+import { landingAnchors } from '@web/app/paths';
 import { packagesQuery } from '@web/features/packages/api';
 import {
   PublicPackageCard,

@@ -1,6 +1,6 @@
 import type { Package } from '@shared/contracts/packages';
 import { categoryLabel, formatPrice } from '@shared/format';
-import { routes } from '@web/app/routes';
+import { paths } from '@web/app/paths';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import {
@@ -78,7 +78,7 @@ export function PublicPackageCard({
       <CardFooter>
         {action ?? (
           <Button className="w-full" asChild>
-            <Link href={routes.register}>Get Started</Link>
+            <Link href={paths.register}>Get Started</Link>
           </Button>
         )}
       </CardFooter>

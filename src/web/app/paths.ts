@@ -1,5 +1,9 @@
-/** Every path of the app, in one place (spec section 2, route table). */
-export const routes = {
+/**
+ * Every path of the app, in one place (spec section 2, route table): the router, the portal nav,
+ * links, redirects and the route guard all read it, so no screen writes a path of its own. No
+ * route takes a parameter yet; one that does gets a helper here beside its pattern.
+ */
+export const paths = {
   landing: '/',
   login: '/login',
   register: '/register',
@@ -27,5 +31,5 @@ export const landingAnchors = {
 
 /** Where a user goes after login, or when they open a screen of the other role. */
 export function homeFor(role: string): string {
-  return role === 'ADMIN' ? routes.admin.dashboard : routes.agent.dashboard;
+  return role === 'ADMIN' ? paths.admin.dashboard : paths.agent.dashboard;
 }
