@@ -17,7 +17,7 @@
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseLeadCsv } from '../src/server/modules/leads/lead-csv';
+import { parseLeadCsv } from '../src/server/modules/imports/lead-csv';
 import { api, loginAdmin } from './lib/client';
 import {
   describeProfile,

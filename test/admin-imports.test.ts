@@ -2,13 +2,13 @@ import { PassThrough } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { queryRows } from '../src/server/db/client';
-import { SEARCH_COUNT_LIMIT } from '../src/server/modules/leads/admin-leads.repository';
-import { IMPORT_GROUP_ROWS } from '../src/server/modules/leads/import-leads';
+import { IMPORT_RECORD_LOCK } from '../src/server/modules/imports/import-connection';
 import {
   ABANDONED_IMPORT_MESSAGE,
   failAbandonedImports,
-} from '../src/server/modules/leads/imports.repository';
-import { IMPORT_RECORD_LOCK } from '../src/server/modules/leads/lead-import-session';
+} from '../src/server/modules/imports/imports.repository';
+import { IMPORT_GROUP_ROWS } from '../src/server/modules/imports/imports.service';
+import { SEARCH_COUNT_LIMIT } from '../src/server/modules/leads/lead-search.repository';
 import { Client, loginAdmin, registerAgent, setupTestApp } from './support/test-app';
 import { TEST_DB } from './support/test-db';
 

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { imports, leadHistory, leads } from '../src/server/db/schema';
 import { businessDate } from '../src/server/lib/business-time';
-import { RECENT_SEARCH_WINDOW, toLead } from '../src/server/modules/leads/admin-leads.repository';
+import { RECENT_SEARCH_WINDOW, toLead } from '../src/server/modules/leads/lead-search.repository';
 import { type Lead, leadSchema } from '../src/shared/contracts/leads';
 import {
   Client,

@@ -6,15 +6,24 @@ import {
 } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config/env';
 import type { Database } from './db/client';
-import { adminRoutes } from './modules/admin/admin.routes';
-import { agentRoutes } from './modules/agent/agent.routes';
+import { startLeadSearchIndexer } from './jobs/lead-search-indexer';
+import { settleAbandonedImportsAtStart } from './jobs/settle-abandoned-imports';
+import { adminAgentsRoutes } from './modules/agents/agents-admin.routes';
+import { analyticsRoutes } from './modules/analytics/analytics.routes';
 import { assignAfterImport } from './modules/assignment/assign-after-import';
 import { assignmentRoutes } from './modules/assignment/assignment.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { healthRoutes } from './modules/health/health.routes';
-import { adminLeadsRoutes } from './modules/leads/leads.routes';
+import { importsRoutes } from './modules/imports/imports.routes';
+import { adminLeadsRoutes } from './modules/leads/leads-admin.routes';
+import { agentLeadsRoutes } from './modules/leads/leads-agent.routes';
 import { leadsExportRoutes } from './modules/leads/leads-export.routes';
 import { packagesRoutes } from './modules/packages/packages.routes';
+import { preferencesRoutes } from './modules/preferences/preferences.routes';
+import { adminStatsRoutes } from './modules/stats/stats-admin.routes';
+import { agentStatsRoutes } from './modules/stats/stats-agent.routes';
+import { adminSubscriptionRoutes } from './modules/subscriptions/subscriptions-admin.routes';
+import { agentSubscriptionRoutes } from './modules/subscriptions/subscriptions-agent.routes';
 import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
 import { securityPlugin } from './plugins/security';
@@ -47,16 +56,30 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(securityPlugin, { secure: opts.config.COOKIE_SECURE });
   await app.register(authPlugin);
 
+  // background work that lives with the app: the admin search's indexer, settling imports
+  // a crashed process left RUNNING
+  const searchIndexer = startLeadSearchIndexer(app);
+  settleAbandonedImportsAtStart(app);
+
+  // the route table: one plugin per entity and role (docs/ARCHITECTURE.md)
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(packagesRoutes);
-  await app.register(assignmentRoutes);
-  await app.register(adminRoutes);
-  await app.register(adminLeadsRoutes, {
+  await app.register(adminStatsRoutes);
+  await app.register(agentStatsRoutes);
+  await app.register(adminLeadsRoutes);
+  await app.register(agentLeadsRoutes);
+  await app.register(leadsExportRoutes);
+  await app.register(importsRoutes, {
+    afterCommit: () => searchIndexer.kick(),
     onImported: assignAfterImport(opts.database.db, opts.config),
   });
-  await app.register(leadsExportRoutes);
-  await app.register(agentRoutes);
+  await app.register(assignmentRoutes);
+  await app.register(adminAgentsRoutes);
+  await app.register(adminSubscriptionRoutes);
+  await app.register(agentSubscriptionRoutes);
+  await app.register(preferencesRoutes);
+  await app.register(analyticsRoutes);
 
   await app.register(spaPlugin, { enabled: opts.serveSpa ?? true });
   return app;

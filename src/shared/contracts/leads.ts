@@ -69,3 +69,4 @@ export const importRecord = z.object({
 export type ImportRecord = z.infer<typeof importRecord>;
 
 export const importListQuery = z.object({ status: z.enum(IMPORT_STATUSES).optional() });
+export type ImportListQuery = z.infer<typeof importListQuery>;

@@ -1,6 +1,6 @@
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
-import type { OnImported } from '../leads/import-leads';
+import type { OnImported } from '../imports/imports.service';
 import { runAssignment } from './run-assignment';
 
 /**

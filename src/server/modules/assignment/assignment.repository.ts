@@ -7,9 +7,9 @@ import type { AssignmentRun } from '../../../shared/contracts/admin';
 import type { AssignmentTrigger, LeadCategory } from '../../../shared/domain';
 import { type Db, intArrayLiteral, queryRows } from '../../db/client';
 import { assignmentRuns } from '../../db/schema';
-import { lockQuotasExclusive } from '../quota/quota-lock';
 import type { AgentRow } from './eligibility';
 import type { LeadGroup } from './lead-classes';
+import { lockQuotasExclusive } from './quota-lock';
 import type { LeadSpan } from './solver';
 
 /**

@@ -1,13 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { assignmentRun, assignmentRunResult } from '../../../shared/contracts/admin';
-import { requireRole } from '../../plugins/auth';
-import { listRuns } from './assignment.repository';
+import { assignLeadBody, leadSchema } from '../../../shared/contracts/leads';
+import { currentUser, requireRole } from '../../plugins/auth';
+import { listRecentRuns } from './assignment.service';
+import { assignLeadManually } from './manual-assignment.service';
 import { runAssignment } from './run-assignment';
 
 const runsQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) });
 const failure = z.object({ message: z.string() });
 
+/** The engine's runs (run now, recent runs) and an admin's assignment of one lead by hand. */
 export const assignmentRoutes: FastifyPluginAsyncZod = async (app) => {
   const admin = { onRequest: requireRole('ADMIN') };
 
@@ -31,6 +34,18 @@ export const assignmentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/assignment/runs',
     { ...admin, schema: { querystring: runsQuery, response: { 200: z.array(assignmentRun) } } },
-    (request) => listRuns(app.db, request.query.limit),
+    (request) => listRecentRuns(app.db, request.query.limit),
+  );
+
+  app.post(
+    '/api/admin/leads/assign',
+    { ...admin, schema: { body: assignLeadBody, response: { 200: leadSchema } } },
+    (request) =>
+      assignLeadManually(app.db, {
+        leadId: request.body.leadId,
+        agentId: request.body.userId,
+        actorId: currentUser(request).id,
+        timeZone: app.config.BUSINESS_TZ,
+      }),
   );
 };

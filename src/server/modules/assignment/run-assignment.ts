@@ -11,7 +11,6 @@ import type { AssignmentTrigger, LeadCategory } from '../../../shared/domain';
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
 import { businessDate as businessDateOf } from '../../lib/business-time';
-import { assignedOnDate } from '../quota/quota.repository';
 import {
   finishRun,
   insertFailedRun,
@@ -25,6 +24,7 @@ import {
 } from './assignment.repository';
 import { type AgentProfile, eligibleAgents } from './eligibility';
 import { buildClasses } from './lead-classes';
+import { assignedOnDate } from './quota.repository';
 import { leadCount, solveAssignment } from './solver';
 
 export interface RunOptions {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { leadListQuery } from '../../../shared/contracts/leads';
 import { businessDate } from '../../lib/business-time';
 import { requireRole } from '../../plugins/auth';
-import { exportLeadsCsv } from './export-leads';
+import { exportLeadsCsv } from './leads-export.service';
 
 /** The leads page's filter (status and search), without its paging. */
 const leadExportQuery = leadListQuery.pick({ status: true, q: true });

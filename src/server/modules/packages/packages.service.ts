@@ -25,3 +25,8 @@ export async function changePackageActive(db: Db, id: number, active: boolean): 
   if (!updated) throw notFound('Package');
   return updated;
 }
+
+/** A package by id, active or not (null when there is none). */
+export function findPackageById(db: Db, id: number): Promise<Package | null> {
+  return findPackage(db, id);
+}

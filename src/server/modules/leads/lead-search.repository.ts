@@ -226,3 +226,48 @@ function searchMatches(q: string, queued: { first_id: number; last_id: number }[
         and lead_search_doc(first_name, last_name, phone, email) like lower(${pattern})
     ) both_parts)`;
 }
+
+/** One page of an agent's leads (or all of them), with how many match in all. */
+export interface AgentLeadsPage {
+  /** the page's leads as a JSON array (leadsJsonPage) */
+  leadsJson: string;
+  total: number;
+}
+
+/**
+ * The agent's leads, newest first: one page (with the total) when the query has a limit, else
+ * all of them. One statement: the page as JSON, and the total from the kept counts (or, for a
+ * search, by counting).
+ */
+export async function listLeadsOfAgent(
+  db: Db,
+  agentId: number,
+  query: LeadListQuery,
+): Promise<AgentLeadsPage> {
+  const status = query.status
+    ? sql`and status = ${enumLiteral(query.status, LEAD_STATUSES)}`
+    : sql``;
+  const pattern = query.q ? likePattern(query.q) : null;
+  const search = pattern
+    ? sql`and (first_name ilike ${pattern} or last_name ilike ${pattern}
+               or phone ilike ${pattern} or email ilike ${pattern})`
+    : sql``;
+  const where = sql`agent_id = ${agentId} ${status} ${search}`;
+  const paged = query.limit !== undefined;
+  const page = leadsJsonPage(
+    sql`select * from leads where ${where} order by created_at desc, id desc
+        ${paged ? sql`limit ${query.limit} offset ${query.offset ?? 0}` : sql``}`,
+    sql`l.created_at desc, l.id desc`,
+  );
+  const total = !paged
+    ? sql`page.n`
+    : pattern
+      ? sql`(select count(*)::int from leads where ${where})`
+      : sql`(select coalesce(sum(n), 0)::int from agent_lead_counts
+             where agent_id = ${agentId} ${status})`;
+  const [row] = await queryPreparedRows<{ leads: string; total: number }>(
+    db,
+    sql`select page.leads, ${total} as total from ${page} page`,
+  );
+  return { leadsJson: row.leads, total: row.total };
+}

@@ -1,6 +1,7 @@
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
-import { type Database, queryRows } from '../../db/client';
+import type { FastifyInstance } from 'fastify';
+import { type Database, queryRows } from '../db/client';
 
 /**
  * Leads indexed per step. A step is one transaction; on PGlite it also holds the only
@@ -67,4 +68,15 @@ export class LeadSearchIndexer {
     this.closed = true;
     await this.running;
   }
+}
+
+/**
+ * The app's indexer: started when the app is ready (for what an earlier process left queued),
+ * kicked after each import, stopped with the app.
+ */
+export function startLeadSearchIndexer(app: FastifyInstance): LeadSearchIndexer {
+  const indexer = new LeadSearchIndexer(app.database, app.log);
+  app.addHook('onReady', async () => indexer.kick());
+  app.addHook('onClose', () => indexer.close());
+  return indexer;
 }

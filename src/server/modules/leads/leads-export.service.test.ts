@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvRow, LEAD_EXPORT_COLUMNS } from './export-leads';
-import { parseLeadCsv } from './lead-csv';
+import { parseLeadCsv } from '../imports/lead-csv';
+import { csvCell, csvRow, LEAD_EXPORT_COLUMNS } from './leads-export.service';
 
 async function* chunks(text: string) {
   yield Buffer.from(text);

@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
-import type { AdminAgent } from '../../../shared/contracts/admin';
 import type { SubscriptionStatus } from '../../../shared/domain';
 import { type Db, queryRows } from '../../db/client';
 
-interface AgentRow {
+export interface AgentRow {
   id: number;
   name: string;
   email: string;
@@ -22,12 +21,12 @@ interface AgentRow {
  * totals come from the counts the triggers keep (agent_lead_counts), today's assignments from
  * leads_assigned_day_idx: neither reads an agent's whole history.
  */
-export async function listAdminAgents(
+export async function listAgentRows(
   db: Db,
   today: string,
   onlyAgentId?: number,
-): Promise<AdminAgent[]> {
-  const rows = await queryRows<AgentRow>(
+): Promise<AgentRow[]> {
+  return queryRows<AgentRow>(
     db,
     sql`
       select u.id, u.name, u.email,
@@ -55,44 +54,4 @@ export async function listAdminAgents(
       where u.role = 'AGENT' ${onlyAgentId === undefined ? sql`` : sql`and u.id = ${onlyAgentId}`}
       order by lower(u.name), u.id`,
   );
-  return rows.map(toAdminAgent);
-}
-
-function toAdminAgent(row: AgentRow): AdminAgent {
-  const hasSubscription = row.subscriptionId !== null && row.status !== null;
-  return {
-    id: row.id,
-    name: row.name,
-    email: row.email,
-    totalLeads: row.totalLeads,
-    convertedLeads: row.convertedLeads,
-    // as on the agent's own dashboard: only an ACTIVE subscription receives leads
-    todayQuota: hasSubscription
-      ? { assigned: row.assignedToday, limit: row.status === 'ACTIVE' ? (row.leadsPerDay ?? 0) : 0 }
-      : null,
-    subscription: hasSubscription
-      ? {
-          id: row.subscriptionId as number,
-          status: row.status as SubscriptionStatus,
-          package: { name: row.packageName ?? '', priceMonthlyCents: row.priceMonthlyCents ?? 0 },
-        }
-      : null,
-  };
-}
-
-/** Sets the status of an agent's subscription; false when the agent has none. */
-export async function setSubscriptionStatus(
-  db: Db,
-  agentId: number,
-  status: SubscriptionStatus,
-): Promise<boolean> {
-  const rows = await queryRows<{ id: number }>(
-    db,
-    sql`
-      update subscriptions s set status = ${status}, updated_at = now()
-      from users u
-      where s.user_id = u.id and u.id = ${agentId} and u.role = 'AGENT'
-      returning s.id`,
-  );
-  return rows.length > 0;
 }

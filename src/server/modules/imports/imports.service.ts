@@ -1,18 +1,23 @@
 import { eq, sql } from 'drizzle-orm';
-import type { ImportResult, ImportRowError } from '../../../shared/contracts/leads';
-import type { Database } from '../../db/client';
+import type {
+  ImportListQuery,
+  ImportRecord,
+  ImportResult,
+  ImportRowError,
+} from '../../../shared/contracts/leads';
+import type { Database, Db } from '../../db/client';
 import { imports } from '../../db/schema';
-import { AppError } from '../../lib/app-error';
-import { endProgress, type ImportProgress, startProgress } from './import-progress';
-import { failAbandonedImports } from './imports.repository';
-import { encodeLeadRows } from './lead-copy-format';
-import { type CsvBatch, parseLeadCsv } from './lead-csv';
+import { AppError, notFound } from '../../lib/app-error';
 import {
   type ImportConnection,
   LeadGroupWriter,
   type StoredGroup,
   withImportConnection,
-} from './lead-import-session';
+} from './import-connection';
+import { endProgress, type ImportProgress, startProgress } from './import-progress';
+import { failAbandonedImports, findImport, listImports } from './imports.repository';
+import { encodeLeadRows } from './lead-copy-format';
+import { type CsvBatch, parseLeadCsv } from './lead-csv';
 
 /** Row errors kept on the import record and sent back; the count covers them all. */
 export const MAX_REPORTED_ERRORS = 1000;
@@ -263,4 +268,20 @@ function formatBytes(n: number): string {
   if (n >= 1024 * 1024) return `${Math.round((n / (1024 * 1024)) * 10) / 10} MB`;
   if (n >= 1024) return `${Math.round((n / 1024) * 10) / 10} KB`;
   return `${n} bytes`;
+}
+
+/** The most recent imports, newest first (the import screen polls this while one runs). */
+export function listRecentImports(db: Db, query: ImportListQuery): Promise<ImportRecord[]> {
+  return listImports(db, query);
+}
+
+export async function getImport(db: Db, id: number): Promise<ImportRecord> {
+  const record = await findImport(db, id);
+  if (!record) throw notFound('Import');
+  return record;
+}
+
+/** Marks FAILED the imports a dead process left RUNNING; answers their ids. */
+export function settleAbandonedImports(database: Database): Promise<number[]> {
+  return failAbandonedImports(database);
 }

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { SubscriptionSummary } from '../../../shared/contracts/agent';
 import type { SubscriptionStatus } from '../../../shared/domain';
-import type { Db } from '../../db/client';
+import { type Db, queryRows } from '../../db/client';
 import { packages, subscriptions } from '../../db/schema';
 
 export async function findSubscription(
@@ -53,16 +53,22 @@ export async function upsertSubscription(
     });
 }
 
-/** false when the agent has no subscription */
-export async function setSubscriptionStatus(
+/**
+ * Sets the status of an agent's subscription (users of another role have none to change).
+ * False when the agent has no subscription.
+ */
+export async function updateSubscriptionStatus(
   db: Db,
-  userId: number,
+  agentId: number,
   status: SubscriptionStatus,
 ): Promise<boolean> {
-  const rows = await db
-    .update(subscriptions)
-    .set({ status, updatedAt: sql`now()` })
-    .where(eq(subscriptions.userId, userId))
-    .returning({ id: subscriptions.id });
+  const rows = await queryRows<{ id: number }>(
+    db,
+    sql`
+      update subscriptions s set status = ${status}, updated_at = now()
+      from users u
+      where s.user_id = u.id and u.id = ${agentId} and u.role = 'AGENT'
+      returning s.id`,
+  );
   return rows.length > 0;
 }

@@ -1,9 +1,9 @@
 import type { AgentStats } from '../../../shared/contracts/agent';
 import type { Db } from '../../db/client';
 import { businessDate } from '../../lib/business-time';
-import { assignedOnDate } from '../quota/quota.repository';
-import { countLeadsOfAgent } from './agent-stats.repository';
-import { findSubscription } from './subscription.repository';
+import { assignedOnBusinessDate, dailyQuotaLimit } from '../assignment/quota.service';
+import { findAgentSubscription } from '../subscriptions/subscriptions.service';
+import { countLeadsOfAgent } from './stats-agent.repository';
 
 /**
  * The dashboard's numbers. Today's quota counts every lead assigned to the agent on today's
@@ -17,11 +17,13 @@ export async function getAgentStats(
 ): Promise<AgentStats> {
   const today = businessDate(timeZone);
   const [subscription, assignedToday, counts] = await Promise.all([
-    findSubscription(db, agentId),
-    assignedOnDate(db, today, [agentId]),
+    findAgentSubscription(db, agentId),
+    assignedOnBusinessDate(db, today, [agentId]),
     countLeadsOfAgent(db, agentId),
   ]);
-  const limit = subscription?.status === 'ACTIVE' ? subscription.package.leadsPerDay : 0;
+  const limit = subscription
+    ? dailyQuotaLimit(subscription.status, subscription.package.leadsPerDay)
+    : 0;
   return {
     ...(subscription ? { subscription } : {}),
     todayQuota: { assigned: assignedToday.get(agentId) ?? 0, limit },

@@ -2,8 +2,8 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { ImportRecord } from '../../../shared/contracts/leads';
 import { type Database, type Db, queryRows } from '../../db/client';
 import { imports } from '../../db/schema';
+import { IMPORT_RECORD_LOCK } from './import-connection';
 import { progressOf, runningImportIds } from './import-progress';
-import { IMPORT_RECORD_LOCK } from './lead-import-session';
 
 /** Imports listed by GET /api/admin/imports. */
 export const RECENT_IMPORTS = 20;

@@ -4,8 +4,8 @@ import type { Db } from '../../db/client';
 import { leadHistory, leads, users } from '../../db/schema';
 import { badRequest, conflict, notFound } from '../../lib/app-error';
 import { businessDate } from '../../lib/business-time';
-import { lockQuotasShared } from '../quota/quota-lock';
-import { toLead } from './admin-leads.repository';
+import { toLead } from '../leads/lead-search.repository';
+import { lockQuotasShared } from './quota-lock';
 
 export interface ManualAssignment {
   leadId: number;

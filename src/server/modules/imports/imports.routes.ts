@@ -2,26 +2,23 @@ import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  assignLeadBody,
-  importListQuery,
-  importRecord,
-  importResult,
-  leadListQuery,
-  leadSchema,
-} from '../../../shared/contracts/leads';
-import { AppError, notFound } from '../../lib/app-error';
-import { sendJsonText } from '../../lib/json-text';
+import { importListQuery, importRecord, importResult } from '../../../shared/contracts/leads';
+import { AppError } from '../../lib/app-error';
 import { currentUser, requireRole } from '../../plugins/auth';
-import { listLeadsPage } from './admin-leads.repository';
-import { assignLeadManually } from './assign-lead';
-import { importLeads, noAssignmentAfterImport, type OnImported, tooLarge } from './import-leads';
-import { failAbandonedImports, findImport, listImports } from './imports.repository';
-import { LeadSearchIndexer } from './lead-search-indexer';
+import {
+  getImport,
+  importLeads,
+  listRecentImports,
+  noAssignmentAfterImport,
+  type OnImported,
+  tooLarge,
+} from './imports.service';
 
-export interface AdminLeadsRoutesOptions {
+export interface ImportsRoutesOptions {
   /** runs after each committed import (the assignment engine wires ASSIGN_ON_IMPORT here) */
   onImported?: OnImported;
+  /** runs after each committed import, before onImported (the search indexer's kick) */
+  afterCommit?: () => void;
 }
 
 /** Room for the multipart envelope around the file when checking Content-Length up front. */
@@ -40,56 +37,13 @@ const CSV_MIMETYPES = new Set([
   '',
 ]);
 
-export const adminLeadsRoutes: FastifyPluginAsyncZod<AdminLeadsRoutesOptions> = async (
-  app,
-  opts,
-) => {
+export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async (app, opts) => {
   const maxBytes = app.config.MAX_UPLOAD_BYTES;
   await app.register(multipart, {
     limits: { fileSize: maxBytes, files: 1, fields: 10, parts: 20 },
   });
   const onImported = opts.onImported ?? noAssignmentAfterImport;
   const admin = requireRole('ADMIN');
-
-  // The admin search's background indexer: started with the app (for what an earlier process
-  // left queued), kicked after each import, stopped with the app.
-  const searchIndexer = new LeadSearchIndexer(app.database, app.log);
-  app.addHook('onReady', async () => {
-    searchIndexer.kick();
-    // imports a crashed process left RUNNING are settled as FAILED at start (else at the next
-    // import); a database that is down now must not keep the app from starting
-    await failAbandonedImports(app.database).catch((err: unknown) =>
-      app.log.warn({ err }, 'could not settle abandoned imports at start'),
-    );
-  });
-  app.addHook('onClose', () => searchIndexer.close());
-
-  app.get(
-    '/api/admin/leads',
-    {
-      onRequest: admin,
-      schema: { querystring: leadListQuery, response: { 200: z.array(leadSchema) } },
-    },
-    async (request, reply) => {
-      const page = await listLeadsPage(app.db, request.query);
-      reply.header('X-Total-Count', String(page.total));
-      // a search with more matches than it counts: the total is a lower bound
-      if (!page.exact) reply.header('X-Total-Count-Exact', 'false');
-      return sendJsonText(reply, page.leadsJson);
-    },
-  );
-
-  app.post(
-    '/api/admin/leads/assign',
-    { onRequest: admin, schema: { body: assignLeadBody, response: { 200: leadSchema } } },
-    (request) =>
-      assignLeadManually(app.db, {
-        leadId: request.body.leadId,
-        agentId: request.body.userId,
-        actorId: currentUser(request).id,
-        timeZone: app.config.BUSINESS_TZ,
-      }),
-  );
 
   app.post(
     '/api/admin/leads/import',
@@ -123,7 +77,7 @@ export const adminLeadsRoutes: FastifyPluginAsyncZod<AdminLeadsRoutesOptions> = 
           maxBytes,
         },
         {
-          afterCommit: () => searchIndexer.kick(),
+          afterCommit: () => opts.afterCommit?.(),
           onImported: async (importId) => {
             try {
               return await onImported(importId);
@@ -146,7 +100,7 @@ export const adminLeadsRoutes: FastifyPluginAsyncZod<AdminLeadsRoutesOptions> = 
       onRequest: admin,
       schema: { querystring: importListQuery, response: { 200: z.array(importRecord) } },
     },
-    (request) => listImports(app.db, request.query),
+    (request) => listRecentImports(app.db, request.query),
   );
 
   app.get(
@@ -158,11 +112,7 @@ export const adminLeadsRoutes: FastifyPluginAsyncZod<AdminLeadsRoutesOptions> = 
         response: { 200: importRecord },
       },
     },
-    async (request) => {
-      const record = await findImport(app.db, request.params.id);
-      if (!record) throw notFound('Import');
-      return record;
-    },
+    (request) => getImport(app.db, request.params.id),
   );
 };
 

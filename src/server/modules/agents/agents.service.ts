@@ -1,0 +1,47 @@
+import type { AdminAgent } from '../../../shared/contracts/admin';
+import type { Db } from '../../db/client';
+import { businessDate } from '../../lib/business-time';
+import { dailyQuotaLimit } from '../assignment/quota.service';
+import { type AgentRow, listAgentRows } from './agents.repository';
+
+/** The agents table: every agent, or the one asked for (null when there is no such agent). */
+export async function listAgents(db: Db, timeZone: string): Promise<AdminAgent[]> {
+  const rows = await listAgentRows(db, businessDate(timeZone));
+  return rows.map(toAdminAgent);
+}
+
+export async function findAgent(
+  db: Db,
+  timeZone: string,
+  agentId: number,
+): Promise<AdminAgent | null> {
+  const [row] = await listAgentRows(db, businessDate(timeZone), agentId);
+  return row ? toAdminAgent(row) : null;
+}
+
+function toAdminAgent(row: AgentRow): AdminAgent {
+  const subscription =
+    row.subscriptionId !== null && row.status !== null
+      ? { id: row.subscriptionId, status: row.status }
+      : null;
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    totalLeads: row.totalLeads,
+    convertedLeads: row.convertedLeads,
+    // the same rule as the agent's own dashboard
+    todayQuota: subscription
+      ? {
+          assigned: row.assignedToday,
+          limit: dailyQuotaLimit(subscription.status, row.leadsPerDay ?? 0),
+        }
+      : null,
+    subscription: subscription
+      ? {
+          ...subscription,
+          package: { name: row.packageName ?? '', priceMonthlyCents: row.priceMonthlyCents ?? 0 },
+        }
+      : null,
+  };
+}

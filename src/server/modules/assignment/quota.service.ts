@@ -1,0 +1,21 @@
+import type { SubscriptionStatus } from '../../../shared/domain';
+import type { Db } from '../../db/client';
+import { assignedOnDate } from './quota.repository';
+
+/**
+ * The daily quota rule (docs/domain.md, "Quota"): an ACTIVE subscription receives its package's
+ * leads per day; any other status receives none. The engine's read applies the same rule in SQL
+ * (only ACTIVE subscriptions are read); every figure shown to agents and admins comes from here.
+ */
+export function dailyQuotaLimit(status: SubscriptionStatus, leadsPerDay: number): number {
+  return status === 'ACTIVE' ? leadsPerDay : 0;
+}
+
+/** Leads each agent received on a business date by any trigger: what counts against the quota. */
+export function assignedOnBusinessDate(
+  db: Db,
+  businessDate: string,
+  agentIds?: number[],
+): Promise<Map<number, number>> {
+  return assignedOnDate(db, businessDate, agentIds);
+}

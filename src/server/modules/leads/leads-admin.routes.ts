@@ -1,0 +1,24 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { leadListQuery, leadSchema } from '../../../shared/contracts/leads';
+import { sendJsonText } from '../../lib/json-text';
+import { requireRole } from '../../plugins/auth';
+import { listLeads } from './leads.service';
+
+/** The admin's leads list: paged, searched and counted by the database. */
+export const adminLeadsRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/api/admin/leads',
+    {
+      onRequest: requireRole('ADMIN'),
+      schema: { querystring: leadListQuery, response: { 200: z.array(leadSchema) } },
+    },
+    async (request, reply) => {
+      const page = await listLeads(app.db, request.query);
+      reply.header('X-Total-Count', String(page.total));
+      // a search with more matches than it counts: the total is a lower bound
+      if (!page.exact) reply.header('X-Total-Count-Exact', 'false');
+      return sendJsonText(reply, page.leadsJson);
+    },
+  );
+};

@@ -1,0 +1,36 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { leadListQuery, leadSchema, statusUpdateBody } from '../../../shared/contracts/leads';
+import { sendJsonText } from '../../lib/json-text';
+import { currentUser, requireRole } from '../../plugins/auth';
+import { listOwnLeads, updateOwnLeadStatus } from './leads.service';
+
+const leadParams = z.object({
+  id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+});
+
+/** My Leads: the signed-in agent's own leads only (another agent's lead is a 404). */
+export const agentLeadsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const agent = { onRequest: requireRole('AGENT') };
+
+  app.get(
+    '/api/agent/leads',
+    { ...agent, schema: { querystring: leadListQuery, response: { 200: z.array(leadSchema) } } },
+    async (request, reply) => {
+      // without ?limit every lead (the spec's call); the page asks for one page at a time
+      const page = await listOwnLeads(app.db, currentUser(request).id, request.query);
+      reply.header('X-Total-Count', String(page.total));
+      return sendJsonText(reply, page.leadsJson);
+    },
+  );
+
+  app.post(
+    '/api/agent/leads/:id/status',
+    {
+      ...agent,
+      schema: { params: leadParams, body: statusUpdateBody, response: { 200: leadSchema } },
+    },
+    (request) =>
+      updateOwnLeadStatus(app.db, currentUser(request).id, request.params.id, request.body.status),
+  );
+};

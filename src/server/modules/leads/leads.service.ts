@@ -1,0 +1,51 @@
+import type { Lead, LeadListQuery } from '../../../shared/contracts/leads';
+import type { AgentSettableStatus } from '../../../shared/domain';
+import type { Db } from '../../db/client';
+import { notFound } from '../../lib/app-error';
+import {
+  type AgentLeadsPage,
+  type LeadsPage,
+  listLeadsOfAgent,
+  listLeadsPage,
+  toLead,
+} from './lead-search.repository';
+import { lockLeadOfAgent, writeStatusChange } from './leads.repository';
+
+/** The admin's leads list: one page, searched and counted by the database. */
+export function listLeads(db: Db, query: LeadListQuery): Promise<LeadsPage> {
+  return listLeadsPage(db, query);
+}
+
+/** My Leads: the agent's own leads only. */
+export function listOwnLeads(
+  db: Db,
+  agentId: number,
+  query: LeadListQuery,
+): Promise<AgentLeadsPage> {
+  return listLeadsOfAgent(db, agentId, query);
+}
+
+/**
+ * An agent's status change on their own lead, recorded in its history. Another agent's lead, or
+ * one that does not exist, is the same 404 (nothing leaks). Setting the status the lead already
+ * has changes nothing and writes no history.
+ */
+export function updateOwnLeadStatus(
+  db: Db,
+  agentId: number,
+  leadId: number,
+  status: AgentSettableStatus,
+): Promise<Lead> {
+  return db.transaction(async (tx) => {
+    const current = await lockLeadOfAgent(tx, agentId, leadId);
+    if (!current) throw notFound('Lead');
+    if (current.status === status) return toLead(current);
+    const updated = await writeStatusChange(tx, {
+      leadId,
+      agentId,
+      from: current.status,
+      to: status,
+    });
+    return toLead(updated);
+  });
+}
