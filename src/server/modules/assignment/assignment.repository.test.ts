@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { unpackLeads as unpackSpan } from './assignment.repository';
-import { leadList } from './solver';
+import { leadList } from './solver-graph';
 
 const unpackLeads = (packed: string) => leadList(unpackSpan(packed));
 

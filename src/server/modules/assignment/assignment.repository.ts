@@ -10,7 +10,7 @@ import { assignmentRuns } from '../../db/schema';
 import type { AgentRow } from './eligibility';
 import type { LeadGroup } from './lead-classes';
 import { lockQuotasExclusive } from './quota-lock';
-import type { LeadSpan } from './solver';
+import type { LeadSpan } from './solver-graph';
 
 /**
  * Waits for every other run (any process) and every manual assignment in flight to finish; held

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { LeadCategory } from '../../../shared/domain';
 import type { AgentProfile } from './eligibility';
 import { ageBucket, buildClasses, type LeadGroup } from './lead-classes';
-import { leadList } from './solver';
+import { leadList } from './solver-graph';
 
 const agent = (over: Partial<AgentProfile>): AgentProfile => ({
   id: 1,

@@ -17,7 +17,7 @@ import {
   leadCount,
   type SolverLead,
   sortNewestFirst,
-} from './solver';
+} from './solver-graph';
 
 /** Leads of one (category, state, city as stored, age), in any order. */
 export interface LeadGroup {

@@ -7,7 +7,7 @@
  *   costs (a + k) / q, scaled by a common multiple of the quotas to stay in integers; the least
  *   total cost over maximum assignments, i.e. the optimum of design.md's fairness objective.
  */
-import { leadCount as countOf, type LeadClass, leadList, type SolverAgent } from './solver';
+import { leadCount as countOf, type LeadClass, leadList, type SolverAgent } from './solver-graph';
 
 interface Graph {
   nodes: number;

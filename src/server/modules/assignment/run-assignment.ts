@@ -25,14 +25,17 @@ import {
 import { type AgentProfile, eligibleAgents } from './eligibility';
 import { buildClasses } from './lead-classes';
 import { assignedOnDate } from './quota.repository';
-import { leadCount, solveAssignment } from './solver';
+import { nextTurn, statementQueue } from './run-pipeline';
+import { RunClock, type RunStep, type RunTimings } from './run-timing';
+import { solveAssignment } from './solver';
+import { leadCount } from './solver-graph';
 
 export interface RunOptions {
   trigger: AssignmentTrigger;
   /** The run's clock (tests pick dates with it); the business date is taken from it. */
   now?: Date;
   /** Filled with the milliseconds of each step (the benchmark reports them). */
-  timings?: Partial<Record<'lock' | 'read' | 'classes' | 'solve' | 'write', number>>;
+  timings?: RunTimings;
 }
 
 export type EngineConfig = Pick<AppConfig, 'BUSINESS_TZ' | 'ENROLLMENT_WINDOWS'>;
@@ -58,22 +61,14 @@ export async function runAssignment(
   const now = options.now ?? new Date();
   const businessDate = businessDateOf(config.BUSINESS_TZ, now);
   const scheduleKey = options.trigger === 'SCHEDULE' ? scheduleKeyOf(businessDate) : null;
-  let started = performance.now();
+  const clock = new RunClock(options.timings);
+  const step = (name: RunStep) => clock.step(name);
   const figures = { eligibleAgents: 0, candidateLeads: 0, assigned: 0 };
-  const elapsed = () => Math.round(performance.now() - started);
-  let lap = started;
-  const timings = options.timings;
-  /** Adds the time since the last mark to a step (steps interleave across categories). */
-  const step = (name: keyof NonNullable<RunOptions['timings']>) => {
-    const at = performance.now();
-    if (timings) timings[name] = (timings[name] ?? 0) + Math.round(at - lap);
-    lap = at;
-  };
   try {
     return await db.transaction(async (tx) => {
       await lockRuns(tx);
       step('lock');
-      started = lap; // the run's own time, not its wait for the one before
+      clock.startRun();
       const runId = await insertRun(tx, { trigger: options.trigger, businessDate, scheduleKey });
       if (runId === null) return null;
 
@@ -84,22 +79,8 @@ export async function runAssignment(
       // Categories never share an agent (an agent takes leads of its package's category only),
       // so each is solved and written on its own, and both sides work at once: the database
       // aggregates the next categories' pools while this process solves the first, and writes
-      // one category while the next is solved. Statements go one at a time on the run's
-      // connection, each sent as soon as the one before ends.
-      const byCategory = new Map<LeadCategory, AgentProfile[]>();
-      for (const agent of agents) {
-        if (agent.category === null) continue;
-        const list = byCategory.get(agent.category);
-        if (list) list.push(agent);
-        else byCategory.set(agent.category, [agent]);
-      }
-      // Smallest first (by the leads it can take today): while this process solves the first
-      // category the database only has the other reads to do, so a small first category keeps
-      // that idle wait short; after it, each write overlaps the next, larger solve (the order
-      // Johnson's rule gives a two-stage pipeline whose second stage is the longer one).
-      const remaining = (list: AgentProfile[]) =>
-        list.reduce((sum, a) => sum + Math.max(0, a.quota - a.assignedToday), 0);
-      const categories = [...byCategory].sort((a, b) => remaining(a[1]) - remaining(b[1]));
+      // one category while the next is solved (run-pipeline).
+      const categories = categoriesSmallestFirst(agents);
       const { enqueue, settled } = statementQueue();
       const written = { assigned: 0, agents: 0 };
       try {
@@ -139,7 +120,11 @@ export async function runAssignment(
         await settled();
         throw err;
       }
-      const run = await finishRun(tx, runId, { ...figures, durationMs: elapsed(), error: null });
+      const run = await finishRun(tx, runId, {
+        ...figures,
+        durationMs: clock.elapsed(),
+        error: null,
+      });
       return { ...run, agentsAssigned: written.agents };
     });
   } catch (err) {
@@ -147,33 +132,36 @@ export async function runAssignment(
     const run = await insertFailedRun(
       db,
       { trigger: options.trigger, businessDate },
-      { ...figures, assigned: 0, durationMs: elapsed(), error: error.slice(0, 1000) || 'failed' },
+      {
+        ...figures,
+        assigned: 0,
+        durationMs: clock.elapsed(),
+        error: error.slice(0, 1000) || 'failed',
+      },
     );
     return { ...run, agentsAssigned: 0 };
   }
 }
 
 /**
- * Runs statements one after another, each started as soon as the one before ends, while the
- * caller goes on: what it returns is awaited later. A failure is the caller's to see when it
- * awaits (never unhandled meanwhile) and does not stop the statements behind it from being sent
- * (the database refuses them: the transaction is aborted).
+ * The agents grouped by their package's category, smallest category first (by the leads it can
+ * take today): while this process solves the first category the database only has the other
+ * reads to do, so a small first category keeps that idle wait short; after it, each write
+ * overlaps the next, larger solve (the order Johnson's rule gives a two-stage pipeline whose
+ * second stage is the longer one).
  */
-function statementQueue() {
-  let tail: Promise<unknown> = Promise.resolve();
-  return {
-    enqueue<T>(statement: () => Promise<T>): Promise<T> {
-      const result = tail.then(statement);
-      tail = result.catch(() => {});
-      return result;
-    },
-    /** Resolves once every statement queued so far has ended, whatever its outcome. */
-    settled: () => tail,
-  };
+function categoriesSmallestFirst(agents: AgentProfile[]): [LeadCategory, AgentProfile[]][] {
+  const byCategory = new Map<LeadCategory, AgentProfile[]>();
+  for (const agent of agents) {
+    if (agent.category === null) continue;
+    const list = byCategory.get(agent.category);
+    if (list) list.push(agent);
+    else byCategory.set(agent.category, [agent]);
+  }
+  const remaining = (list: AgentProfile[]) =>
+    list.reduce((sum, a) => sum + Math.max(0, a.quota - a.assignedToday), 0);
+  return [...byCategory].sort((a, b) => remaining(a[1]) - remaining(b[1]));
 }
-
-/** Lets finished I/O be handled (and the queue send its next statement) before a long computation. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The database's own words: drizzle wraps a failed query (with its SQL) around them. */
 function rootMessage(err: unknown): string {

@@ -1,17 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { maxFlow, minConvexCost, quotaScale } from './max-flow.test-helper';
+import { type SolverResult, solveAssignment, solveWithTuning } from './solver';
 import {
   isNewer,
   type LeadClass,
   leadList,
   type SolverAgent,
   type SolverLead,
-  type SolverResult,
-  type SolverTuning,
-  solveAssignment,
-  solveWithTuning,
-} from './solver';
+} from './solver-graph';
+import type { SolverTuning } from './solver-tuning';
 
 // ---------------------------------------------------------------------------------------------
 // Rule checks, straight from design.md section 2, against the solver's output only.
