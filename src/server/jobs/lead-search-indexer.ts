@@ -1,7 +1,7 @@
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { type Database, queryRows } from '../db/client';
+import type { Database } from '../db/client';
+import { indexQueuedLeads } from '../modules/leads/leads.service';
 
 /**
  * Leads indexed per step. A step is one transaction; on PGlite it also holds the only
@@ -52,10 +52,7 @@ export class LeadSearchIndexer {
     const step = STEP[this.database.kind];
     let total = 0;
     while (!this.closed) {
-      const [{ done }] = await queryRows<{ done: number }>(
-        this.database.db,
-        sql`select lead_search_catch_up(${step}::int)::float8 as done`,
-      );
+      const done = await indexQueuedLeads(this.database.db, step);
       if (done === 0) break;
       total += done;
       await yieldToEvents();

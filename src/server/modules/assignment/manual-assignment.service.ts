@@ -1,10 +1,9 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Lead } from '../../../shared/contracts/leads';
 import type { Db } from '../../db/client';
-import { leadHistory, leads, users } from '../../db/schema';
 import { badRequest, conflict, notFound } from '../../lib/app-error';
 import { businessDate } from '../../lib/business-time';
-import { toLead } from '../leads/lead-search.repository';
+import { leadAnswer } from '../leads/leads.service';
+import { assignNewLead, findLeadStatus, findUserRole } from './manual-assignment.repository';
 import { lockQuotasShared } from './quota-lock';
 
 export interface ManualAssignment {
@@ -23,49 +22,21 @@ export interface ManualAssignment {
  * committed before it and never fills a place one of them has just taken.
  */
 export async function assignLeadManually(db: Db, input: ManualAssignment): Promise<Lead> {
-  const [agent] = await db
-    .select({ id: users.id, role: users.role })
-    .from(users)
-    .where(eq(users.id, input.agentId))
-    .limit(1);
-  if (!agent) throw notFound('Agent');
-  if (agent.role !== 'AGENT') throw badRequest('Leads can only be assigned to agents');
+  const role = await findUserRole(db, input.agentId);
+  if (!role) throw notFound('Agent');
+  if (role !== 'AGENT') throw badRequest('Leads can only be assigned to agents');
 
   const assignedOn = businessDate(input.timeZone);
   const updated = await db.transaction(async (tx) => {
     // after a run in flight, never between its read of the quotas and its write
     await lockQuotasShared(tx);
-    const [row] = await tx
-      .update(leads)
-      .set({
-        status: 'ASSIGNED',
-        agentId: input.agentId,
-        assignedAt: sql`now()`,
-        assignedOn,
-        assignmentRunId: null,
-      })
-      .where(and(eq(leads.id, input.leadId), eq(leads.status, 'NEW'), isNull(leads.agentId)))
-      .returning();
-    if (!row) return null;
-    await tx.insert(leadHistory).values({
-      leadId: row.id,
-      kind: 'MANUAL_ASSIGNED',
-      actorId: input.actorId,
-      fromStatus: 'NEW',
-      toStatus: 'ASSIGNED',
-      agentId: input.agentId,
-    });
-    return row;
+    return assignNewLead(tx, { ...input, assignedOn });
   });
-  if (updated) return toLead(updated);
+  if (updated) return leadAnswer(updated);
 
-  const [existing] = await db
-    .select({ status: leads.status })
-    .from(leads)
-    .where(eq(leads.id, input.leadId))
-    .limit(1);
-  if (!existing) throw notFound('Lead');
+  const status = await findLeadStatus(db, input.leadId);
+  if (!status) throw notFound('Lead');
   throw conflict(
-    `This lead is no longer available (its status is ${existing.status}); only NEW leads can be assigned`,
+    `This lead is no longer available (its status is ${status}); only NEW leads can be assigned`,
   );
 }

@@ -1,4 +1,4 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Lead, LeadListQuery } from '../../../shared/contracts/leads';
 import { LEAD_STATUSES, type LeadStatus } from '../../../shared/domain';
 import {
@@ -8,7 +8,7 @@ import {
   queryPreparedRows,
   queryRows,
 } from '../../db/client';
-import type { leads } from '../../db/schema';
+import { leads } from '../../db/schema';
 import { compactLeadCountsIfNeeded, leadTotalQuery } from './lead-counts.repository';
 
 export const DEFAULT_PAGE_SIZE = 50;
@@ -270,4 +270,66 @@ export async function listLeadsOfAgent(
     sql`select page.leads, ${total} as total from ${page} page`,
   );
   return { leadsJson: row.leads, total: row.total };
+}
+
+/** The export's filter: a status, and a case-insensitive substring of name, phone or email. */
+function exportFilter(filter: { status?: LeadStatus; q?: string }): SQL[] {
+  const conditions: SQL[] = [];
+  if (filter.status) conditions.push(eq(leads.status, filter.status));
+  if (filter.q) {
+    const pattern = likePattern(filter.q);
+    conditions.push(
+      or(
+        ilike(leads.firstName, pattern),
+        ilike(leads.lastName, pattern),
+        ilike(leads.phone, pattern),
+        ilike(leads.email, pattern),
+      ) as SQL,
+    );
+  }
+  return conditions;
+}
+
+/**
+ * One batch of the export: the leads matching the filter below `afterId` (keyset pagination on
+ * the primary key, newest first), with the exported columns.
+ */
+export function readExportBatch(
+  db: Db,
+  filter: { status?: LeadStatus; q?: string },
+  afterId: number | null,
+  batchSize: number,
+) {
+  const after: SQL[] = afterId === null ? [] : [lt(leads.id, afterId)];
+  return db
+    .select({
+      id: leads.id,
+      firstName: leads.firstName,
+      lastName: leads.lastName,
+      phone: leads.phone,
+      email: leads.email,
+      city: leads.city,
+      state: leads.state,
+      age: leads.age,
+      category: leads.category,
+      status: leads.status,
+      externalId: leads.externalId,
+      createdAt: leads.createdAt,
+    })
+    .from(leads)
+    .where(and(...exportFilter(filter), ...after))
+    .orderBy(desc(leads.id))
+    .limit(batchSize);
+}
+
+/**
+ * Indexes up to `maxLeads` queued leads for the admin search (one transaction of the database's
+ * lead_search_catch_up); answers how many lead ids it covered, 0 when nothing was queued.
+ */
+export async function catchUpSearchIndex(db: Db, maxLeads: number): Promise<number> {
+  const [{ done }] = await queryRows<{ done: number }>(
+    db,
+    sql`select lead_search_catch_up(${maxLeads}::int)::float8 as done`,
+  );
+  return done;
 }

@@ -1,7 +1,6 @@
-import { and, desc, eq, ilike, lt, or, type SQL } from 'drizzle-orm';
 import type { LeadStatus } from '../../../shared/domain';
 import type { Db } from '../../db/client';
-import { leads } from '../../db/schema';
+import { readExportBatch } from './lead-search.repository';
 
 /** The import's columns plus status and createdAt: an export can be imported again as it is. */
 export const LEAD_EXPORT_COLUMNS = [
@@ -51,29 +50,6 @@ export function csvRow(values: readonly (string | number | null | undefined)[]):
   return `${values.map(csvCell).join(',')}\r\n`;
 }
 
-/** `%`, `_` and `\` typed by the admin are matched literally (as on the leads page). */
-function likePattern(q: string): string {
-  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/** The leads page's filter: a status, and a case-insensitive substring of name, phone or email. */
-function exportFilter(filter: LeadExportFilter): SQL[] {
-  const conditions: SQL[] = [];
-  if (filter.status) conditions.push(eq(leads.status, filter.status));
-  if (filter.q) {
-    const pattern = likePattern(filter.q);
-    conditions.push(
-      or(
-        ilike(leads.firstName, pattern),
-        ilike(leads.lastName, pattern),
-        ilike(leads.phone, pattern),
-        ilike(leads.email, pattern),
-      ) as SQL,
-    );
-  }
-  return conditions;
-}
-
 /**
  * The leads matching the filter, newest (highest id) first as on the leads page, as CSV text: one
  * chunk per batch, the first one with the header (so a failure of the first query happens before
@@ -90,29 +66,9 @@ export async function* exportLeadsCsv(
   batchSize = EXPORT_BATCH_SIZE,
 ): AsyncGenerator<string> {
   let chunk = csvRow(LEAD_EXPORT_COLUMNS);
-  const conditions = exportFilter(filter);
   let lastId: number | null = null;
   for (;;) {
-    const after: SQL[] = lastId === null ? [] : [lt(leads.id, lastId)];
-    const rows = await db
-      .select({
-        id: leads.id,
-        firstName: leads.firstName,
-        lastName: leads.lastName,
-        phone: leads.phone,
-        email: leads.email,
-        city: leads.city,
-        state: leads.state,
-        age: leads.age,
-        category: leads.category,
-        status: leads.status,
-        externalId: leads.externalId,
-        createdAt: leads.createdAt,
-      })
-      .from(leads)
-      .where(and(...conditions, ...after))
-      .orderBy(desc(leads.id))
-      .limit(batchSize);
+    const rows = await readExportBatch(db, filter, lastId, batchSize);
     for (const r of rows) {
       chunk += csvRow([
         r.firstName,

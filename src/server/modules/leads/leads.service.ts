@@ -2,14 +2,16 @@ import type { Lead, LeadListQuery } from '../../../shared/contracts/leads';
 import type { AgentSettableStatus } from '../../../shared/domain';
 import type { Db } from '../../db/client';
 import { notFound } from '../../lib/app-error';
+import { type LeadCountRow, readLeadCounts } from './lead-counts.repository';
 import {
   type AgentLeadsPage,
+  catchUpSearchIndex,
   type LeadsPage,
   listLeadsOfAgent,
   listLeadsPage,
   toLead,
 } from './lead-search.repository';
-import { lockLeadOfAgent, writeStatusChange } from './leads.repository';
+import { type LeadRow, lockLeadOfAgent, writeStatusChange } from './leads.repository';
 
 /** The admin's leads list: one page, searched and counted by the database. */
 export function listLeads(db: Db, query: LeadListQuery): Promise<LeadsPage> {
@@ -48,4 +50,19 @@ export function updateOwnLeadStatus(
     });
     return toLead(updated);
   });
+}
+
+/** Leads counted by (category, status, has an agent), from the kept counters. */
+export function leadCountsByKey(db: Db): Promise<LeadCountRow[]> {
+  return readLeadCounts(db);
+}
+
+/** A leads row as the API answers it. */
+export function leadAnswer(row: LeadRow): Lead {
+  return toLead(row);
+}
+
+/** One step of the admin search's catch-up: indexes up to `maxLeads` queued leads. */
+export function indexQueuedLeads(db: Db, maxLeads: number): Promise<number> {
+  return catchUpSearchIndex(db, maxLeads);
 }

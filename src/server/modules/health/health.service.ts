@@ -1,0 +1,32 @@
+import type { Db } from '../../db/client';
+import { findNewestRun, pingDatabase } from './health.repository';
+
+/** What a failed run shows to callers who are not admins: the database's words stay inside. */
+export const RUN_FAILED = 'The assignment run failed';
+
+/** The newest run; its error text only for admins (anyone may call /api/health). */
+export async function lastAssignmentRun(db: Db, showError = true) {
+  const run = await findNewestRun(db);
+  if (!run) return null;
+  return {
+    id: run.id,
+    trigger: run.trigger,
+    businessDate: run.businessDate,
+    eligibleAgents: run.eligibleAgents,
+    candidateLeads: run.candidateLeads,
+    assigned: run.assigned,
+    durationMs: run.durationMs,
+    error: run.error === null || showError ? run.error : RUN_FAILED,
+    startedAt: run.startedAt.toISOString(),
+  };
+}
+
+/** The health answer: the database reached, and the newest assignment run. */
+export async function checkHealth(db: Db, isAdmin: boolean) {
+  await pingDatabase(db);
+  return {
+    status: 'ok' as const,
+    database: 'ok' as const,
+    lastAssignmentRun: await lastAssignmentRun(db, isAdmin),
+  };
+}
