@@ -1,22 +1,23 @@
 import type { Lead } from '@shared/contracts/leads';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
 import {
   LeadsFilterBar,
+  type LeadsListState,
   LeadsPager,
-  useLeadsListState,
 } from '@web/features/leads/components/leads-list-controls';
+import { LeadsTable } from '@web/features/leads/components/leads-table';
+import { leadName } from '@web/features/leads/lead-display';
 import { useState } from 'react';
 import { agentLeadsQuery } from '../api';
-import { LeadsTable } from './leads-table';
 import { UpdateLeadStatusDrawer } from './update-lead-status-drawer';
 
 /**
  * My Leads: the agent's own leads, searched, filtered and paged by the server (an agent gathers
- * thousands of leads over a year), and each row opens the status drawer.
+ * thousands of leads over a year) under the page's filter, and each row opens the status drawer.
  */
-export function AgentLeadsPanel() {
-  const list = useLeadsListState();
+export function AgentLeadsPanel({ list }: { list: LeadsListState }) {
   const [selected, setSelected] = useState<Lead | null>(null);
   const page = useQuery({ ...agentLeadsQuery(list.params), placeholderData: keepPreviousData });
 
@@ -34,7 +35,16 @@ export function AgentLeadsPanel() {
           <LeadsTable
             leads={page.data?.leads ?? []}
             isLoading={page.isPending}
-            onUpdateStatus={setSelected}
+            action={(lead) => (
+              <Button
+                size="sm"
+                variant="outline"
+                onClick={() => setSelected(lead)}
+                aria-label={`Update Status: ${leadName(lead)}`}
+              >
+                Update Status
+              </Button>
+            )}
           />
         )}
         <LeadsPager state={list} page={page.data} fetching={page.isFetching} />

@@ -21,11 +21,11 @@ import {
 } from '@web/components/ui/select';
 import { Spinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
+import { LeadStatusBadge } from '@web/features/leads/components/lead-status-badge';
 import { leadName, leadPlace } from '@web/features/leads/lead-display';
 import { errorMessage } from '@web/lib/api-client';
 import { type FormEvent, useState } from 'react';
 import { useUpdateLeadStatus } from '../api';
-import { LeadStatusBadge } from './lead-status-badge';
 
 /** The bottom drawer of My Leads: the lead's details and the four statuses an agent may set. */
 export function UpdateLeadStatusDrawer({

@@ -1,27 +1,39 @@
 import type { AdminAgent } from '@shared/contracts/admin';
 import type { Lead } from '@shared/contracts/leads';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
-import { useState } from 'react';
+import { UserPlus } from 'lucide-react';
+import { useMemo, useState } from 'react';
 import { adminLeadsQuery } from '../api';
-import { AdminLeadsTable } from './admin-leads-table';
+import { leadName } from '../lead-display';
 import { AssignLeadDialog } from './assign-lead-dialog';
-import { LeadsFilterBar, LeadsPager, useLeadsListState } from './leads-list-controls';
+import { LeadsFilterBar, type LeadsListState, LeadsPager } from './leads-list-controls';
+import { type LeadColumn, LeadsTable } from './leads-table';
 
 /**
  * All leads, searched, filtered and paged by the server (the list can hold millions), with the
- * Assign dialog.
+ * agent each one went to and the Assign dialog. The page holds the list's filter (it also feeds
+ * the export).
  */
 export function AdminLeadsPanel({
+  list,
   agents,
   agentsLoading,
 }: {
+  list: LeadsListState;
   agents: AdminAgent[];
   agentsLoading: boolean;
 }) {
-  const list = useLeadsListState();
   const [assigning, setAssigning] = useState<Lead | null>(null);
   const page = useQuery({ ...adminLeadsQuery(list.params), placeholderData: keepPreviousData });
+  const agentColumn = useMemo((): LeadColumn => {
+    const names = new Map(agents.map((agent) => [agent.id, agent.name]));
+    return {
+      header: 'Agent',
+      cell: (lead) => (lead.agentId === null ? '—' : (names.get(lead.agentId) ?? '—')),
+    };
+  }, [agents]);
 
   return (
     <Card className="gap-4">
@@ -34,10 +46,25 @@ export function AdminLeadsPanel({
             The leads could not be loaded. Please try again.
           </p>
         )}
-        <AdminLeadsTable
+        <LeadsTable
           leads={page.data?.leads ?? []}
           isLoading={page.isPending}
-          onAssign={setAssigning}
+          columns={[agentColumn]}
+          action={(lead) =>
+            // Assign only while a lead is NEW; the rest have gone to an agent already.
+            lead.status === 'NEW' ? (
+              <Button
+                size="sm"
+                onClick={() => setAssigning(lead)}
+                aria-label={`Assign ${leadName(lead)}`}
+              >
+                <UserPlus aria-hidden="true" />
+                Assign
+              </Button>
+            ) : (
+              <span className="text-muted-foreground text-sm">Assigned</span>
+            )
+          }
         />
         <LeadsPager state={list} page={page.data} fetching={page.isFetching} />
       </CardContent>

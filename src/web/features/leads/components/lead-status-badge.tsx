@@ -1,19 +1,24 @@
 import type { LeadStatus } from '@shared/domain';
 import { leadStatusLabel } from '@shared/format';
-import { Badge } from '@web/components/ui/badge';
+import { Badge, type BadgeProps } from '@web/components/ui/badge';
 
-const VARIANT: Record<LeadStatus, 'default' | 'secondary' | 'outline' | 'destructive'> = {
+/**
+ * NEW stands out (it is what the admin assigns) and CONVERTED too (the goal); the statuses an
+ * agent works through are outlined, and INVALID reads as a warning.
+ */
+const VARIANT: Record<LeadStatus, BadgeProps['variant']> = {
   NEW: 'default',
   ASSIGNED: 'secondary',
-  CONTACTED: 'secondary',
-  IN_PROGRESS: 'secondary',
+  CONTACTED: 'outline',
+  IN_PROGRESS: 'outline',
   CONVERTED: 'default',
   INVALID: 'destructive',
 };
 
+/** A lead's status as both the agent's and the admin's screens show it. */
 export function LeadStatusBadge({ status }: { status: LeadStatus }) {
   return (
-    <Badge variant={VARIANT[status]} data-testid="lead-status">
+    <Badge variant={VARIANT[status]} data-testid="lead-status" data-status={status}>
       {leadStatusLabel(status)}
     </Badge>
   );

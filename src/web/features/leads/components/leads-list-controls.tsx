@@ -40,7 +40,10 @@ export interface LeadsListState {
   params: LeadListQuery;
 }
 
-/** The search box, status filter and page of a leads list searched and paged by the server. */
+/**
+ * The search box, status filter and page of a leads list searched and paged by the server. The
+ * page holds it and hands it to the list and to whatever else follows the filter (the export).
+ */
 export function useLeadsListState(): LeadsListState {
   const [search, setSearch] = useState('');
   const [status, setStatusValue] = useState<LeadStatus | typeof ALL>(ALL);
