@@ -2,10 +2,10 @@ import { PassThrough } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { queryRows } from '../src/server/db/client';
-import { IMPORT_RECORD_LOCK } from '../src/server/modules/imports/import-connection';
 import {
   ABANDONED_IMPORT_MESSAGE,
   failAbandonedImports,
+  IMPORT_RECORD_LOCK,
 } from '../src/server/modules/imports/imports.repository';
 import { IMPORT_GROUP_ROWS } from '../src/server/modules/imports/imports.service';
 import { SEARCH_COUNT_LIMIT } from '../src/server/modules/leads/lead-search.repository';

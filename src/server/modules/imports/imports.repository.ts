@@ -1,9 +1,119 @@
+/**
+ * Every statement on `imports`. Most run through drizzle on the app's pool; those that must run
+ * on the import's own connection (its record's lock, its transaction) take that connection.
+ */
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { ImportRecord } from '../../../shared/contracts/leads';
+import type { ImportRecord, ImportRowError } from '../../../shared/contracts/leads';
 import { type Database, type Db, queryRows } from '../../db/client';
 import { imports } from '../../db/schema';
-import { IMPORT_RECORD_LOCK } from './import-connection';
-import { progressOf, runningImportIds } from './import-progress';
+import type { ImportSession } from './import-connection';
+import { type ImportProgress, progressOf, runningImportIds } from './import-progress';
+
+/**
+ * Advisory lock class of a running import ('LFIR'), keyed by its id: held by the import's own
+ * connection (session-level) from the moment its record exists until it ended, so a RUNNING
+ * record whose lock nobody holds belongs to a process that died (see failAbandonedImports).
+ */
+export const IMPORT_RECORD_LOCK = 0x4c464952;
+
+/** The record of an import to create. */
+export interface NewImport {
+  userId: number;
+  filename: string;
+}
+
+/** One statement on a connection the caller holds outside drizzle's pool; answers its rows. */
+export type HeldConnectionQuery = (statement: string, params: unknown[]) => Promise<unknown[]>;
+
+/** The running figures of an import, as its record stores them. */
+export type ImportFigures = Pick<
+  ImportProgress,
+  'rowsSeen' | 'imported' | 'duplicates' | 'errorCount'
+>;
+
+/** Creates a RUNNING record (PGlite: one connection, this process knows its running imports). */
+export async function insertImportRecord(db: Db, record: NewImport): Promise<number> {
+  const [row] = await db
+    .insert(imports)
+    .values({ userId: record.userId, filename: record.filename })
+    .returning({ id: imports.id });
+  return row.id;
+}
+
+/**
+ * Creates a RUNNING record and takes its lock (IMPORT_RECORD_LOCK) on `query`'s connection, in
+ * one statement: there is no moment at which the record is RUNNING and unlocked.
+ */
+export async function insertLockedImportRecord(
+  query: HeldConnectionQuery,
+  record: NewImport,
+): Promise<number> {
+  const rows = (await query(
+    `with r as (insert into imports (user_id, filename) values ($1, $2) returning id)
+     select id, pg_advisory_lock($3, id) from r`,
+    [record.userId, record.filename, IMPORT_RECORD_LOCK],
+  )) as { id: number }[];
+  return rows[0].id;
+}
+
+/** Copies a running import's figures into its record (over the pool, outside its transaction). */
+export async function saveImportFigures(
+  db: Db,
+  importId: number,
+  figures: ImportFigures,
+): Promise<void> {
+  await db
+    .update(imports)
+    .set({
+      rowsSeen: figures.rowsSeen,
+      imported: figures.imported,
+      duplicates: figures.duplicates,
+      errorCount: figures.errorCount,
+    })
+    .where(and(eq(imports.id, importId), eq(imports.status, 'RUNNING')));
+}
+
+/** Marks the import DONE, inside its own transaction (it commits with the rows). */
+export async function markImportDone(
+  session: Pick<ImportSession, 'run'>,
+  importId: number,
+  figures: ImportFigures,
+  errors: readonly ImportRowError[],
+): Promise<void> {
+  await session.run(
+    `update imports set status = 'DONE', rows_seen = $2, imported = $3, duplicates = $4,
+            error_count = $5, errors = $6::jsonb, finished_at = now()
+      where id = $1`,
+    [
+      importId,
+      figures.rowsSeen,
+      figures.imported,
+      figures.duplicates,
+      figures.errorCount,
+      JSON.stringify(errors),
+    ],
+  );
+}
+
+/** Marks the import FAILED (its transaction was rolled back: it stored nothing). */
+export async function markImportFailed(
+  db: Db,
+  importId: number,
+  rowsSeen: number,
+  message: string,
+): Promise<void> {
+  await db
+    .update(imports)
+    .set({
+      status: 'FAILED',
+      rowsSeen,
+      imported: 0,
+      duplicates: 0,
+      message,
+      finishedAt: sql`now()`,
+    })
+    .where(eq(imports.id, importId));
+}
 
 /** Imports listed by GET /api/admin/imports. */
 export const RECENT_IMPORTS = 20;
@@ -54,7 +164,7 @@ export const ABANDONED_IMPORT_MESSAGE =
 /**
  * Marks FAILED the imports left RUNNING by a process that died: their transaction was rolled
  * back with the connection, so they stored nothing. A running import holds its record's advisory
- * lock on its own connection (lead-import-session), so a record whose lock can be taken has no
+ * lock on its own connection (insertLockedImportRecord), so a record whose lock can be taken has no
  * live owner; this process's own imports are known here (PGlite shares one session). Answers the
  * ids settled. Run at start and before each import.
  */

@@ -1,4 +1,3 @@
-import { eq, sql } from 'drizzle-orm';
 import type {
   ImportListQuery,
   ImportRecord,
@@ -6,18 +5,20 @@ import type {
   ImportRowError,
 } from '../../../shared/contracts/leads';
 import type { Database, Db } from '../../db/client';
-import { imports } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
-import {
-  type ImportConnection,
-  LeadGroupWriter,
-  type StoredGroup,
-  withImportConnection,
-} from './import-connection';
+import { type ImportConnection, withImportConnection } from './import-connection';
 import { endProgress, type ImportProgress, startProgress } from './import-progress';
-import { failAbandonedImports, findImport, listImports } from './imports.repository';
+import {
+  failAbandonedImports,
+  findImport,
+  listImports,
+  markImportDone,
+  markImportFailed,
+  saveImportFigures,
+} from './imports.repository';
 import { encodeLeadRows } from './lead-copy-format';
 import { type CsvBatch, parseLeadCsv } from './lead-csv';
+import { LeadGroupWriter, type StoredGroup } from './lead-group-writer';
 
 /** Row errors kept on the import record and sent back; the count covers them all. */
 export const MAX_REPORTED_ERRORS = 1000;
@@ -129,34 +130,17 @@ async function runImport(
       }
       if (input.wasTruncated()) throw tooLarge(input.maxBytes);
       await saver.flush();
-      await session.run(
-        `update imports set status = 'DONE', rows_seen = $2, imported = $3, duplicates = $4,
-                error_count = $5, errors = $6::jsonb, finished_at = now()
-          where id = $1`,
-        [
-          importId,
-          progress.rowsSeen,
-          progress.imported,
-          progress.duplicates,
-          progress.errorCount,
-          JSON.stringify(errors),
-        ],
-      );
+      await markImportDone(session, importId, progress, errors);
     });
   } catch (err) {
     const failure = input.wasTruncated() ? tooLarge(input.maxBytes) : err;
     await saver.flush();
-    await database.db
-      .update(imports)
-      .set({
-        status: 'FAILED',
-        rowsSeen: progress.rowsSeen,
-        imported: 0,
-        duplicates: 0,
-        message: failure instanceof AppError ? failure.message : 'Internal error',
-        finishedAt: sql`now()`,
-      })
-      .where(eq(imports.id, importId));
+    await markImportFailed(
+      database.db,
+      importId,
+      progress.rowsSeen,
+      failure instanceof AppError ? failure.message : 'Internal error',
+    );
     endProgress(importId);
     throw failure;
   }
@@ -198,16 +182,10 @@ class ProgressSaver {
   maybeSave(): void {
     if (!this.database.pool || Date.now() - this.lastSave < PROGRESS_WRITE_MS) return;
     this.lastSave = Date.now();
-    const { rowsSeen, imported, duplicates, errorCount } = this.progress;
-    const pool = this.database.pool;
+    const figures = { ...this.progress };
+    const db = this.database.db;
     this.pending = this.pending
-      .then(() =>
-        pool.query(
-          `update imports set rows_seen = $2, imported = $3, duplicates = $4, error_count = $5
-            where id = $1 and status = 'RUNNING'`,
-          [this.importId, rowsSeen, imported, duplicates, errorCount],
-        ),
-      )
+      .then(() => saveImportFigures(db, this.importId, figures))
       .catch(() => {
         /* progress is a courtesy: the import goes on */
       });
