@@ -12,7 +12,7 @@ describe('registration', () => {
     const res = await client.post('/api/auth/register', {
       name: 'Jane Agent',
       email,
-      password: 'secret1',
+      password: 'plum-tree-41',
       role: 'ADMIN',
     });
     expect(res.statusCode).toBe(201);
@@ -27,13 +27,13 @@ describe('registration', () => {
     const client = new Client(ctx.app);
     const email = uniqueEmail('dup');
     expect(
-      (await client.post('/api/auth/register', { name: 'A', email, password: 'secret1' }))
+      (await client.post('/api/auth/register', { name: 'A', email, password: 'plum-tree-41' }))
         .statusCode,
     ).toBe(201);
     const again = await client.post('/api/auth/register', {
       name: 'B',
       email: email.toUpperCase(),
-      password: 'secret2',
+      password: 'plum-tree-42',
     });
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe('An account with this email already exists');
@@ -43,8 +43,8 @@ describe('registration', () => {
     const client = new Client(ctx.app);
     for (const body of [
       { name: 'A', email: uniqueEmail(), password: '12345' },
-      { name: 'A', email: 'not-an-email', password: 'secret1' },
-      { name: '', email: uniqueEmail(), password: 'secret1' },
+      { name: 'A', email: 'not-an-email', password: 'plum-tree-41' },
+      { name: '', email: uniqueEmail(), password: 'plum-tree-41' },
       { name: 'A', email: uniqueEmail(), password: 123456 },
     ]) {
       const res = await client.post('/api/auth/register', body);
@@ -58,10 +58,10 @@ describe('login, me and logout', () => {
   it('logs in with {user} and role, sets a hardened cookie, and me answers the user', async () => {
     const client = new Client(ctx.app);
     const email = uniqueEmail('login');
-    await client.post('/api/auth/register', { name: 'Lou', email, password: 'secret1' });
+    await client.post('/api/auth/register', { name: 'Lou', email, password: 'plum-tree-41' });
     const res = await client.post('/api/auth/login', {
       email: email.toUpperCase(),
-      password: 'secret1',
+      password: 'plum-tree-41',
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().user).toMatchObject({ email, role: 'AGENT', name: 'Lou' });
@@ -96,7 +96,7 @@ describe('login, me and logout', () => {
     expect(wrong.json()).toEqual({ message: 'Invalid email or password' });
     const unknown = await client.post('/api/auth/login', {
       email: uniqueEmail(),
-      password: 'secret1',
+      password: 'plum-tree-41',
     });
     expect(unknown.statusCode).toBe(401);
     expect(unknown.json()).toEqual({ message: 'Invalid email or password' });
@@ -191,7 +191,7 @@ describe('login throttling', () => {
 describe('cross-site requests', () => {
   it('refuses a state-changing request from another origin, allows the same origin', async () => {
     const client = new Client(ctx.app);
-    const body = { name: 'X', email: uniqueEmail('csrf'), password: 'secret1' };
+    const body = { name: 'X', email: uniqueEmail('csrf'), password: 'plum-tree-41' };
     const evil = await client.request('POST', '/api/auth/register', body, {
       origin: 'https://evil.example',
     });

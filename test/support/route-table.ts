@@ -156,7 +156,7 @@ export const ROUTES: RouteCase[] = [
     method: 'POST',
     path: '/api/auth/logout',
     expect: PUBLIC(200),
-    request: () => ({ url: '/api/auth/logout', body: {} }),
+    request: () => ({ url: '/api/auth/logout' }),
   },
   {
     method: 'GET',
@@ -302,7 +302,7 @@ export const ROUTES: RouteCase[] = [
     method: 'POST',
     path: '/api/admin/assignment/run',
     expect: ADMIN_ONLY(200),
-    request: () => ({ url: '/api/admin/assignment/run', body: {} }),
+    request: () => ({ url: '/api/admin/assignment/run' }),
   },
   {
     method: 'GET',

@@ -12,15 +12,29 @@ export interface TestContext {
   database: Database;
 }
 
+/**
+ * The environment of the apps the API tests build: light-my-request names the host
+ * `localhost:80`, and the tests register far more agents from its one address than the
+ * registration limits allow (test/registration-limits.test.ts sets them low).
+ */
+export const TEST_ENV = {
+  NODE_ENV: 'test',
+  SCHEDULER: 'false',
+  ALLOWED_HOSTS: 'localhost:80',
+  REGISTRATIONS_PER_ADDRESS: '1000000',
+  REGISTRATIONS_TOTAL: '1000000',
+} as const;
+
+export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
+  return loadConfig({ ...TEST_ENV } as NodeJS.ProcessEnv, overrides);
+}
+
 /** Builds the app on a fresh database for the file's tests and closes both afterwards. */
 export function setupTestApp(overrides: Partial<AppConfig> = {}): TestContext {
   const ctx = {} as TestContext;
   beforeAll(async () => {
     ctx.database = await createTestDatabase();
-    const config = loadConfig(
-      { NODE_ENV: 'test', SCHEDULER: 'false' } as NodeJS.ProcessEnv,
-      overrides,
-    );
+    const config = testConfig(overrides);
     ctx.app = await buildApp({ config, database: ctx.database, serveSpa: false });
     await ctx.app.ready();
   });
@@ -58,7 +72,8 @@ export class Client {
     return res;
   }
   get = (url: string) => this.request('GET', url);
-  post = (url: string, body?: unknown) => this.request('POST', url, body ?? {});
+  /** without a body, none is sent (logout and running the assignment take none) */
+  post = (url: string, body?: unknown) => this.request('POST', url, body);
   put = (url: string, body?: unknown) => this.request('PUT', url, body);
   patch = (url: string, body?: unknown) => this.request('PATCH', url, body);
   delete = (url: string) => this.request('DELETE', url);

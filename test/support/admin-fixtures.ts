@@ -1,0 +1,54 @@
+import { leads, packages, subscriptions } from '../../src/server/db/schema';
+import type { SubscriptionStatus } from '../../src/shared/domain';
+import type { TestContext } from './test-app';
+
+/** Rows written straight to the database for the admin read-outs' tests. */
+let seq = 0;
+export async function createPackage(
+  ctx: TestContext,
+  overrides: Partial<typeof packages.$inferInsert> = {},
+) {
+  const [row] = await ctx.database.db
+    .insert(packages)
+    .values({
+      slug: `pkg-${process.pid}-${++seq}`,
+      name: `Package ${seq}`,
+      category: 'MEDICARE',
+      priceMonthlyCents: 19_900,
+      leadsPerDay: 5,
+      commissionPct: 10,
+      ...overrides,
+    })
+    .returning();
+  return row;
+}
+
+export async function subscribe(
+  ctx: TestContext,
+  userId: number,
+  packageId: number,
+  status: SubscriptionStatus = 'ACTIVE',
+) {
+  await ctx.database.db.insert(subscriptions).values({ userId, packageId, status });
+}
+
+export async function insertLeads(ctx: TestContext, rows: Partial<typeof leads.$inferInsert>[]) {
+  return ctx.database.db
+    .insert(leads)
+    .values(
+      rows.map((r) => ({
+        city: 'Austin',
+        state: 'TX',
+        age: 65,
+        category: 'MEDICARE' as const,
+        ...r,
+      })),
+    )
+    .returning();
+}
+
+export function daysBefore(date: string, days: number): string {
+  const d = new Date(`${date}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() - days);
+  return d.toISOString().slice(0, 10);
+}
