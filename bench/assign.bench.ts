@@ -26,7 +26,7 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { loadConfig } from '../src/server/config/env';
 import { migrateDatabase, openDatabase, queryRows } from '../src/server/db/client';
-import { runAssignment } from '../src/server/modules/assignment/run-assignment';
+import { runAssignment } from '../src/server/modules/assignment/run-assignment.service';
 import { LEAD_CATEGORIES, type LeadCategory, STATE_CODES } from '../src/shared/domain';
 
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

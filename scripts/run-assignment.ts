@@ -8,7 +8,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/server/config/env';
 import { migrateDatabase, openDatabase } from '../src/server/db/client';
-import { runAssignment } from '../src/server/modules/assignment/run-assignment';
+import { runAssignment } from '../src/server/modules/assignment/run-assignment.service';
 
 const { values } = parseArgs({ options: { schedule: { type: 'boolean', default: false } } });
 const config = loadConfig();

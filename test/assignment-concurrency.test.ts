@@ -10,7 +10,7 @@ import { assignmentRuns } from '../src/server/db/schema';
 import { startAssignmentScheduler } from '../src/server/jobs/assignment-scheduler';
 import { businessDate } from '../src/server/lib/business-time';
 import { lockRuns } from '../src/server/modules/assignment/assignment.repository';
-import { runAssignment } from '../src/server/modules/assignment/run-assignment';
+import { runAssignment } from '../src/server/modules/assignment/run-assignment.service';
 import { createAgent, createLeads, resetAssignmentData } from './support/assignment-fixtures';
 import { loginAdmin, setupTestApp } from './support/test-app';
 import { TEST_DB } from './support/test-db';

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { assignmentRuns, leadHistory, leads } from '../src/server/db/schema';
 import { maxFlow } from '../src/server/modules/assignment/max-flow.test-helper';
-import { runAssignment } from '../src/server/modules/assignment/run-assignment';
+import { runAssignment } from '../src/server/modules/assignment/run-assignment.service';
 import type { LeadCategory } from '../src/shared/domain';
 import {
   byAgent,

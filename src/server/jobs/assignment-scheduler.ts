@@ -8,7 +8,7 @@ import { Cron } from 'croner';
 import type { AppConfig } from '../config/env';
 import type { Db } from '../db/client';
 import { businessDate } from '../lib/business-time';
-import { type RunResult, runAssignment } from '../modules/assignment/run-assignment';
+import { type RunResult, runAssignment } from '../modules/assignment/run-assignment.service';
 
 export type SchedulerConfig = Pick<
   AppConfig,

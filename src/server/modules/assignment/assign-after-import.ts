@@ -1,7 +1,7 @@
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
 import type { OnImported } from '../imports/imports.service';
-import { runAssignment } from './run-assignment';
+import { runAssignment } from './run-assignment.service';
 
 /**
  * The import's hook (ASSIGN_ON_IMPORT): leads that arrive mid-day go out at once to agents with

@@ -5,7 +5,7 @@ import { assignLeadBody, leadSchema } from '../../../shared/contracts/leads';
 import { currentUser, requireRole } from '../../plugins/auth';
 import { listRecentRuns } from './assignment.service';
 import { assignLeadManually } from './manual-assignment.service';
-import { runAssignment } from './run-assignment';
+import { runAssignment } from './run-assignment.service';
 
 const runsQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) });
 const failure = z.object({ message: z.string() });

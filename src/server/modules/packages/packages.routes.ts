@@ -2,14 +2,19 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { packageActiveBody, packageBody, packageSchema } from '../../../shared/contracts/packages';
 import { requireRole } from '../../plugins/auth';
-import { listPackages } from './packages.repository';
-import { changePackageActive, createPackage, editPackage } from './packages.service';
+import {
+  changePackageActive,
+  createPackage,
+  editPackage,
+  listAllPackages,
+  listOfferedPackages,
+} from './packages.service';
 
 const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 
 export const packagesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/api/packages', { schema: { response: { 200: z.array(packageSchema) } } }, () =>
-    listPackages(app.db, true),
+    listOfferedPackages(app.db),
   );
 
   const admin = { onRequest: requireRole('ADMIN') };
@@ -17,7 +22,7 @@ export const packagesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/packages',
     { ...admin, schema: { response: { 200: z.array(packageSchema) } } },
-    () => listPackages(app.db, false),
+    () => listAllPackages(app.db),
   );
 
   app.post(

@@ -1,7 +1,23 @@
 import type { Package, PackageBody } from '../../../shared/contracts/packages';
 import type { Db } from '../../db/client';
 import { badRequest, conflict, notFound } from '../../lib/app-error';
-import { findPackage, insertPackage, setPackageActive, updatePackage } from './packages.repository';
+import {
+  findPackage,
+  insertPackage,
+  listPackages,
+  setPackageActive,
+  updatePackage,
+} from './packages.repository';
+
+/** The packages offered to agents and on the landing page: the active ones. */
+export function listOfferedPackages(db: Db): Promise<Package[]> {
+  return listPackages(db, true);
+}
+
+/** Every package, active or not (the admin's Packages screen). */
+export function listAllPackages(db: Db): Promise<Package[]> {
+  return listPackages(db, false);
+}
 
 export async function createPackage(db: Db, body: PackageBody): Promise<Package> {
   const created = await insertPackage(db, body);
