@@ -78,9 +78,15 @@ test('packages: create, edit and deactivate; the landing page follows', async ({
   await expect(dialog.getByRole('checkbox', { name: 'Follow-up Messages' })).not.toBeChecked();
   await expect(dialog.getByRole('checkbox', { name: 'Active' })).toBeChecked();
 
-  // required fields are checked before anything is sent
+  // required fields are checked before anything is sent, each message under its field
   await dialog.getByRole('button', { name: 'Create Package' }).click();
   await expect(dialog.getByText('Name is required')).toBeVisible();
+  await expect(dialog.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true');
+  await expect(dialog.getByLabel('Name')).toHaveAccessibleDescription('Name is required');
+  // and so are the contract's limits, as the server checks them
+  const leadsPerDay = dialog.getByLabel('Leads per Day');
+  await leadsPerDay.fill('10001');
+  await expect(leadsPerDay).toHaveAccessibleDescription('Leads per day can be at most 10,000');
 
   const t = tag('pkg');
   const name = `Medicare Gold ${t}`;

@@ -1,22 +1,80 @@
-import type { Package, PackageBody } from '../../../shared/contracts/packages';
-import type { LeadCategory } from '../../../shared/domain';
-import { dollarsToCents } from '../../../shared/format';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import { type Package, type PackageBody, packageBody } from '../../../shared/contracts/packages';
+import { dollarsToCents, formatPrice } from '../../../shared/format';
 
-/** What the Create/Edit Package dialog holds: numbers as typed, booleans as toggled. */
-export interface PackageFormValues {
-  name: string;
-  slug: string;
-  /** dollars, as typed (step 0.01) */
-  price: string;
-  leadsPerDay: string;
-  commissionPct: string;
-  category: LeadCategory;
-  enrollmentOnly: boolean;
-  crm: boolean;
-  callRecording: boolean;
-  followUpMessage: boolean;
-  active: boolean;
+const contract = packageBody.shape;
+
+/**
+ * A number field as typed (an input's text): required, read as a number, brought to the
+ * contract's unit, then checked by the contract's own rule for that field.
+ */
+function typedNumber(requiredMessage: string, rule: z.ZodNumber, toContract = (n: number) => n) {
+  return z
+    .string()
+    .trim()
+    .min(1, requiredMessage)
+    .transform((text) => toContract(Number(text)))
+    .pipe(rule);
 }
+
+/**
+ * The Create/Edit Package form, derived from the API's request schema (packageBody, which the
+ * server validates with): every field but the price is the contract's own; the price is typed in
+ * dollars and checked, once in rounded cents, by the contract's priceMonthlyCents rule; leads per
+ * day and commission are typed as text and checked by the contract's rules once read as numbers.
+ * Its output is the request body itself.
+ */
+export const packageFormSchema = packageBody
+  .omit({ priceMonthlyCents: true })
+  .extend({
+    price: typedNumber('Price is required', contract.priceMonthlyCents, dollarsToCents),
+    leadsPerDay: typedNumber('Leads per day is required', contract.leadsPerDay),
+    commissionPct: typedNumber('Commission is required', contract.commissionPct),
+  })
+  .transform(({ price, ...body }): PackageBody => ({ ...body, priceMonthlyCents: price }));
+
+/** What the dialog holds: the numbers as typed (the price in dollars), the rest as sent. */
+export type PackageFormValues = z.input<typeof packageFormSchema>;
+
+type FieldName = keyof PackageFormValues;
+
+/** How each field is named in a message, and how a limit of it reads. */
+const FIELDS: Partial<Record<FieldName, { label: string; limit: (n: number) => string }>> = {
+  name: { label: 'Name', limit: (n) => `${n} characters` },
+  slug: { label: 'Slug', limit: (n) => `${n} characters` },
+  // the contract's limits are in cents
+  price: { label: 'Price', limit: (cents) => formatPrice(cents) },
+  leadsPerDay: { label: 'Leads per day', limit: (n) => n.toLocaleString('en-US') },
+  commissionPct: { label: 'Commission', limit: (n) => `${n}%` },
+};
+
+/**
+ * Messages in the form's words for the contract's checks that carry none of their own (its
+ * required and slug messages stand as they are). The limits come from the failed check itself, so
+ * a limit changed in the contract changes the message with it.
+ */
+export const packageFormError: z.core.$ZodErrorMap = (issue) => {
+  const field = FIELDS[issue.path?.[0] as FieldName];
+  if (!field) return undefined;
+  switch (issue.code) {
+    case 'too_small':
+      return Number(issue.minimum) === 0 && issue.origin === 'number'
+        ? `${field.label} cannot be negative`
+        : `${field.label} must be at least ${field.limit(Number(issue.minimum))}`;
+    case 'too_big':
+      return `${field.label} can be at most ${field.limit(Number(issue.maximum))}`;
+    case 'invalid_type':
+      return issue.expected === 'int'
+        ? `${field.label} must be a whole number`
+        : `Enter a number for ${field.label.toLowerCase()}`;
+    default:
+      return undefined;
+  }
+};
+
+/** The form's resolver: the contract's checks, as the server runs them, with the form's words. */
+export const packageFormResolver = zodResolver(packageFormSchema, { error: packageFormError });
 
 /** A new package's defaults (spec section 5). */
 export const NEW_PACKAGE_DEFAULTS: PackageFormValues = {
@@ -27,9 +85,7 @@ export const NEW_PACKAGE_DEFAULTS: PackageFormValues = {
   commissionPct: '',
   category: 'MEDICARE',
   enrollmentOnly: false,
-  crm: true,
-  callRecording: true,
-  followUpMessage: false,
+  services: { crm: true, callRecording: true, followUpMessage: false },
   active: true,
 };
 
@@ -42,9 +98,7 @@ export function formValuesOf(pkg: Package): PackageFormValues {
     commissionPct: String(pkg.commissionPct),
     category: pkg.category,
     enrollmentOnly: pkg.enrollmentOnly,
-    crm: pkg.services.crm,
-    callRecording: pkg.services.callRecording,
-    followUpMessage: pkg.services.followUpMessage,
+    services: { ...pkg.services },
     active: pkg.active,
   };
 }
@@ -57,55 +111,6 @@ export function slugify(name: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
-    .slice(0, 80)
+    .slice(0, contract.slug.maxLength ?? undefined)
     .replace(/-+$/, '');
-}
-
-export type PackageFormErrors = Partial<
-  Record<'name' | 'slug' | 'price' | 'leadsPerDay' | 'commissionPct', string>
->;
-
-const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const WHOLE_RE = /^\d+$/;
-
-/** The form's rules: required fields, a valid slug, dollars >= 0, whole leads and commission. */
-export function validatePackageForm(values: PackageFormValues): PackageFormErrors {
-  const errors: PackageFormErrors = {};
-  if (!values.name.trim()) errors.name = 'Name is required';
-  const slug = values.slug.trim();
-  if (!slug) errors.slug = 'Slug is required';
-  else if (!SLUG_RE.test(slug))
-    errors.slug = 'Use lowercase letters, digits and single dashes (e.g. medicare-pro)';
-  const price = values.price.trim();
-  if (!price) errors.price = 'Price is required';
-  else if (!Number.isFinite(Number(price)) || Number(price) < 0)
-    errors.price = 'Enter a price in dollars, e.g. 299.99';
-  const leads = values.leadsPerDay.trim();
-  if (!leads) errors.leadsPerDay = 'Leads per day is required';
-  else if (!WHOLE_RE.test(leads) || Number(leads) < 1)
-    errors.leadsPerDay = 'Enter a whole number of at least 1';
-  const commission = values.commissionPct.trim();
-  if (!commission) errors.commissionPct = 'Commission is required';
-  else if (!WHOLE_RE.test(commission) || Number(commission) > 100)
-    errors.commissionPct = 'Enter a whole percent from 0 to 100';
-  return errors;
-}
-
-/** The API payload: price in rounded cents, integers for leads per day and commission. */
-export function toPackageBody(values: PackageFormValues): PackageBody {
-  return {
-    name: values.name.trim(),
-    slug: values.slug.trim(),
-    priceMonthlyCents: dollarsToCents(Number(values.price)),
-    leadsPerDay: Number.parseInt(values.leadsPerDay, 10),
-    commissionPct: Number.parseInt(values.commissionPct, 10),
-    category: values.category,
-    enrollmentOnly: values.enrollmentOnly,
-    services: {
-      crm: values.crm,
-      callRecording: values.callRecording,
-      followUpMessage: values.followUpMessage,
-    },
-    active: values.active,
-  };
 }

@@ -1,5 +1,5 @@
-import type { Package } from '@shared/contracts/packages';
-import { LEAD_CATEGORIES, type LeadCategory } from '@shared/domain';
+import type { Package, PackageBody } from '@shared/contracts/packages';
+import { LEAD_CATEGORIES } from '@shared/domain';
 import { categoryLabel } from '@shared/format';
 import { Button } from '@web/components/ui/button';
 import { Checkbox } from '@web/components/ui/checkbox';
@@ -11,7 +11,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@web/components/ui/dialog';
-import { Input } from '@web/components/ui/input';
+import { FormField } from '@web/components/ui/form-field';
 import { Label } from '@web/components/ui/label';
 import {
   Select,
@@ -23,16 +23,21 @@ import {
 import { Spinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
 import { errorMessage } from '@web/lib/api-client';
-import { type ComponentProps, type FormEvent, useId, useState } from 'react';
+import { useId, useState } from 'react';
+import {
+  type Control,
+  Controller,
+  type FieldPathByValue,
+  useController,
+  useForm,
+} from 'react-hook-form';
 import { useSavePackage } from '../admin-api';
 import {
   formValuesOf,
   NEW_PACKAGE_DEFAULTS,
-  type PackageFormErrors,
   type PackageFormValues,
+  packageFormResolver,
   slugify,
-  toPackageBody,
-  validatePackageForm,
 } from '../package-form';
 
 /** Create Package (package null) or Edit Package: the slug is fixed once the package exists. */
@@ -61,24 +66,24 @@ export function PackageFormDialog({
 
 function PackageForm({ pkg, onDone }: { pkg: Package | null; onDone: () => void }) {
   const editing = pkg !== null;
-  const [values, setValues] = useState<PackageFormValues>(() =>
-    pkg ? formValuesOf(pkg) : NEW_PACKAGE_DEFAULTS,
-  );
+  const {
+    control,
+    formState: { errors },
+    handleSubmit,
+    register,
+    setValue,
+  } = useForm({
+    resolver: packageFormResolver,
+    defaultValues: pkg ? formValuesOf(pkg) : NEW_PACKAGE_DEFAULTS,
+  });
+  // while creating, the slug follows the name until someone edits the slug itself
   const [slugTouched, setSlugTouched] = useState(editing);
-  const [errors, setErrors] = useState<PackageFormErrors>({});
   const save = useSavePackage();
   const busy = save.isPending;
 
-  const set = <K extends keyof PackageFormValues>(key: K, value: PackageFormValues[K]) =>
-    setValues((v) => ({ ...v, [key]: value }));
-
-  function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const found = validatePackageForm(values);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
+  const submit = handleSubmit((body) =>
     save.mutate(
-      { id: pkg?.id ?? null, body: toPackageBody(values) },
+      { id: pkg?.id ?? null, body },
       {
         onSuccess: () => {
           toast({ title: editing ? 'Package updated' : 'Package created' });
@@ -92,11 +97,11 @@ function PackageForm({ pkg, onDone }: { pkg: Package | null; onDone: () => void 
           });
         },
       },
-    );
-  }
+    ),
+  );
 
   return (
-    <form onSubmit={handleSubmit} noValidate className="grid gap-4">
+    <form onSubmit={submit} noValidate className="grid gap-4">
       <DialogHeader>
         <DialogTitle>{editing ? 'Edit Package' : 'Create Package'}</DialogTitle>
         <DialogDescription>
@@ -107,106 +112,89 @@ function PackageForm({ pkg, onDone }: { pkg: Package | null; onDone: () => void 
       </DialogHeader>
 
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field
+        <FormField
           label="Name"
-          error={errors.name}
-          value={values.name}
+          error={errors.name?.message}
           disabled={busy}
           placeholder="Medicare Pro"
-          onChange={(e) => {
-            const name = e.target.value;
-            setValues((v) => ({ ...v, name, slug: slugTouched ? v.slug : slugify(name) }));
-          }}
+          {...register('name', {
+            onChange: (event) => {
+              if (!slugTouched) setValue('slug', slugify(event.target.value));
+            },
+          })}
         />
-        <Field
+        <FormField
           label="Slug"
-          error={errors.slug}
-          value={values.slug}
+          error={errors.slug?.message}
           disabled={busy || editing}
           placeholder="medicare-pro"
           hint={editing ? 'The slug cannot be changed once the package exists' : undefined}
-          onChange={(e) => {
-            setSlugTouched(true);
-            set('slug', e.target.value);
-          }}
+          {...register('slug', { onChange: () => setSlugTouched(true) })}
         />
         <div className="grid content-start gap-2">
           <Label htmlFor="package-category">Category</Label>
-          <Select
-            value={values.category}
-            onValueChange={(value) => set('category', value as LeadCategory)}
-            disabled={busy}
-          >
-            <SelectTrigger id="package-category" className="w-full">
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              {LEAD_CATEGORIES.map((category) => (
-                <SelectItem key={category} value={category}>
-                  {categoryLabel(category)}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
+          <Controller
+            control={control}
+            name="category"
+            render={({ field }) => (
+              <Select value={field.value} onValueChange={field.onChange} disabled={busy}>
+                <SelectTrigger id="package-category" className="w-full" onBlur={field.onBlur}>
+                  <SelectValue />
+                </SelectTrigger>
+                <SelectContent>
+                  {LEAD_CATEGORIES.map((category) => (
+                    <SelectItem key={category} value={category}>
+                      {categoryLabel(category)}
+                    </SelectItem>
+                  ))}
+                </SelectContent>
+              </Select>
+            )}
+          />
         </div>
-        <Field
+        <FormField
           label="Price ($/month)"
-          error={errors.price}
+          error={errors.price?.message}
           type="number"
           inputMode="decimal"
           min={0}
           step={0.01}
-          value={values.price}
           disabled={busy}
           placeholder="299.99"
-          onChange={(e) => set('price', e.target.value)}
+          {...register('price')}
         />
-        <Field
+        <FormField
           label="Leads per Day"
-          error={errors.leadsPerDay}
+          error={errors.leadsPerDay?.message}
           type="number"
           inputMode="numeric"
           min={1}
           step={1}
-          value={values.leadsPerDay}
           disabled={busy}
           placeholder="10"
-          onChange={(e) => set('leadsPerDay', e.target.value)}
+          {...register('leadsPerDay')}
         />
-        <Field
+        <FormField
           label="Commission (%)"
-          error={errors.commissionPct}
+          error={errors.commissionPct?.message}
           type="number"
           inputMode="numeric"
           min={0}
           max={100}
           step={1}
-          value={values.commissionPct}
           disabled={busy}
           placeholder="15"
-          onChange={(e) => set('commissionPct', e.target.value)}
+          {...register('commissionPct')}
         />
       </div>
 
       <fieldset className="grid gap-3 sm:grid-cols-2" disabled={busy}>
         <legend className="mb-2 font-medium text-sm">Options</legend>
-        <Toggle
-          label="Enrollment Only"
-          checked={values.enrollmentOnly}
-          onChange={(v) => set('enrollmentOnly', v)}
-        />
-        <Toggle label="Active" checked={values.active} onChange={(v) => set('active', v)} />
-        <Toggle label="CRM Integration" checked={values.crm} onChange={(v) => set('crm', v)} />
-        <Toggle
-          label="Call Recording"
-          checked={values.callRecording}
-          onChange={(v) => set('callRecording', v)}
-        />
-        <Toggle
-          label="Follow-up Messages"
-          checked={values.followUpMessage}
-          onChange={(v) => set('followUpMessage', v)}
-        />
+        <Toggle control={control} name="enrollmentOnly" label="Enrollment Only" />
+        <Toggle control={control} name="active" label="Active" />
+        <Toggle control={control} name="services.crm" label="CRM Integration" />
+        <Toggle control={control} name="services.callRecording" label="Call Recording" />
+        <Toggle control={control} name="services.followUpMessage" label="Follow-up Messages" />
       </fieldset>
 
       <DialogFooter>
@@ -222,51 +210,26 @@ function PackageForm({ pkg, onDone }: { pkg: Package | null; onDone: () => void 
   );
 }
 
-function Field({
-  label,
-  error,
-  hint,
-  ...inputProps
-}: ComponentProps<typeof Input> & { label: string; error?: string; hint?: string }) {
-  const id = useId();
-  const describedBy = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
-  return (
-    <div className="grid content-start gap-2">
-      <Label htmlFor={id}>{label}</Label>
-      <Input
-        id={id}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        {...inputProps}
-      />
-      {error ? (
-        <p id={`${id}-error`} className="text-destructive text-xs">
-          {error}
-        </p>
-      ) : (
-        hint && (
-          <p id={`${id}-hint`} className="text-muted-foreground text-xs">
-            {hint}
-          </p>
-        )
-      )}
-    </div>
-  );
-}
-
 function Toggle({
+  control,
+  name,
   label,
-  checked,
-  onChange,
 }: {
+  control: Control<PackageFormValues, unknown, PackageBody>;
+  name: FieldPathByValue<PackageFormValues, boolean>;
   label: string;
-  checked: boolean;
-  onChange: (checked: boolean) => void;
 }) {
   const id = useId();
+  const { field } = useController({ control, name });
   return (
     <div className="flex items-center gap-2">
-      <Checkbox id={id} checked={checked} onCheckedChange={(v) => onChange(v === true)} />
+      <Checkbox
+        id={id}
+        ref={field.ref}
+        checked={field.value}
+        onCheckedChange={(v) => field.onChange(v === true)}
+        onBlur={field.onBlur}
+      />
       <Label htmlFor={id} className="font-normal">
         {label}
       </Label>
