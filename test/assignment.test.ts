@@ -27,7 +27,7 @@ beforeEach(async () => {
   await resetAssignmentData(db());
 });
 
-describe('the greedy trap of design section 2', () => {
+describe('the greedy trap (docs/domain.md, Assignment)', () => {
   it('gives FL to A and TX to B, although A would take the newer TX lead first', async () => {
     const a = await createAgent(db(), { quota: 1, states: ['TX', 'FL'] });
     const b = await createAgent(db(), { quota: 1, states: ['TX'] });
@@ -573,7 +573,7 @@ describe('assignment after an import', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Rules 1-4 of design section 2, checked on the database after a run, with fits computed here.
+// The four run rules of docs/domain.md, Assignment, checked on the database after a run, with fits computed here.
 // ---------------------------------------------------------------------------------------------
 
 interface TestAgent {

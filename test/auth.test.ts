@@ -72,7 +72,7 @@ describe('login, me and logout', () => {
     expect(cookie.secure).toBeFalsy();
     const me = await client.get('/api/auth/me');
     expect(me.statusCode).toBe(200);
-    // the current user itself, role at the top (spec section 3); login answered user.role
+    // the current user itself, role at the top (what the client reads); login answered user.role
     expect(me.json()).toEqual({ id: res.json().user.id, name: 'Lou', email, role: 'AGENT' });
   });
 

@@ -43,7 +43,7 @@ const stateCode = z.enum(STATE_CODES as [string, ...string[]], {
 });
 
 /**
- * What an agent sends: the rules of the Preferences screen (spec section 5). Blank cities are
+ * What an agent sends: the rules of the Preferences screen. Blank cities are
  * allowed here and dropped by the server, as the screen drops them.
  */
 export const preferencesSchema = z

@@ -1,5 +1,5 @@
 /**
- * Who may receive leads in a run, and what they fit (design.md section 2). Pure: the repository
+ * Who may receive leads in a run, and what they fit (docs/domain.md, Assignment). Pure: the repository
  * reads the rows, these functions decide.
  */
 import type { LeadCategory } from '../../../shared/domain';
@@ -32,7 +32,7 @@ export interface AgentProfile {
   ageMax: number | null;
 }
 
-/** Lowercase, trim, collapse inner whitespace: how cities are compared (design.md section 2). */
+/** Lowercase, trim, collapse inner whitespace: how cities are compared (docs/domain.md, Assignment). */
 export function normalizeCity(city: string): string {
   return city.trim().replace(/\s+/g, ' ').toLowerCase();
 }

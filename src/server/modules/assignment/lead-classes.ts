@@ -1,6 +1,6 @@
 /**
  * Lead classes: leads that no preference of the receiving agents can tell apart go to the solver
- * as one class (design.md section 2, rule 5). Pure.
+ * as one class (docs/domain.md, Assignment: a run is set-based around an in-memory solver). Pure.
  *
  * The database hands over groups of identical (category, state, city, age). Within a
  * category, a group's state matters only if some agent chose states, its city only if some agent

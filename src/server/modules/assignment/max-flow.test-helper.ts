@@ -5,7 +5,7 @@
  * - maxFlow: Dinic's algorithm; the size of a maximum assignment.
  * - minConvexCost: successive shortest paths (Bellman-Ford) where the agent's k-th unit this run
  *   costs (a + k) / q, scaled by a common multiple of the quotas to stay in integers; the least
- *   total cost over maximum assignments, i.e. the optimum of design.md's fairness objective.
+ *   total cost over maximum assignments, i.e. the optimum of the fairness objective of docs/domain.md, Assignment.
  */
 import { leadCount as countOf, type LeadClass, leadList, type SolverAgent } from './solver-graph';
 

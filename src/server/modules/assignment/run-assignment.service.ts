@@ -1,5 +1,5 @@
 /**
- * The assignment engine (design.md section 2): one run for every trigger. A run is one
+ * The assignment engine (docs/domain.md, Assignment): one run for every trigger. A run is one
  * transaction holding an advisory lock, so runs serialize across processes and the quotas it
  * reads cannot be used by another run before it writes:
  *   read (agents, quota used today, candidate lead groups) -> classes -> solve -> write.

@@ -12,7 +12,7 @@ import {
 import type { SolverTuning } from './solver-tuning';
 
 // ---------------------------------------------------------------------------------------------
-// Rule checks, straight from design.md section 2, against the solver's output only.
+// Rule checks, straight from docs/domain.md, Assignment, against the solver's output only.
 // ---------------------------------------------------------------------------------------------
 
 interface Outcome {

@@ -1,5 +1,5 @@
 /**
- * The in-memory solver of the assignment engine (design.md section 2). Pure: no I/O, no clock,
+ * The in-memory solver of the assignment engine (docs/domain.md, Assignment). Pure: no I/O, no clock,
  * no randomness; the same input always gives the same output. The algorithm, its complexity
  * and its measured speed are in docs/decisions/008-assignment-solver.md.
  *
@@ -30,7 +30,7 @@ export interface SolverResult {
 }
 
 /**
- * Assigns leads to agents (rules 1-4 of design.md section 2).
+ * Assigns leads to agents (the four run rules of docs/domain.md, Assignment).
  *
  * Preconditions, which the DB layer guarantees: agent ids are unique (a repeat throws), each lead
  * id appears in one class only, quota and assignedToday are integers. Ids in `fits` that are not
