@@ -34,3 +34,13 @@ export function leadStatusLabel(status: string): string {
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
     .join(' ');
 }
+
+/** A lead as every screen names it: first and last name, or 'Unnamed lead' when it has neither. */
+export function leadName(lead: { firstName: string | null; lastName: string | null }): string {
+  return [lead.firstName, lead.lastName].filter(Boolean).join(' ') || 'Unnamed lead';
+}
+
+/** A lead's place as the screens show it: 'Austin, TX'. */
+export function leadPlace(lead: { city: string; state: string }): string {
+  return `${lead.city}, ${lead.state}`;
+}

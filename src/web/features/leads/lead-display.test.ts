@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LEAD_STATUSES } from '../../../shared/domain';
-import { leadStatusLabel } from '../../../shared/format';
-import { importSummary, leadCount, leadName, leadPlace, pageRange } from './lead-display';
+import { leadName, leadPlace, leadStatusLabel } from '../../../shared/format';
+import { importSummary, leadCount, pageRange } from './lead-display';
 
 describe('lead display', () => {
   it('names a lead from its parts, or says it has no name', () => {

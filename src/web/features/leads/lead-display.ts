@@ -1,12 +1,3 @@
-/** How the admin screens name a lead and its place. */
-export function leadName(lead: { firstName: string | null; lastName: string | null }): string {
-  return [lead.firstName, lead.lastName].filter(Boolean).join(' ') || 'Unnamed lead';
-}
-
-export function leadPlace(lead: { city: string; state: string }): string {
-  return `${lead.city}, ${lead.state}`;
-}
-
 /**
  * "Showing 51–100 of 1,234" for a page of a longer list; "of 1,000+" when the total is only a
  * lower bound (a search with more matches than the server counts).

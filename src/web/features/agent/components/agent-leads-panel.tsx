@@ -1,4 +1,5 @@
 import type { Lead } from '@shared/contracts/leads';
+import { leadName } from '@shared/format';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
@@ -8,7 +9,6 @@ import {
   LeadsPager,
 } from '@web/features/leads/components/leads-list-controls';
 import { LeadsTable } from '@web/features/leads/components/leads-table';
-import { leadName } from '@web/features/leads/lead-display';
 import { useState } from 'react';
 import { agentLeadsQuery } from '../api';
 import { UpdateLeadStatusDrawer } from './update-lead-status-drawer';

@@ -1,6 +1,6 @@
 import type { Lead } from '@shared/contracts/leads';
 import { AGENT_SETTABLE_STATUSES, type AgentSettableStatus } from '@shared/domain';
-import { leadStatusLabel } from '@shared/format';
+import { leadName, leadPlace, leadStatusLabel } from '@shared/format';
 import { Button } from '@web/components/ui/button';
 import {
   Drawer,
@@ -22,7 +22,6 @@ import {
 import { Spinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
 import { LeadStatusBadge } from '@web/features/leads/components/lead-status-badge';
-import { leadName, leadPlace } from '@web/features/leads/lead-display';
 import { errorMessage } from '@web/lib/api-client';
 import { type FormEvent, useState } from 'react';
 import { useUpdateLeadStatus } from '../api';

@@ -1,12 +1,12 @@
 import type { AdminAgent } from '@shared/contracts/admin';
 import type { Lead } from '@shared/contracts/leads';
+import { leadName } from '@shared/format';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
 import { UserPlus } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { adminLeadsQuery } from '../api';
-import { leadName } from '../lead-display';
 import { AssignLeadDialog } from './assign-lead-dialog';
 import { LeadsFilterBar, type LeadsListState, LeadsPager } from './leads-list-controls';
 import { type LeadColumn, LeadsTable } from './leads-table';

@@ -1,6 +1,6 @@
 import type { AdminAgent } from '@shared/contracts/admin';
 import type { Lead } from '@shared/contracts/leads';
-import { categoryLabel } from '@shared/format';
+import { categoryLabel, leadName, leadPlace } from '@shared/format';
 import { Button } from '@web/components/ui/button';
 import {
   Dialog,
@@ -23,7 +23,6 @@ import { toast } from '@web/components/ui/use-toast';
 import { errorMessage } from '@web/lib/api-client';
 import { type FormEvent, useState } from 'react';
 import { useAssignLead } from '../api';
-import { leadName, leadPlace } from '../lead-display';
 
 function quotaText(agent: AdminAgent): string {
   if (!agent.todayQuota) return 'no subscription';

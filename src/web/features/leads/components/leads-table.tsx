@@ -1,5 +1,5 @@
 import type { Lead } from '@shared/contracts/leads';
-import { categoryLabel } from '@shared/format';
+import { categoryLabel, leadName, leadPlace } from '@shared/format';
 import { Badge } from '@web/components/ui/badge';
 import { Skeleton } from '@web/components/ui/skeleton';
 import {
@@ -11,7 +11,6 @@ import {
   TableRow,
 } from '@web/components/ui/table';
 import type { ReactNode } from 'react';
-import { leadName, leadPlace } from '../lead-display';
 import { LeadStatusBadge } from './lead-status-badge';
 
 /** A column a screen adds to the shared ones, before Actions (the admin's Agent). */
