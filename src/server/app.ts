@@ -13,6 +13,7 @@ import { analyticsRoutes } from './modules/analytics/analytics.routes';
 import { assignAfterImport } from './modules/assignment/assign-after-import';
 import { assignmentRoutes } from './modules/assignment/assignment.routes';
 import { authRoutes } from './modules/auth/auth.routes';
+import { findSession } from './modules/auth/auth.service';
 import { healthRoutes } from './modules/health/health.routes';
 import { importsRoutes } from './modules/imports/imports.routes';
 import { adminLeadsRoutes } from './modules/leads/leads-admin.routes';
@@ -26,6 +27,8 @@ import { adminSubscriptionRoutes } from './modules/subscriptions/subscriptions-a
 import { agentSubscriptionRoutes } from './modules/subscriptions/subscriptions-agent.routes';
 import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
+import { DEFAULT_BODY_LIMIT, requestBodyPlugin } from './plugins/request-body';
+import { requestTargetPlugin } from './plugins/request-target';
 import { securityPlugin } from './plugins/security';
 import { spaPlugin } from './plugins/spa';
 
@@ -37,11 +40,33 @@ export interface BuildAppOptions {
   serveSpa?: boolean;
 }
 
+/**
+ * How long a client may take (SECURITY.md): the whole request, its headers, and silence on the
+ * connection. Node checks the first two every connectionsCheckingInterval, so it is a fraction of
+ * the shortest, to cut a request off close to its deadline.
+ */
+function serverTimeouts(config: AppConfig) {
+  return {
+    requestTimeout: config.REQUEST_TIMEOUT_MS,
+    connectionTimeout: config.CONNECTION_TIMEOUT_MS,
+    http: {
+      // set here too: node checks headersTimeout <= requestTimeout when it creates the server
+      requestTimeout: config.REQUEST_TIMEOUT_MS,
+      headersTimeout: config.HEADERS_TIMEOUT_MS,
+      connectionsCheckingInterval: Math.min(
+        30_000,
+        Math.max(100, Math.floor(config.HEADERS_TIMEOUT_MS / 4)),
+      ),
+    },
+  };
+}
+
 /** Builds the Fastify app without listening: used by server.ts and by the tests. */
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ?? false,
-    bodyLimit: 1024 * 1024,
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    ...serverTimeouts(opts.config),
     trustProxy: opts.config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<ZodTypeProvider>();
@@ -53,8 +78,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.decorate('db', opts.database.db);
 
   await app.register(errorsPlugin);
+  await app.register(requestTargetPlugin);
   await app.register(securityPlugin, { secure: opts.config.COOKIE_SECURE });
-  await app.register(authPlugin);
+  await app.register(requestBodyPlugin);
+  await app.register(authPlugin, {
+    findSession: (token, policy) => findSession(opts.database.db, token, policy),
+  });
 
   // background work that lives with the app: the admin search's indexer, settling imports
   // a crashed process left RUNNING

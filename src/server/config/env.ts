@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { LEAD_CATEGORIES } from '../../shared/domain';
+import { passwordProblem } from '../modules/auth/password-policy';
 
 /** An enrollment window as month/day pairs; end before start means it wraps the new year. */
 const monthDay = z.string().regex(/^\d{2}-\d{2}$/, 'expected MM-DD');
@@ -52,6 +53,30 @@ const trustProxy = z
     return z.NEVER;
   });
 
+/** A host name, IPv4 address or [IPv6] address, with an optional :port. */
+const HOST_ENTRY = /^(?:\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?)(?::\d{1,5})?$/;
+
+/** ALLOWED_HOSTS: comma-separated names the Host header may carry; unset means the defaults. */
+const allowedHosts = z
+  .string()
+  .optional()
+  .transform((raw, ctx): string[] | undefined => {
+    if (raw === undefined) return undefined;
+    const entries = raw
+      .split(',')
+      .map((entry) => entry.trim().toLowerCase())
+      .filter(Boolean);
+    const bad = entries.filter((entry) => !HOST_ENTRY.test(entry));
+    if (entries.length > 0 && bad.length === 0) return entries;
+    ctx.addIssue({
+      code: 'custom',
+      message: `expected host names with an optional port, like leads.example.com,10.0.0.5:3000${bad.length ? ` (not: ${bad.join(', ')})` : ''}`,
+    });
+    return z.NEVER;
+  });
+
+const milliseconds = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -59,7 +84,13 @@ const envSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   ADMIN_EMAIL: z.email().optional(),
-  ADMIN_PASSWORD: z.string().min(6).optional(),
+  ADMIN_PASSWORD: z
+    .string()
+    .optional()
+    .superRefine((password, ctx) => {
+      const problem = password === undefined ? null : passwordProblem(password);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
   BUSINESS_TZ: z
     .string()
     .default('America/New_York')
@@ -103,11 +134,33 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
   SCHEDULER: bool.default(true),
   TRUST_PROXY: trustProxy,
+  ALLOWED_HOSTS: allowedHosts,
+  // whole request (headers and body, an upload included) / headers alone / a JSON body after
+  // its headers / a connection with no traffic: see SECURITY.md
+  REQUEST_TIMEOUT_MS: milliseconds(10 * 60_000),
+  HEADERS_TIMEOUT_MS: milliseconds(15_000),
+  BODY_TIMEOUT_MS: milliseconds(10_000),
+  CONNECTION_TIMEOUT_MS: milliseconds(2 * 60_000),
+  REGISTRATIONS_PER_ADDRESS: z.coerce.number().int().positive().default(30),
+  REGISTRATIONS_TOTAL: z.coerce.number().int().positive().default(300),
 });
 
-export type AppConfig = Omit<z.infer<typeof envSchema>, 'COOKIE_SECURE'> & {
+export type AppConfig = Omit<z.infer<typeof envSchema>, 'COOKIE_SECURE' | 'ALLOWED_HOSTS'> & {
   COOKIE_SECURE: boolean;
+  ALLOWED_HOSTS: string[];
 };
+
+/**
+ * The Host names served when ALLOWED_HOSTS is unset: the configured HOST and the loopback names,
+ * with the port. In development the loopback names are also served on any port, for the Vite dev
+ * server's proxy, which forwards the browser's Host (a DNS-rebinding page cannot send those names).
+ */
+export function defaultAllowedHosts(host: string, port: number, nodeEnv: string): string[] {
+  const named = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'];
+  const names = [...new Set([named.toLowerCase(), ...loopback])].map((name) => `${name}:${port}`);
+  return nodeEnv === 'development' ? [...names, ...loopback] : names;
+}
 
 /** The only reader of process.env: validates and fails fast with every problem listed. */
 export function loadConfig(
@@ -120,9 +173,15 @@ export function loadConfig(
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const cfg = parsed.data;
+  if (cfg.HEADERS_TIMEOUT_MS > cfg.REQUEST_TIMEOUT_MS) {
+    throw new Error(
+      'Invalid configuration:\n  HEADERS_TIMEOUT_MS: must not be longer than REQUEST_TIMEOUT_MS',
+    );
+  }
   return {
     ...cfg,
     COOKIE_SECURE: cfg.COOKIE_SECURE ?? cfg.NODE_ENV === 'production',
+    ALLOWED_HOSTS: cfg.ALLOWED_HOSTS ?? defaultAllowedHosts(cfg.HOST, cfg.PORT, cfg.NODE_ENV),
     ...overrides,
   };
 }

@@ -3,11 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { UserRole } from '../../shared/domain';
 import { AppError } from '../lib/app-error';
-import {
-  findSessionUser,
-  hashToken,
-  type SessionPolicy,
-} from '../modules/auth/sessions.repository';
+import type { SessionPolicy } from '../modules/auth/sessions.repository';
+import type { SessionUser } from '../types';
 
 export const SESSION_COOKIE = 'lf_session';
 
@@ -37,24 +34,39 @@ export function clearSessionCookie(app: FastifyInstance, reply: FastifyReply): v
   });
 }
 
-/** Resolves the session cookie to request.user on every /api request. */
-export const authPlugin = fp(async (app: FastifyInstance) => {
+export interface AuthPluginOptions {
+  /** The live session behind a cookie's token: its user and the token's hash; null if none. */
+  findSession(
+    token: string,
+    policy: SessionPolicy,
+  ): Promise<{ user: SessionUser; tokenHash: string } | null>;
+}
+
+/**
+ * Resolves the session cookie to request.user on every API route. Which route it is comes from the
+ * router's match (the route as registered), never from the raw request target: `/%61pi/...` and
+ * `http://host/api/...` reach the same route and must get the same session.
+ */
+export const authPlugin = fp(async (app: FastifyInstance, opts: AuthPluginOptions) => {
   await app.register(cookie);
   app.decorateRequest('user', null);
   app.decorateRequest('sessionTokenHash', null);
   app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api/')) return;
+    if (!request.routeOptions.url?.startsWith('/api/')) return;
     const token = request.cookies[SESSION_COOKIE];
     if (!token || token.length > 128) return;
-    const tokenHash = hashToken(token);
+    let session: Awaited<ReturnType<AuthPluginOptions['findSession']>>;
     try {
-      request.user = await findSessionUser(app.db, tokenHash, sessionPolicy(app));
+      session = await opts.findSession(token, sessionPolicy(app));
     } catch (err) {
       // the health check answers 503 when the database is down, whatever cookie comes with it
       if (request.routeOptions.url === '/api/health') return;
       throw err;
     }
-    if (request.user) request.sessionTokenHash = tokenHash;
+    if (session) {
+      request.user = session.user;
+      request.sessionTokenHash = session.tokenHash;
+    }
   });
 });
 

@@ -11,7 +11,7 @@ const MESSAGE_BY_STATUS: Record<number, string> = {
   405: 'Method not allowed',
   406: 'Not acceptable',
   408: 'Request timeout',
-  413: 'Upload too large',
+  413: 'Request too large',
   415: 'Unsupported content type',
   429: 'Too many requests',
 };

@@ -1,5 +1,5 @@
 import helmet from '@fastify/helmet';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
 
@@ -33,12 +33,18 @@ export const securityPlugin = fp(async (app: FastifyInstance, opts: { secure: bo
     crossOriginEmbedderPolicy: false,
   });
 
+  // the scheme the browser used: https behind a TLS proxy whether or not the proxy is trusted to
+  // say so (COOKIE_SECURE says the site is served over https)
+  const schemeOf = (request: FastifyRequest) =>
+    opts.secure || request.protocol === 'https' ? 'https:' : 'http:';
+
   app.addHook('onRequest', async (request) => {
     if (SAFE_METHODS.has(request.method)) return;
     const origin = request.headers.origin;
-    const host = request.headers.host;
     if (origin && origin !== 'null') {
-      if (!sameHost(origin, host)) throw new AppError('FORBIDDEN', 'Cross-site request refused');
+      if (!sameOrigin(origin, schemeOf(request), request.host)) {
+        throw new AppError('FORBIDDEN', 'Cross-site request refused');
+      }
       return;
     }
     if (origin === 'null') throw new AppError('FORBIDDEN', 'Cross-site request refused');
@@ -48,37 +54,23 @@ export const securityPlugin = fp(async (app: FastifyInstance, opts: { secure: bo
     }
   });
 
-  // PostgreSQL text cannot hold NUL: refuse it in any input up front (a 400, not a 500 later)
-  app.addHook('preValidation', async (request) => {
-    if (hasNul(request.params) || hasNul(request.query) || hasNul(request.body)) {
-      throw new AppError('BAD_REQUEST', 'Text may not contain NUL (\\u0000) characters');
+  // API answers hold personal data (leads, accounts, a user's own session): no cache keeps them,
+  // neither the browser's (a shared computer's back button) nor a proxy's. Only the SPA's files
+  // set a Cache-Control of their own (plugins/spa); every other answer, errors included, gets this.
+  app.addHook('onSend', async (_request, reply) => {
+    // (@fastify/static sets its header on the raw response)
+    if (!reply.hasHeader('cache-control') && !reply.raw.hasHeader('cache-control')) {
+      reply.header('cache-control', 'no-store');
     }
   });
 });
 
-/** A NUL character in any string or key of a parsed input (iterative: any depth is safe). */
-function hasNul(input: unknown): boolean {
-  const stack = [input];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (typeof value === 'string') {
-      if (value.includes('\0')) return true;
-    } else if (value !== null && typeof value === 'object') {
-      for (const [key, child] of Object.entries(value)) {
-        if (key.includes('\0')) return true;
-        stack.push(child);
-      }
-    }
-  }
-  return false;
-}
-
-/** Origin and Host name the same host and port (a default port may be implied on either side). */
-function sameHost(origin: string, host: string | undefined): boolean {
+/** The Origin names this scheme, host and port (a default port may be implied on either side). */
+function sameOrigin(origin: string, scheme: string, host: string | undefined): boolean {
   if (!host) return false;
   try {
     const o = new URL(origin);
-    return o.host === new URL(`${o.protocol}//${host}`).host;
+    return o.protocol === scheme && o.host === new URL(`${scheme}//${host}`).host;
   } catch {
     return false;
   }

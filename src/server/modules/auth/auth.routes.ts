@@ -14,16 +14,21 @@ import {
   setSessionCookie,
 } from '../../plugins/auth';
 import { login, logout, registerAgent } from './auth.service';
-import { LoginThrottle } from './login-throttle';
+import { LoginThrottle, RegistrationThrottle } from './login-throttle';
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const throttle = new LoginThrottle();
+  const registrations = new RegistrationThrottle({
+    perAddress: app.config.REGISTRATIONS_PER_ADDRESS,
+    total: app.config.REGISTRATIONS_TOTAL,
+    windowMs: 15 * 60_000,
+  });
 
   app.post(
     '/api/auth/register',
     { schema: { body: registerBody, response: { 201: userEnvelope } } },
     async (request, reply) => {
-      const user = await registerAgent(app.db, request.body);
+      const user = await registerAgent(app.db, request.body, request.ip, registrations);
       return reply.status(201).send({ user });
     },
   );

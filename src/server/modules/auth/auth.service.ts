@@ -1,20 +1,52 @@
 import type { LoginBody, RegisterBody } from '../../../shared/contracts/auth';
 import type { Db } from '../../db/client';
-import { AppError, conflict } from '../../lib/app-error';
+import { AppError, badRequest, conflict } from '../../lib/app-error';
 import type { SessionUser } from '../../types';
-import type { LoginThrottle } from './login-throttle';
+import type { LoginThrottle, RegistrationThrottle } from './login-throttle';
+import { passwordProblem } from './password-policy';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords';
-import { createSession, deleteSession, type SessionPolicy } from './sessions.repository';
+import {
+  createSession,
+  deleteSession,
+  findSessionUser,
+  hashToken,
+  type SessionPolicy,
+} from './sessions.repository';
 import { findUserByEmail, insertUser } from './users.repository';
 
-/** Registration always makes an AGENT; no route can make an admin. */
-export async function registerAgent(db: Db, body: RegisterBody): Promise<SessionUser> {
-  if (await findUserByEmail(db, body.email))
-    throw conflict('An account with this email already exists');
+function tooMany(waitMs: number, message: string): AppError {
+  return new AppError('TOO_MANY_REQUESTS', message, {
+    'retry-after': String(Math.ceil(waitMs / 1000)),
+  });
+}
+
+/**
+ * Registration always makes an AGENT; no route can make an admin. The password is hashed before
+ * the email is looked at, so a taken email costs the same argon2 work and time as a new account,
+ * and every attempt counts against the caller's registration limit, a 409 included.
+ */
+export async function registerAgent(
+  db: Db,
+  body: RegisterBody,
+  ip: string,
+  throttle: RegistrationThrottle,
+): Promise<SessionUser> {
+  const problem = passwordProblem(body.password);
+  if (problem) throw badRequest(problem);
+  const wait = throttle.reserve(ip);
+  if (wait > 0) throw tooMany(wait, 'Too many registrations. Try again later.');
+  let passwordHash: string;
+  try {
+    passwordHash = await hashPassword(body.password);
+  } catch (err) {
+    throttle.release(ip);
+    throw err;
+  }
+  // the unique index decides (races are safe): null when the email is taken, whatever its case
   const user = await insertUser(db, {
     name: body.name,
     email: body.email,
-    passwordHash: await hashPassword(body.password),
+    passwordHash,
     role: 'AGENT',
   });
   if (!user) throw conflict('An account with this email already exists');
@@ -31,14 +63,18 @@ export async function login(
   const email = body.email.trim().toLowerCase();
   // the attempt is counted before the password is checked (see LoginThrottle.reserve)
   const wait = throttle.reserve(email, ip);
-  if (wait > 0) {
-    throw new AppError('TOO_MANY_REQUESTS', 'Too many login attempts. Try again later.', {
-      'retry-after': String(Math.ceil(wait / 1000)),
-    });
+  if (wait > 0) throw tooMany(wait, 'Too many login attempts. Try again later.');
+  let row: Awaited<ReturnType<typeof findUserByEmail>>;
+  let ok: boolean;
+  try {
+    row = await findUserByEmail(db, email);
+    ok = row ? await verifyPassword(row.passwordHash, body.password) : false;
+    if (!row) await burnPasswordCheck(body.password);
+  } catch (err) {
+    // never checked (busy, database down): the attempt does not count against anyone
+    throttle.release(email, ip);
+    throw err;
   }
-  const row = await findUserByEmail(db, email);
-  const ok = row ? await verifyPassword(row.passwordHash, body.password) : false;
-  if (!row) await burnPasswordCheck(body.password);
   if (!row || !ok) throw new AppError('UNAUTHORIZED', 'Invalid email or password');
   throttle.recordSuccess(email, ip);
   const token = await createSession(db, row.id, policy);
@@ -47,4 +83,15 @@ export async function login(
 
 export async function logout(db: Db, tokenHash: string | null): Promise<void> {
   if (tokenHash) await deleteSession(db, tokenHash);
+}
+
+/** The live session behind a cookie's token (plugins/auth): its user and the token's hash. */
+export async function findSession(
+  db: Db,
+  token: string,
+  policy: SessionPolicy,
+): Promise<{ user: SessionUser; tokenHash: string } | null> {
+  const tokenHash = hashToken(token);
+  const user = await findSessionUser(db, tokenHash, policy);
+  return user ? { user, tokenHash } : null;
 }

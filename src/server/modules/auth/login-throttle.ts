@@ -1,33 +1,47 @@
+import { clientKey, FixedWindows, type Limit } from './fixed-windows';
+
 /**
- * Failed-login counters per account and per IP, in a fixed window. Kept in process memory:
- * see docs/decisions/002-login-throttle.md for why that is enough here.
+ * Failed-login limits, in a fixed window, kept in process memory (docs/decisions/002):
+ * - perAccountAddress: wrong passwords for one account from one client address. Reaching it locks
+ *   that account for that address only, so someone guessing from elsewhere cannot lock the owner
+ *   out: the right password from another address still signs in.
+ * - perAccount: wrong passwords for one account from all addresses together, the cap on a guesser
+ *   that spreads over many addresses; reaching it locks the account for everyone.
+ * - perIp: wrong passwords from one client address over all accounts (password spraying).
  */
 export interface ThrottleLimits {
+  perAccountAddress: number;
   perAccount: number;
   perIp: number;
   windowMs: number;
 }
 
-export const DEFAULT_LIMITS: ThrottleLimits = { perAccount: 5, perIp: 30, windowMs: 15 * 60_000 };
-
-interface Window {
-  count: number;
-  resetAt: number;
-}
+export const DEFAULT_LIMITS: ThrottleLimits = {
+  perAccountAddress: 5,
+  perAccount: 50,
+  perIp: 30,
+  windowMs: 15 * 60_000,
+};
 
 export class LoginThrottle {
-  private readonly windows = new Map<string, Window>();
+  private readonly windows: FixedWindows;
 
-  constructor(private readonly limits: ThrottleLimits = DEFAULT_LIMITS) {}
+  constructor(private readonly limits: ThrottleLimits = DEFAULT_LIMITS) {
+    this.windows = new FixedWindows(limits.windowMs);
+  }
+
+  private keys(email: string, ip: string): Limit[] {
+    const address = clientKey(ip);
+    return [
+      { key: `p:${email} ${address}`, max: this.limits.perAccountAddress },
+      { key: `a:${email}`, max: this.limits.perAccount },
+      { key: `i:${address}`, max: this.limits.perIp },
+    ];
+  }
 
   /** Milliseconds until the caller may try again, or 0 when allowed. */
   retryAfter(email: string, ip: string, now = Date.now()): number {
-    const account = this.get(`a:${email}`, now);
-    const addr = this.get(`i:${ip}`, now);
-    const waits = [];
-    if (account && account.count >= this.limits.perAccount) waits.push(account.resetAt - now);
-    if (addr && addr.count >= this.limits.perIp) waits.push(addr.resetAt - now);
-    return waits.length ? Math.max(...waits) : 0;
+    return this.windows.wait(this.keys(email, ip), now);
   }
 
   /**
@@ -37,37 +51,60 @@ export class LoginThrottle {
    * Answers the milliseconds to wait (the attempt is not counted), or 0 when allowed.
    */
   reserve(email: string, ip: string, now = Date.now()): number {
-    const wait = this.retryAfter(email, ip, now);
-    if (wait === 0) this.recordFailure(email, ip, now);
-    return wait;
+    return this.windows.take(this.keys(email, ip), now);
   }
 
-  recordFailure(email: string, ip: string, now = Date.now()): void {
-    for (const key of [`a:${email}`, `i:${ip}`]) {
-      const w = this.get(key, now) ?? { count: 0, resetAt: now + this.limits.windowMs };
-      w.count += 1;
-      this.windows.set(key, w);
-    }
-    if (this.windows.size > 100_000) this.sweep(now);
-  }
-
-  /** The account's failures are forgiven; the address gets back the slot reserve() took. */
+  /**
+   * The right password: this address's failures on the account are forgiven, and the account
+   * and the address get back the slot reserve() took. Failures from other addresses stay counted.
+   */
   recordSuccess(email: string, ip: string, now = Date.now()): void {
-    this.windows.delete(`a:${email}`);
-    const addr = this.get(`i:${ip}`, now);
-    if (addr && addr.count > 0) addr.count -= 1;
+    const [pair, ...rest] = this.keys(email, ip);
+    this.windows.forget(pair.key);
+    this.windows.giveBack(
+      rest.map((l) => l.key),
+      now,
+    );
   }
 
-  private get(key: string, now: number): Window | undefined {
-    const w = this.windows.get(key);
-    if (w && w.resetAt <= now) {
-      this.windows.delete(key);
-      return undefined;
-    }
-    return w;
+  /** The password was never checked (the server was too busy): the attempt does not count. */
+  release(email: string, ip: string, now = Date.now()): void {
+    this.windows.giveBack(
+      this.keys(email, ip).map((l) => l.key),
+      now,
+    );
+  }
+}
+
+/**
+ * Registrations tried per client address and in all, in a fixed window. Every attempt that gets
+ * past validation counts, a taken email's 409 included: asking "is this email registered?" this
+ * way is no faster than a login attempt (the per-address limits match).
+ */
+export class RegistrationThrottle {
+  private readonly windows: FixedWindows;
+
+  constructor(private readonly limits: { perAddress: number; total: number; windowMs: number }) {
+    this.windows = new FixedWindows(limits.windowMs);
   }
 
-  private sweep(now: number): void {
-    for (const [key, w] of this.windows) if (w.resetAt <= now) this.windows.delete(key);
+  private keys(ip: string): Limit[] {
+    return [
+      { key: `r:${clientKey(ip)}`, max: this.limits.perAddress },
+      { key: 'r:*', max: this.limits.total },
+    ];
+  }
+
+  /** Counts the attempt, or answers the milliseconds to wait (nothing counted). */
+  reserve(ip: string, now = Date.now()): number {
+    return this.windows.take(this.keys(ip), now);
+  }
+
+  /** The attempt was never carried out (the server was too busy): it does not count. */
+  release(ip: string, now = Date.now()): void {
+    this.windows.giveBack(
+      this.keys(ip).map((l) => l.key),
+      now,
+    );
   }
 }

@@ -1,0 +1,97 @@
+import { isIPv6 } from 'node:net';
+
+/** A counter and the end of its window. */
+interface Window {
+  count: number;
+  resetAt: number;
+}
+
+export interface Limit {
+  key: string;
+  max: number;
+}
+
+/**
+ * Attempt counters in fixed windows, kept in process memory (docs/decisions/002): each key counts
+ * up to its limit within `windowMs` of its first attempt.
+ */
+export class FixedWindows {
+  private readonly windows = new Map<string, Window>();
+
+  constructor(private readonly windowMs: number) {}
+
+  /** Milliseconds until every limit has room again, or 0 when each has room now. */
+  wait(limits: readonly Limit[], now = Date.now()): number {
+    let wait = 0;
+    for (const { key, max } of limits) {
+      const w = this.get(key, now);
+      if (w && w.count >= max) wait = Math.max(wait, w.resetAt - now);
+    }
+    return wait;
+  }
+
+  /**
+   * Counts one attempt against every key at once when each has room, so that concurrent attempts
+   * cannot all pass through the same free slot. Answers the milliseconds to wait (nothing counted)
+   * or 0 (counted).
+   */
+  take(limits: readonly Limit[], now = Date.now()): number {
+    const wait = this.wait(limits, now);
+    if (wait > 0) return wait;
+    for (const { key } of limits) {
+      const w = this.get(key, now) ?? { count: 0, resetAt: now + this.windowMs };
+      w.count += 1;
+      this.windows.set(key, w);
+    }
+    if (this.windows.size > 100_000) this.sweep(now);
+    return 0;
+  }
+
+  /** Gives back one attempt taken from each key. */
+  giveBack(keys: readonly string[], now = Date.now()): void {
+    for (const key of keys) {
+      const w = this.get(key, now);
+      if (w && w.count > 0) w.count -= 1;
+    }
+  }
+
+  forget(key: string): void {
+    this.windows.delete(key);
+  }
+
+  private get(key: string, now: number): Window | undefined {
+    const w = this.windows.get(key);
+    if (w && w.resetAt <= now) {
+      this.windows.delete(key);
+      return undefined;
+    }
+    return w;
+  }
+
+  private sweep(now: number): void {
+    for (const [key, w] of this.windows) if (w.resetAt <= now) this.windows.delete(key);
+  }
+}
+
+/**
+ * The key a client address is counted under: an IPv4 address as it is, an IPv6 address by its
+ * /64 network (one subscriber usually holds a whole /64, so counting single IPv6 addresses would
+ * give each client billions of budgets). An IPv4-mapped IPv6 address counts as its IPv4 address.
+ */
+export function clientKey(ip: string): string {
+  const address = ip.replace(/%.*$/, '').toLowerCase();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(address);
+  if (mapped) return mapped[1];
+  if (!isIPv6(address)) return address;
+  const [head, tail = ''] = address.split('::');
+  const headGroups = head ? head.split(':') : [];
+  const tailGroups = address.includes('::') && tail ? tail.split(':') : [];
+  const missing = 8 - headGroups.length - tailGroups.length;
+  const groups = address.includes('::')
+    ? [...headGroups, ...Array<string>(Math.max(missing, 0)).fill('0'), ...tailGroups]
+    : headGroups;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
