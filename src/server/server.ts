@@ -52,6 +52,8 @@ async function main() {
   await app.listen({ port: config.PORT, host: config.HOST });
   const where = config.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${config.DATA_DIR}`;
   console.log(`LeadFlow is running at http://${config.HOST}:${config.PORT} (database: ${where})`);
+  // requests naming any other host get 421 (DNS-rebinding defence): say which are served
+  console.log(`Answering for hosts: ${config.ALLOWED_HOSTS.join(', ')} (ALLOWED_HOSTS)`);
 }
 
 main().catch((err) => {
