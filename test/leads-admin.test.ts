@@ -176,6 +176,36 @@ describe('GET /api/admin/leads', () => {
     expect(await ids(`/api/admin/leads?q=_${t}`)).toEqual([]);
   });
 
+  it('finds a lead by its full name, first and last in either order (issue: "Karen Brown")', async () => {
+    const admin = await loginAdmin(ctx);
+    const t = tag('full');
+    const [karen, other, reversed] = await insertLeads(ctx, [
+      { firstName: `Karen${t}`, lastName: `Brown${t}` },
+      { firstName: `Karen${t}`, lastName: `Smith${t}` },
+      { firstName: `Brown${t}`, lastName: `Karen${t}` },
+    ]);
+    const ids = async (q: string) =>
+      (await admin.client.get(`/api/admin/leads?q=${encodeURIComponent(q)}`))
+        .json()
+        .map((l: { id: number }) => l.id)
+        .sort();
+    expect(await ids(`Karen${t} Brown${t}`)).toEqual([karen.id, reversed.id].sort());
+    expect(await ids(`brown${t}   KAREN${t}`)).toEqual([karen.id, reversed.id].sort());
+    expect(await ids(`Karen${t} Smith${t}`)).toEqual([other.id]);
+    expect(await ids(`Karen${t} Nobody${t}`)).toEqual([]);
+    // with the search index still catching up (a large import's queued ids), the same answer
+    await ctx.database.db.execute(
+      sql`insert into lead_search_queue (first_id, last_id) values (${karen.id}, ${reversed.id})`,
+    );
+    await ctx.database.db.execute(
+      sql`delete from lead_search where lead_id between ${karen.id} and ${reversed.id}`,
+    );
+    expect(await ids(`Karen${t} Brown${t}`)).toEqual([karen.id, reversed.id].sort());
+    // the index caught up again (the queue empty), as the other tests expect
+    await ctx.database.db.execute(sql`select lead_search_catch_up(1000)`);
+    expect(await ids(`Karen${t} Brown${t}`)).toEqual([karen.id, reversed.id].sort());
+  });
+
   it('finds a common word among the newest leads and a rare one anywhere, paging through both', async () => {
     const admin = await loginAdmin(ctx);
     const t = tag('win');

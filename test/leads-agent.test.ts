@@ -126,6 +126,10 @@ describe('GET /api/agent/leads', () => {
       total: 3,
     });
     expect(await get('?q=555-0150')).toEqual({ ids: [own[5].id], total: 1 });
+    // a full name, first and last in either order
+    expect(await get('?limit=5&q=Rosa%20Diaz1')).toEqual({ ids: [own[1].id], total: 1 });
+    expect(await get('?limit=5&q=diaz2%20%20ROSA')).toEqual({ ids: [own[2].id], total: 1 });
+    expect(await get('?limit=5&q=Tom%20Diaz1')).toEqual({ ids: [], total: 0 });
     expect(await get('?limit=5&q=LEAD4%40EXAMPLE')).toEqual({ ids: [own[4].id], total: 1 });
     expect(await get('?limit=5&q=rosa&status=CONVERTED')).toEqual({ ids: [], total: 0 });
     // LIKE wildcards match literally

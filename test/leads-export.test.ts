@@ -170,6 +170,8 @@ describe('GET /api/admin/leads/export', () => {
       [`?q=${t}&status=NEW`, 2],
       [`?q=${t}&status=CONVERTED`, 1],
       [`?q=ann${t}`, 1],
+      [`?q=lee${t}%20${t}`, 1], // every word in one of the fields, as on the page
+      [`?q=ann${t}%20lee${t}`, 0],
       [`?q=${t}&status=INVALID`, 0],
       [`?q=${t.slice(0, 4)}%25${t.slice(5)}`, 0], // LIKE wildcards match literally
     ];

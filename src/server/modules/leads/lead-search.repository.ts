@@ -1,4 +1,4 @@
-import { and, desc, eq, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, lt, type SQL, sql } from 'drizzle-orm';
 import type { Lead, LeadListQuery } from '../../../shared/contracts/leads';
 import { LEAD_STATUSES, type LeadStatus } from '../../../shared/domain';
 import {
@@ -72,6 +72,38 @@ export function leadsJsonPage(rows: SQL, order: SQL): SQL {
 /** `%`, `_` and `\` typed by the admin are matched literally. */
 export function likePattern(q: string): string {
   return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * A search's words: what the user typed, split at white space. A lead matches when every word is
+ * found in one of its fields, so "Karen Brown" and "Brown Karen" both find Karen Brown
+ * (docs/domain.md, Lists, search and export).
+ */
+export function searchTerms(q: string): string[] {
+  const words = q
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w !== '');
+  return words.length === 0 ? [q] : [...new Set(words)];
+}
+
+/** Every word of `q` in one of the lead's four searched fields (ILIKE: case ignored). */
+function fieldsMatch(q: string): SQL {
+  return sql.join(
+    searchTerms(q).map((term) => {
+      const p = likePattern(term);
+      return sql`(first_name ilike ${p} or last_name ilike ${p} or phone ilike ${p} or email ilike ${p})`;
+    }),
+    sql` and `,
+  );
+}
+
+/** Every word of `q` in the search document `doc` (lowercased, fields apart: see lead_search_doc). */
+function docMatches(doc: SQL, q: string): SQL {
+  return sql.join(
+    searchTerms(q).map((term) => sql`${doc} like lower(${likePattern(term)})`),
+    sql` and `,
+  );
 }
 
 export interface LeadsPage {
@@ -177,7 +209,6 @@ interface RecentMatches {
 }
 
 async function searchRecent(db: Db, q: string, status?: LeadStatus): Promise<RecentMatches> {
-  const pattern = likePattern(q);
   const statusJoin = status
     ? sql`join leads l on l.id = w.lead_id and l.status = ${enumLiteral(status, LEAD_STATUSES)}`
     : sql``;
@@ -188,7 +219,7 @@ async function searchRecent(db: Db, q: string, status?: LeadStatus): Promise<Rec
         )
         select (select count(*) from w)::int as scanned,
                array(select w.lead_id from w ${statusJoin}
-                      where w.doc like lower(${pattern})
+                      where ${docMatches(sql`w.doc`, q)}
                       order by w.lead_id desc limit ${SEARCH_COUNT_LIMIT + 1}) as ids`,
   );
   return { ids: row.ids.map(Number), complete: row.scanned < RECENT_SEARCH_WINDOW };
@@ -207,12 +238,10 @@ function queuedRanges(db: Db) {
  * (ILIKE's meaning: both sides lowercased), as a subquery with one column `id`.
  */
 function searchMatches(q: string, queued: { first_id: number; last_id: number }[]): SQL {
-  const pattern = likePattern(q);
   if (q.includes(DOC_SEPARATOR)) {
-    return sql`(select id from leads where first_name ilike ${pattern} or last_name ilike ${pattern}
-                or phone ilike ${pattern} or email ilike ${pattern})`;
+    return sql`(select id from leads where ${fieldsMatch(q)})`;
   }
-  const indexed = sql`select lead_id as id from lead_search where doc like lower(${pattern})`;
+  const indexed = sql`select lead_id as id from lead_search where ${docMatches(sql`doc`, q)}`;
   if (queued.length === 0) return sql`(${indexed})`;
   const ranges = sql.join(
     queued.map((r) => sql`id between ${r.first_id} and ${r.last_id}`),
@@ -223,7 +252,7 @@ function searchMatches(q: string, queued: { first_id: number; last_id: number }[
       union all
       select id from leads
       where (${ranges})
-        and lead_search_doc(first_name, last_name, phone, email) like lower(${pattern})
+        and ${docMatches(sql`lead_search_doc(first_name, last_name, phone, email)`, q)}
     ) both_parts)`;
 }
 
@@ -247,11 +276,7 @@ export async function listLeadsOfAgent(
   const status = query.status
     ? sql`and status = ${enumLiteral(query.status, LEAD_STATUSES)}`
     : sql``;
-  const pattern = query.q ? likePattern(query.q) : null;
-  const search = pattern
-    ? sql`and (first_name ilike ${pattern} or last_name ilike ${pattern}
-               or phone ilike ${pattern} or email ilike ${pattern})`
-    : sql``;
+  const search = query.q ? sql`and ${fieldsMatch(query.q)}` : sql``;
   const where = sql`agent_id = ${agentId} ${status} ${search}`;
   const paged = query.limit !== undefined;
   const page = leadsJsonPage(
@@ -261,7 +286,7 @@ export async function listLeadsOfAgent(
   );
   const total = !paged
     ? sql`page.n`
-    : pattern
+    : query.q
       ? sql`(select count(*)::int from leads where ${where})`
       : sql`(select coalesce(sum(n), 0)::int from agent_lead_counts
              where agent_id = ${agentId} ${status})`;
@@ -272,21 +297,11 @@ export async function listLeadsOfAgent(
   return { leadsJson: row.leads, total: row.total };
 }
 
-/** The export's filter: a status, and a case-insensitive substring of name, phone or email. */
+/** The export's filter: the leads list's (a status, and every word of the search). */
 function exportFilter(filter: { status?: LeadStatus; q?: string }): SQL[] {
   const conditions: SQL[] = [];
   if (filter.status) conditions.push(eq(leads.status, filter.status));
-  if (filter.q) {
-    const pattern = likePattern(filter.q);
-    conditions.push(
-      or(
-        ilike(leads.firstName, pattern),
-        ilike(leads.lastName, pattern),
-        ilike(leads.phone, pattern),
-        ilike(leads.email, pattern),
-      ) as SQL,
-    );
-  }
+  if (filter.q) conditions.push(fieldsMatch(filter.q));
   return conditions;
 }
 
