@@ -14,6 +14,9 @@ import {
 } from './sessions.repository';
 import { findUserByEmail, insertUser } from './users.repository';
 
+/** For modules that create users themselves (the demo seeder): the same argon2 profile and cap. */
+export { hashPassword } from './passwords';
+
 function tooMany(waitMs: number, message: string): AppError {
   return new AppError('TOO_MANY_REQUESTS', message, {
     'retry-after': String(Math.ceil(waitMs / 1000)),
