@@ -1,4 +1,4 @@
-import { inArray, like } from 'drizzle-orm';
+import { eq, inArray, like } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { leads } from '../src/server/db/schema';
 import { businessDate } from '../src/server/lib/business-time';
@@ -7,7 +7,8 @@ import { Client, loginAdmin, registerAgent, setupTestApp } from './support/test-
 
 const ctx = setupTestApp();
 
-const HEADER = 'firstName,lastName,phone,email,city,state,age,category,status,externalId,createdAt';
+const HEADER =
+  'firstName,lastName,phone,email,city,state,age,category,status,externalId,createdAt,agentName,agentEmail,assignedAt';
 
 let seq = 0;
 /** A unique token for this file's rows, so a search only finds what a test created. */
@@ -68,7 +69,7 @@ async function exportRows(client: Client, query = '') {
   expect(res.statusCode, res.body).toBe(200);
   const [header, ...rows] = readCsv(res.body);
   expect(header.join(',')).toBe(HEADER);
-  for (const row of rows) expect(row).toHaveLength(11);
+  for (const row of rows) expect(row).toHaveLength(14);
   return { res, rows };
 }
 
@@ -111,6 +112,12 @@ describe('GET /api/admin/leads/export', () => {
       .update(leads)
       .set({ externalId: `ext-${t}` })
       .where(inArray(leads.id, [older.id]));
+    // the newer lead is held by an agent: the export names them and the assignment's time
+    const agent = await registerAgent(ctx.app, `Holder ${t}`);
+    await ctx.database.db
+      .update(leads)
+      .set({ agentId: agent.id, assignedAt: new Date('2031-03-05T09:10:11.012Z') })
+      .where(eq(leads.id, newer.id));
 
     const { res, rows } = await exportRows(admin.client, `?q=${t}`);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
@@ -132,6 +139,9 @@ describe('GET /api/admin/leads/export', () => {
         'CONVERTED',
         '',
         newer.createdAt.toISOString(),
+        agent.name,
+        agent.email,
+        '2031-03-05T09:10:11.012Z',
       ],
       [
         'Ann',
@@ -145,6 +155,9 @@ describe('GET /api/admin/leads/export', () => {
         'NEW',
         `ext-${t}`,
         '2031-03-04T05:06:07.089Z',
+        '',
+        '',
+        '',
       ],
     ]);
   });

@@ -8,7 +8,7 @@ import {
   queryPreparedRows,
   queryRows,
 } from '../../db/client';
-import { leads } from '../../db/schema';
+import { leads, users } from '../../db/schema';
 import { compactLeadCountsIfNeeded, leadTotalQuery } from './lead-counts.repository';
 
 export const DEFAULT_PAGE_SIZE = 50;
@@ -87,12 +87,18 @@ export function searchTerms(q: string): string[] {
   return words.length === 0 ? [q] : [...new Set(words)];
 }
 
-/** Every word of `q` in one of the lead's four searched fields (ILIKE: case ignored). */
-function fieldsMatch(q: string): SQL {
+/**
+ * Every word of `q` in one of the lead's four searched fields (ILIKE: case ignored); `table`
+ * qualifies the columns where another joined table has the same names.
+ */
+function fieldsMatch(q: string, table = ''): SQL {
+  const [first, last, phone, email] = ['first_name', 'last_name', 'phone', 'email'].map((c) =>
+    sql.raw(table ? `${table}.${c}` : c),
+  );
   return sql.join(
     searchTerms(q).map((term) => {
       const p = likePattern(term);
-      return sql`(first_name ilike ${p} or last_name ilike ${p} or phone ilike ${p} or email ilike ${p})`;
+      return sql`(${first} ilike ${p} or ${last} ilike ${p} or ${phone} ilike ${p} or ${email} ilike ${p})`;
     }),
     sql` and `,
   );
@@ -301,13 +307,13 @@ export async function listLeadsOfAgent(
 function exportFilter(filter: { status?: LeadStatus; q?: string }): SQL[] {
   const conditions: SQL[] = [];
   if (filter.status) conditions.push(eq(leads.status, filter.status));
-  if (filter.q) conditions.push(fieldsMatch(filter.q));
+  if (filter.q) conditions.push(fieldsMatch(filter.q, 'leads'));
   return conditions;
 }
 
 /**
  * One batch of the export: the leads matching the filter below `afterId` (keyset pagination on
- * the primary key, newest first), with the exported columns.
+ * the primary key, newest first), with the exported columns and the agent who holds the lead.
  */
 export function readExportBatch(
   db: Db,
@@ -330,8 +336,12 @@ export function readExportBatch(
       status: leads.status,
       externalId: leads.externalId,
       createdAt: leads.createdAt,
+      agentName: users.name,
+      agentEmail: users.email,
+      assignedAt: leads.assignedAt,
     })
     .from(leads)
+    .leftJoin(users, eq(users.id, leads.agentId))
     .where(and(...exportFilter(filter), ...after))
     .orderBy(desc(leads.id))
     .limit(batchSize);

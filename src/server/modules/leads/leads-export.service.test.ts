@@ -77,7 +77,7 @@ describe('csvRow', () => {
   it('joins cells with commas and ends the record with CRLF', () => {
     expect(csvRow(['a', 'b,c', null, 5])).toBe('a,"b,c",,5\r\n');
     expect(csvRow(LEAD_EXPORT_COLUMNS)).toBe(
-      'firstName,lastName,phone,email,city,state,age,category,status,externalId,createdAt\r\n',
+      'firstName,lastName,phone,email,city,state,age,category,status,externalId,createdAt,agentName,agentEmail,assignedAt\r\n',
     );
   });
 
@@ -106,6 +106,9 @@ describe('csvRow', () => {
               'ASSIGNED',
               r.externalId,
               '2030-01-01T00:00:00.000Z',
+              r.lastName,
+              'agent@example.com',
+              '2030-01-02T00:00:00.000Z',
             ]);
           }
           const parsed = await parse(csv);
@@ -127,7 +130,22 @@ describe('csvRow', () => {
   it('a neutralised cell reads back with its leading quote: inert in the database too', async () => {
     const csv =
       csvRow(LEAD_EXPORT_COLUMNS) +
-      csvRow(['=1+1', '@x', '+1 555', null, 'Tulsa', 'OK', 61, 'ACA', 'NEW', 'n-1', null]);
+      csvRow([
+        '=1+1',
+        '@x',
+        '+1 555',
+        null,
+        'Tulsa',
+        'OK',
+        61,
+        'ACA',
+        'NEW',
+        'n-1',
+        null,
+        'Ann Agent',
+        'a@x.com',
+        null,
+      ]);
     const parsed = await parse(csv);
     expect(parsed.errors).toEqual([]);
     expect(parsed.leads[0]).toMatchObject({

@@ -2,7 +2,10 @@ import type { LeadStatus } from '../../../shared/domain';
 import type { Db } from '../../db/client';
 import { readExportBatch } from './lead-search.repository';
 
-/** The import's columns plus status and createdAt: an export can be imported again as it is. */
+/**
+ * The import's columns plus status and createdAt, then who holds the lead and since when: an
+ * export can be imported again as it is (the import ignores the columns it does not know).
+ */
 export const LEAD_EXPORT_COLUMNS = [
   'firstName',
   'lastName',
@@ -15,6 +18,9 @@ export const LEAD_EXPORT_COLUMNS = [
   'status',
   'externalId',
   'createdAt',
+  'agentName',
+  'agentEmail',
+  'assignedAt',
 ] as const;
 
 export interface LeadExportFilter {
@@ -82,6 +88,9 @@ export async function* exportLeadsCsv(
         r.status,
         r.externalId,
         r.createdAt.toISOString(),
+        r.agentName,
+        r.agentEmail,
+        r.assignedAt?.toISOString() ?? null,
       ]);
     }
     if (chunk !== '') yield chunk;
