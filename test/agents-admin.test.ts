@@ -42,7 +42,7 @@ describe('GET /api/admin/agents and PATCH .../subscription', () => {
       subscription: {
         id: expect.any(Number),
         status: 'ACTIVE',
-        package: { name: 'Gold', priceMonthlyCents: 49_900 },
+        package: { name: 'Gold', priceMonthlyCents: 49_900, category: 'MEDICARE', leadsPerDay: 4 },
       },
     });
     expect(list[1]).toEqual({

@@ -24,7 +24,12 @@ export const adminAgent = z.object({
     .object({
       id: z.number().int(),
       status: z.enum(SUBSCRIPTION_STATUSES),
-      package: z.object({ name: z.string(), priceMonthlyCents: z.number().int() }),
+      package: z.object({
+        name: z.string(),
+        priceMonthlyCents: z.number().int(),
+        category: z.enum(LEAD_CATEGORIES),
+        leadsPerDay: z.number().int(),
+      }),
     })
     .nullable(),
 });

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { SubscriptionStatus } from '../../../shared/domain';
+import type { LeadCategory, SubscriptionStatus } from '../../../shared/domain';
 import { type Db, queryRows } from '../../db/client';
 
 export interface AgentRow {
@@ -11,6 +11,7 @@ export interface AgentRow {
   packageName: string | null;
   priceMonthlyCents: number | null;
   leadsPerDay: number | null;
+  category: LeadCategory | null;
   totalLeads: number;
   convertedLeads: number;
   assignedToday: number;
@@ -32,6 +33,7 @@ export async function listAgentRows(
       select u.id, u.name, u.email,
              s.id as "subscriptionId", s.status, p.name as "packageName",
              p.price_monthly_cents as "priceMonthlyCents", p.leads_per_day as "leadsPerDay",
+             p.category,
              coalesce(l.total, 0)::int as "totalLeads",
              coalesce(l.converted, 0)::int as "convertedLeads",
              coalesce(t.today, 0)::int as "assignedToday"

@@ -40,7 +40,12 @@ function toAdminAgent(row: AgentRow): AdminAgent {
     subscription: subscription
       ? {
           ...subscription,
-          package: { name: row.packageName ?? '', priceMonthlyCents: row.priceMonthlyCents ?? 0 },
+          package: {
+            name: row.packageName ?? '',
+            priceMonthlyCents: row.priceMonthlyCents ?? 0,
+            category: row.category ?? 'MEDICARE',
+            leadsPerDay: row.leadsPerDay ?? 0,
+          },
         }
       : null,
   };
