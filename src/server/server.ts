@@ -18,7 +18,7 @@ async function main() {
     print: (line) => console.log(line),
   });
   if (process.argv.includes('--demo')) {
-    await seedDemo(database.db, config.BUSINESS_TZ, (line) => console.log(line));
+    await seedDemo(database.db, config, (line) => console.log(line));
   }
 
   const app = await buildApp({

@@ -1,11 +1,17 @@
 import { sql } from 'drizzle-orm';
 import { LEAD_CATEGORIES, type LeadCategory } from '../../../shared/domain';
 import type { Db } from '../../db/client';
-import { leadHistory, leads, packages, preferences, subscriptions, users } from '../../db/schema';
+import { leads, packages, preferences, subscriptions, users } from '../../db/schema';
 import { businessDate } from '../../lib/business-time';
+import { type EngineConfig, runAssignment } from '../assignment/run-assignment.service';
 import { hashPassword } from '../auth/passwords';
+import { updateOwnLeadStatus } from '../leads/leads.service';
 
 export const DEMO_AGENT_PASSWORD = 'demo1234';
+
+/** Days of demo history, and leads arriving each day (before that day's run). */
+const DEMO_DAYS = 14;
+const LEADS_PER_DAY = 30;
 
 const FIRST = [
   'Mary',
@@ -140,11 +146,12 @@ function prng(seed: number) {
 
 /**
  * Demo data for a newcomer: packages of every category, agents with subscriptions and
- * preferences, and a few hundred leads, some already worked. Skipped when leads exist.
+ * preferences, and two weeks of leads handed out by the real engine, some already worked.
+ * Skipped when leads exist.
  */
 export async function seedDemo(
   db: Db,
-  timeZone: string,
+  config: EngineConfig,
   log: (line: string) => void,
 ): Promise<boolean> {
   const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(leads);
@@ -205,56 +212,60 @@ export async function seedDemo(
       .values({ userId: user.id, states: [...spec.states], ageMin: i % 2 ? 50 : null });
   }
 
-  // 400 leads over the last two weeks; a third already delivered and partly worked
+  // Two weeks of leads, each day's arriving in the hours before that day's run of the real
+  // engine (as the daily schedule would have run it): every demo lead an agent holds fits that
+  // agent's package, preferences and quota, and the run history shows the days.
   const now = Date.now();
-  const rows = Array.from({ length: 400 }, (_, i) => {
-    const [city, state] = pick(PLACES);
-    const category = pick(LEAD_CATEGORIES);
-    const first = pick(FIRST);
-    const last = pick(LAST);
-    return {
-      externalId: `DEMO-${String(i + 1).padStart(4, '0')}`,
-      firstName: first,
-      lastName: last,
-      phone: `(555) ${String(100 + Math.floor(rand() * 900))}-${String(1000 + Math.floor(rand() * 9000))}`,
-      email: `${first}.${last}${i}@example.com`.toLowerCase(),
-      city,
-      state,
-      age: category === 'ACA' ? 26 + Math.floor(rand() * 38) : 60 + Math.floor(rand() * 30),
-      category,
-      createdAt: new Date(now - Math.floor(rand() * 14 * 86_400_000)),
-    };
-  });
-  const inserted = await db
-    .insert(leads)
-    .values(rows)
-    .returning({ id: leads.id, createdAt: leads.createdAt });
-  const worked = inserted.slice(0, 130);
-  const statuses = ['ASSIGNED', 'CONTACTED', 'IN_PROGRESS', 'CONVERTED', 'INVALID'] as const;
-  const active = agents.slice(0, 4);
-  for (const [i, lead] of worked.entries()) {
-    const agent = active[i % active.length];
-    const status = statuses[Math.floor(rand() * statuses.length)];
-    const assignedAt = new Date(lead.createdAt.getTime() + 3_600_000);
-    await db
-      .update(leads)
-      .set({
-        agentId: agent.id,
-        status,
-        assignedAt,
-        assignedOn: businessDate(timeZone, assignedAt),
-      })
-      .where(sql`${leads.id} = ${lead.id}`);
-    await db.insert(leadHistory).values({
-      leadId: lead.id,
-      kind: 'MANUAL_ASSIGNED',
-      fromStatus: 'NEW',
-      toStatus: 'ASSIGNED',
-      agentId: agent.id,
-      createdAt: assignedAt,
+  let stored = 0;
+  let assigned = 0;
+  for (let day = DEMO_DAYS - 1; day >= 0; day--) {
+    const runAt = new Date(now - day * 86_400_000);
+    const rows = Array.from({ length: LEADS_PER_DAY }, () => {
+      const [city, state] = pick(PLACES);
+      const category = pick(LEAD_CATEGORIES);
+      const first = pick(FIRST);
+      const last = pick(LAST);
+      stored++;
+      return {
+        externalId: `DEMO-${String(stored).padStart(4, '0')}`,
+        firstName: first,
+        lastName: last,
+        phone: `(555) ${String(100 + Math.floor(rand() * 900))}-${String(1000 + Math.floor(rand() * 9000))}`,
+        email: `${first}.${last}${stored}@example.com`.toLowerCase(),
+        city,
+        state,
+        age: category === 'ACA' ? 26 + Math.floor(rand() * 38) : 60 + Math.floor(rand() * 30),
+        category,
+        createdAt: new Date(runAt.getTime() - Math.floor(rand() * 8 * 3_600_000)),
+      };
     });
+    await db.insert(leads).values(rows);
+    // past days as the schedule ran them; today's run as an admin's, so the real schedule
+    // still runs today at its hour
+    const run = await runAssignment(db, config, {
+      trigger: day === 0 ? 'MANUAL' : 'SCHEDULE',
+      now: runAt,
+    });
+    if (run?.error) throw new Error(`demo assignment run failed: ${run.error}`);
+    assigned += run?.assigned ?? 0;
   }
-  log(`Demo data: ${pkgRows.length} packages, ${agents.length} agents, ${rows.length} leads.`);
+
+  // Agents have worked most of what they received before today, as agents do.
+  const held = await db
+    .select({ id: leads.id, agentId: leads.agentId })
+    .from(leads)
+    .where(
+      sql`${leads.agentId} is not null and ${leads.assignedOn} < ${businessDate(config.BUSINESS_TZ)}`,
+    )
+    .orderBy(leads.id);
+  const outcomes = ['CONTACTED', 'IN_PROGRESS', 'CONVERTED', 'INVALID'] as const;
+  for (const lead of held) {
+    if (rand() < 0.25) continue; // not called yet
+    await updateOwnLeadStatus(db, lead.agentId as number, lead.id, pick(outcomes));
+  }
+  log(
+    `Demo data: ${pkgRows.length} packages, ${agents.length} agents, ${stored} leads over ${DEMO_DAYS} days, ${assigned} assigned by the engine.`,
+  );
   log(
     `Demo agents sign in as agent1@demo.leadflow.local ... agent${agents.length}@demo.leadflow.local, password ${DEMO_AGENT_PASSWORD}`,
   );
