@@ -4,13 +4,8 @@ import { imports, leadHistory, leads } from '../src/server/db/schema';
 import { businessDate } from '../src/server/lib/business-time';
 import { RECENT_SEARCH_WINDOW, toLead } from '../src/server/modules/leads/lead-search.repository';
 import { type Lead, leadSchema } from '../src/shared/contracts/leads';
-import {
-  Client,
-  loginAdmin,
-  registerAgent,
-  setupTestApp,
-  type TestContext,
-} from './support/test-app';
+import { insertLeads } from './support/admin-fixtures';
+import { Client, loginAdmin, registerAgent, setupTestApp } from './support/test-app';
 
 const ctx = setupTestApp();
 
@@ -29,24 +24,6 @@ function upload(
   const form = new FormData();
   form.append('file', new Blob([csv], { type }), filename);
   return client.request('POST', '/api/admin/leads/import', form);
-}
-
-async function insertLeads(
-  context: TestContext,
-  rows: Partial<typeof leads.$inferInsert>[],
-): Promise<(typeof leads.$inferSelect)[]> {
-  return context.database.db
-    .insert(leads)
-    .values(
-      rows.map((r) => ({
-        city: 'Austin',
-        state: 'TX',
-        age: 65,
-        category: 'MEDICARE' as const,
-        ...r,
-      })),
-    )
-    .returning();
 }
 
 describe('GET /api/admin/leads', () => {
