@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import { leads, packages, preferences, subscriptions, users } from '../../db/schema';
 import { businessDate } from '../../lib/business-time';
 import { type EngineConfig, runAssignment } from '../assignment/run-assignment.service';
-import { hashPassword } from '../auth/passwords';
+import { hashPassword } from '../auth/auth.service';
 import { updateOwnLeadStatus } from '../leads/leads.service';
 
 export const DEMO_AGENT_PASSWORD = 'demo1234';
