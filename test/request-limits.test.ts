@@ -102,6 +102,25 @@ describe('body size', () => {
   });
 });
 
+describe('the body deadline', () => {
+  const quick = setupTestApp({ BODY_TIMEOUT_MS: 200 });
+
+  it('stops with the answer: a body refused unread raises nothing once its deadline passes', async () => {
+    // an error raised then would have nobody to hear it and end the process (vitest fails the run)
+    for (const payload of [manyKeys(90_000), '{"email":', '{"email":"a\\u0000"}']) {
+      const res = await quick.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        headers: { 'content-type': 'application/json' },
+        payload,
+      });
+      expect([400, 413]).toContain(res.statusCode);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await quick.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+  });
+});
+
 describe('routes that take no body', () => {
   const NO_BODY = ROUTES.filter(
     (r) => r.method === 'GET' || r.method === 'DELETE' || /logout$|assignment\/run$/.test(r.path),

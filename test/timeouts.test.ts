@@ -70,6 +70,18 @@ describe.runIf(onPostgres)('timeouts', () => {
     );
   });
 
+  it('a body refused unread (too large) leaves no deadline behind: the server outlives it', async () => {
+    const res = await fetch(`${server.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: server.url },
+      body: JSON.stringify({ email: 'big@example.com', password: 'x'.repeat(20_000) }),
+    });
+    expect(res.status).toBe(413);
+    await new Promise((resolve) => setTimeout(resolve, TIMEOUTS.BODY_TIMEOUT_MS + 500));
+    expect(server.child.exitCode).toBeNull();
+    expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+  });
+
   it('headers trickled a byte at a time are cut off within HEADERS_TIMEOUT_MS (408)', async () => {
     const head = `GET /api/health HTTP/1.1\r\nHost: ${host()}\r\nX-Slow: ${'a'.repeat(200)}\r\n\r\n`;
     const conn = trickle('', head, 100);

@@ -1,4 +1,4 @@
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough, type Readable, type Writable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
@@ -54,14 +54,14 @@ export const requestBodyPlugin = fp(async (app: FastifyInstance) => {
     parseJson(request, body as string, done);
   });
 
-  app.addHook('preParsing', async (request, _reply, payload) => {
+  app.addHook('preParsing', async (request, reply, payload) => {
     if (!hasBody(request)) return payload;
     if (request.routeOptions.schema?.body === undefined) {
       if (isMultipart(request)) return payload; // the import route reads and limits its own
       if (isEmptyObjectSized(request)) return payload;
       throw new AppError('PAYLOAD_TOO_LARGE', 'This request takes no body');
     }
-    return withDeadline(payload, bodyTimeoutMs);
+    return withDeadline(payload, bodyTimeoutMs, reply.raw);
   });
 
   app.addHook('preValidation', async (request) => {
@@ -91,10 +91,13 @@ function isMultipart(request: FastifyRequest): boolean {
 /**
  * The body as a stream that fails with a 408 when it has not ended within `ms`: the body parser
  * then answers 408 with `Connection: close`, so a client that trickles its body loses the
- * connection instead of holding it.
+ * connection instead of holding it. The clock stops when the body ends or the answer is sent
+ * (a body refused unread, as too large, never ends).
  */
-function withDeadline(payload: Readable, ms: number): Readable {
+function withDeadline(payload: Readable, ms: number, response: Writable): Readable {
   const guarded = new PassThrough();
+  // the parser's own listener reports the error; this one keeps a late one from going unheard
+  guarded.on('error', () => {});
   const timer = setTimeout(() => {
     payload.unpipe(guarded);
     guarded.destroy(clientError(408, 'Request timeout: the body did not arrive in time'));
@@ -102,6 +105,8 @@ function withDeadline(payload: Readable, ms: number): Readable {
   const settle = () => clearTimeout(timer);
   payload.once('end', settle);
   payload.once('close', settle);
+  response.once('finish', settle);
+  response.once('close', settle);
   payload.once('error', (err) => {
     settle();
     guarded.destroy(err);
