@@ -1,14 +1,8 @@
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  type CsvBatch,
-  CsvFileError,
-  MAX_ROW_CHARS,
-  type ParsedLead,
-  parseLeadCsv,
-  type RowError,
-} from './lead-csv';
+import { CsvFileError, MAX_ROW_CHARS } from './csv-tokenizer';
+import { type CsvBatch, type ParsedLead, parseLeadCsv, type RowError } from './lead-csv';
 
 const HEADER = 'externalId,firstName,lastName,phone,email,city,state,age,category';
 

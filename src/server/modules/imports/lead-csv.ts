@@ -1,7 +1,7 @@
 /**
  * A CSV of leads, parsed and validated in batches (pure: bytes in, batches of rows out). The
  * text is cut into records by csv-tokenizer.ts; each record is a lead row checked by the leads'
- * own rules (leads/lead-row.ts) against the columns the header names. A repeated externalId is
+ * own rules (leads/lead-row.service.ts) against the columns the header names. A repeated externalId is
  * not this parser's business: the database's unique index skips the repeat (and the import
  * counts it as a duplicate), within a file as across files (docs/decisions/007).
  */
@@ -11,7 +11,7 @@ import {
   type LeadValues,
   mapLeadHeader,
   validateLeadRow,
-} from '../leads/lead-row';
+} from '../leads/lead-row.service';
 import {
   CsvFileError,
   type CsvRecordSink,
@@ -19,8 +19,6 @@ import {
   RECORD_BAD_BYTES,
   RECORD_TEXT_AFTER_QUOTE,
 } from './csv-tokenizer';
-
-export { CsvFileError, MAX_ROW_CHARS } from './csv-tokenizer';
 
 export interface ParsedLead extends LeadValues {
   /** Physical line number in the file where the row starts (the header is line 1). */

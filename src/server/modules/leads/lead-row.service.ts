@@ -4,7 +4,8 @@
  * as named values (validateLead). Pure: text in, a lead or the reasons it is refused out.
  *
  * A refused lead gets every problem it has, joined by "; ", so that whoever fixes the data
- * fixes it once. Values are trimmed; an empty optional value is null.
+ * fixes it once. Values are trimmed; an empty optional value is null. A service by name: the
+ * leads' rules, which the imports module (and the coming intake API) reach from outside.
  */
 import {
   LEAD_CATEGORIES,
