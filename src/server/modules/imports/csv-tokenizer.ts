@@ -5,10 +5,12 @@
  *
  * Hand-written rather than csv-parse, for speed (docs/decisions/004-csv-parsing.md). Format:
  * comma separator, `"` quoting with `""` escapes, commas and line breaks inside quotes, CRLF or
- * LF line endings, UTF-8 with or without BOM. Empty lines are not records. Memory stays flat: at
- * most one partial record is held, whatever the size of the file.
+ * LF line endings, UTF-8 with or without BOM. Empty lines are not records. A CR belongs to the
+ * line end right before a line feed (or at the end of the file); anywhere else it is text. Memory
+ * stays flat: at most one partial record is held, whatever the size of the file.
  */
 import { StringDecoder } from 'node:string_decoder';
+import { setImmediate } from 'node:timers/promises';
 import { AppError } from '../../lib/app-error';
 
 /**
@@ -30,8 +32,12 @@ export class CsvFileError extends AppError {
 /** A record (all its physical lines) longer than this many characters makes the file unusable. */
 export const MAX_ROW_CHARS = 1024 * 1024;
 
-/** Decode at most this many bytes at a time, whatever size the caller's chunks are. */
-const DECODE_SLICE = 1024 * 1024;
+/**
+ * Bytes decoded and parsed at a time, whatever size the caller's chunks are. The event loop runs
+ * after each READ_SLICE bytes parsed: a slice takes about a millisecond of lead rows, tens of
+ * milliseconds at worst (a slice of nothing but commas is 65,536 fields).
+ */
+export const READ_SLICE = 64 * 1024;
 
 /** A record held bytes that are not valid UTF-8 (decoded as U+FFFD). */
 export const RECORD_BAD_BYTES = 1;
@@ -52,43 +58,94 @@ const COMMA = 44; // ,
 const LF = 10;
 const CR = 13;
 
+// Where a record in progress stands (it is carried over when the buffer ends inside it).
+/** before a field's first character */
+const FIELD_START = 0;
+/** inside a quoted field */
+const QUOTED = 1;
+/** just after a quoted field's closing quote */
+const AFTER_QUOTE = 2;
+/** inside an unquoted field, or in text after a closing quote */
+const UNQUOTED = 3;
+
+// What continueRecord found.
+/** the buffer ended inside the record: it goes on in the next one */
+const INCOMPLETE = 0;
+/** the record ended */
+const DONE = 1;
+/** the record ended and the sink asked for a pause */
+const PAUSE = 2;
+
+/**
+ * Every character is looked at a bounded number of times, however the input is cut into chunks:
+ * the next `"`, `,`, line feed and U+FFFD are each searched for once (their positions are kept),
+ * and a record the buffer ends inside is carried over as its fields so far and its state, never
+ * read again. Parsing time is linear in the size of the file (issue 13: it was quadratic in the
+ * length of a row with a quote in it).
+ */
 export class CsvTokenizer {
   /** Bytes read from the input so far. */
   bytesSeen = 0;
   /** Records handed to the sink so far. */
   records = 0;
 
-  /** Undecoded text: `buf.slice(pos)` is what is left to parse. */
+  /** Decoded text not parsed yet: `buf.slice(pos)` (at most a character or two between chunks). */
   private buf = '';
   private pos = 0;
-  /** Physical line number of `pos`. */
+  /** Physical line on which the next record (or the one in progress) starts. */
   private line = 1;
-  /** Index of the next `"` at or after `pos` (buf.length if none); recomputed when passed. */
+  // Index of the next `"`, `,`, LF and U+FFFD (a byte that was not valid UTF-8) at or after the
+  // last search's start, buf.length if none, -1 before the first search in this buffer.
   private nextQuote = -1;
-  /** Index of the next `,` at or after `pos` (buf.length if none); recomputed when passed. */
   private nextComma = -1;
-  /** Index of the next U+FFFD (a byte that was not valid UTF-8) at or after `pos`. */
+  private nextLf = -1;
   private nextBad = -1;
   private bomChecked = false;
+
+  // The record in progress, when a buffer ended inside it.
+  private inRecord = false;
+  private fields: string[] = [];
+  /** the current field's value so far */
+  private value = '';
+  private state = FIELD_START;
+  /** whether a field of the record was quoted (an unquoted empty line is not a record) */
+  private quoted = false;
+  private flags = 0;
+  /** line feeds inside the record so far (within quoted fields, and its own line end) */
+  private newlines = 0;
+  /** characters of the record in earlier buffers */
+  private charsBefore = 0;
 
   constructor(private readonly sink: CsvRecordSink) {}
 
   /**
    * Reads `input` to its end, handing each record to the sink; yields each time the sink asks
-   * for a pause. Throws CsvFileError when the file is unusable (recognisably not CSV text, an
-   * unclosed quote, a record over MAX_ROW_CHARS), possibly after records were handed over.
+   * for a pause. Between slices of READ_SLICE bytes it lets the event loop run (one upload must
+   * not hold up every other request while it parses). Throws CsvFileError when the file is
+   * unusable (recognisably not CSV text, an unclosed quote, a record over MAX_ROW_CHARS),
+   * possibly after records were handed over.
    */
   async *read(
     input: AsyncIterable<Buffer> | NodeJS.ReadableStream,
   ): AsyncGenerator<void, void, undefined> {
     const decoder = new StringDecoder('utf8');
     let first = true;
+    /** bytes parsed since the event loop last ran */
+    let parsed = 0;
     for await (const chunk of input as AsyncIterable<Buffer | Uint8Array | string>) {
       if (typeof chunk === 'string') {
-        this.bytesSeen += Buffer.byteLength(chunk);
         first = false;
-        this.append(chunk);
-        while (this.run(false)) yield;
+        for (let offset = 0; offset < chunk.length; offset += READ_SLICE) {
+          const text = chunk.slice(offset, offset + READ_SLICE);
+          this.bytesSeen += Buffer.byteLength(text);
+          this.append(text);
+          while (this.run(false)) yield;
+          parsed += text.length;
+          if (parsed >= READ_SLICE) {
+            parsed = 0;
+            await setImmediate();
+          }
+        }
         continue;
       }
       const bytes = Buffer.isBuffer(chunk)
@@ -99,11 +156,16 @@ export class CsvTokenizer {
         checkSignature(bytes);
         first = false;
       }
-      for (let offset = 0; offset < bytes.length; offset += DECODE_SLICE) {
-        const slice = bytes.subarray(offset, offset + DECODE_SLICE);
+      for (let offset = 0; offset < bytes.length; offset += READ_SLICE) {
+        const slice = bytes.subarray(offset, offset + READ_SLICE);
         this.bytesSeen += slice.length;
         this.append(decoder.write(slice));
         while (this.run(false)) yield;
+        parsed += slice.length;
+        if (parsed >= READ_SLICE) {
+          parsed = 0;
+          await setImmediate();
+        }
       }
     }
     this.append(decoder.end());
@@ -128,66 +190,242 @@ export class CsvTokenizer {
     this.pos = 0;
     this.nextQuote = -1;
     this.nextComma = -1;
+    this.nextLf = -1;
     this.nextBad = -1;
   }
 
   /**
    * Hands records to the sink. Returns true when the sink asked for a pause (call again after),
-   * false when the buffer holds no further complete record (all of it, when `final`).
+   * false once the buffer is used up (to its end, when `final`).
    */
   private run(final: boolean): boolean {
     const buf = this.buf;
     const len = buf.length;
     for (;;) {
-      const pos = this.pos;
-      if (pos >= len) return false;
-      let eol = buf.indexOf('\n', pos);
-      if (eol === -1) {
-        if (!final) {
-          if (len - pos > MAX_ROW_CHARS) this.tooLong();
-          return false;
+      if (!this.inRecord) {
+        const pos = this.pos;
+        if (pos >= len) return false;
+        const eol = this.lfFrom(pos);
+        if (eol - pos > MAX_ROW_CHARS) this.tooLong();
+        if (eol < len && this.quoteFrom(pos) > eol) {
+          // The common case: a whole line without a quote, cut at its commas (faster than split).
+          if (this.plainLine(pos, eol)) return true;
+          continue;
         }
-        eol = len;
+        this.startRecord();
       }
-      if (eol - pos > MAX_ROW_CHARS) this.tooLong();
-      if (this.nextQuote < pos) {
-        const q = buf.indexOf('"', pos);
-        this.nextQuote = q === -1 ? len : q;
+      const ended = this.continueRecord(final);
+      if (ended === INCOMPLETE) return false;
+      if (ended === PAUSE) return true;
+    }
+  }
+
+  /** A line from `pos` to the line feed at `eol`, with no quote in it. Answers the sink's pause. */
+  private plainLine(pos: number, eol: number): boolean {
+    const buf = this.buf;
+    const line = this.line;
+    this.line = line + 1;
+    this.pos = eol + 1;
+    let end = eol;
+    if (end > pos && buf.charCodeAt(end - 1) === CR) end--;
+    if (end === pos) return false; // an empty line
+    const fields: string[] = [];
+    let comma = this.nextComma;
+    for (let from = pos; ; ) {
+      if (comma < from) {
+        comma = buf.indexOf(',', from);
+        if (comma === -1) comma = buf.length;
       }
-      if (this.nextQuote < eol) {
-        // A quoted field: the record may span several lines.
-        const done = this.slowRow(final);
-        if (done === INCOMPLETE) return false;
-        if (done === PAUSE) return true;
-        continue;
+      if (comma >= end) {
+        fields.push(buf.slice(from, end));
+        break;
       }
-      const line = this.line;
-      this.line = line + 1;
-      this.pos = eol + 1;
-      let end = eol;
-      if (end > pos && buf.charCodeAt(end - 1) === CR) end--;
-      if (end === pos) continue; // empty line
-      // No quote in the line: the fields are what lies between commas (faster than split()).
-      const fields: string[] = [];
-      let comma = this.nextComma;
-      for (let from = pos; ; ) {
-        if (comma < from) {
-          comma = buf.indexOf(',', from);
-          if (comma === -1) comma = len;
-        }
-        if (comma >= end) {
-          fields.push(buf.slice(from, end));
-          break;
-        }
-        fields.push(buf.slice(from, comma));
-        from = comma + 1;
-      }
-      this.nextComma = comma;
-      this.records++;
-      if (this.sink.record(fields, line, this.hasBadBytes(pos, eol) ? RECORD_BAD_BYTES : 0)) {
-        return true;
+      fields.push(buf.slice(from, comma));
+      from = comma + 1;
+      // empty fields, without a search each (a row of a million commas must not take seconds)
+      while (from < end && buf.charCodeAt(from) === COMMA) {
+        fields.push('');
+        from++;
       }
     }
+    this.nextComma = comma;
+    this.records++;
+    return this.sink.record(fields, line, this.hasBadBytes(pos, eol) ? RECORD_BAD_BYTES : 0);
+  }
+
+  private startRecord(): void {
+    this.inRecord = true;
+    this.fields = [];
+    this.value = '';
+    this.state = FIELD_START;
+    this.quoted = false;
+    this.flags = 0;
+    this.newlines = 0;
+    this.charsBefore = 0;
+  }
+
+  /**
+   * Goes on with the record in progress from `pos`, field by field, following RFC 4180, to its
+   * end or to the end of the buffer (then it is carried over: nothing is read twice).
+   */
+  private continueRecord(final: boolean): typeof INCOMPLETE | typeof DONE | typeof PAUSE {
+    const buf = this.buf;
+    const len = buf.length;
+    const fields = this.fields;
+    const start = this.pos;
+    let i = start;
+    let value = this.value;
+    let state = this.state;
+    for (;;) {
+      if (state === FIELD_START) {
+        value = '';
+        const c = i < len ? buf.charCodeAt(i) : -1;
+        if (c === COMMA) {
+          fields.push(''); // an empty field: the common case of a long run of commas
+          i++;
+        } else if (c === QUOTE) {
+          this.quoted = true;
+          state = QUOTED;
+          i++;
+        } else if (i < len || final) {
+          state = UNQUOTED;
+        } else {
+          break; // the field starts in the next buffer
+        }
+      } else if (state === UNQUOTED) {
+        // up to the next comma or line feed (a quote in here is literal)
+        const sep = this.separatorFrom(i);
+        if (sep === len) {
+          value += buf.slice(i, len);
+          i = len;
+          if (!final) break;
+          fields.push(stripCr(value));
+          return this.endRecord(start, i);
+        }
+        value += buf.slice(i, sep);
+        i = sep + 1;
+        if (buf.charCodeAt(sep) === COMMA) {
+          fields.push(value);
+          state = FIELD_START;
+        } else {
+          fields.push(stripCr(value)); // a CR before the line feed is the line end's
+          this.newlines++;
+          return this.endRecord(start, i);
+        }
+      } else if (state === QUOTED) {
+        // up to the next lone quote; "" is an escaped quote
+        const from = i;
+        let escaped = false;
+        for (;;) {
+          const q = this.quoteFrom(i);
+          if (q === len || (q + 1 === len && !final)) {
+            if (q === len && final) {
+              throw new CsvFileError(
+                `Line ${this.line}: a quoted field is not closed before the end of the file`,
+                this.line,
+              );
+            }
+            i = q; // a quote at the very end may be the first of "": it waits for what follows
+            break;
+          }
+          if (buf.charCodeAt(q + 1) === QUOTE) {
+            escaped = true;
+            i = q + 2;
+          } else {
+            i = q + 1;
+            state = AFTER_QUOTE;
+            break;
+          }
+        }
+        const stop = state === AFTER_QUOTE ? i - 1 : i;
+        this.countLineFeeds(from, stop);
+        const text = buf.slice(from, stop);
+        value += escaped ? text.replaceAll('""', '"') : text;
+        if (state === QUOTED) break; // the field goes on in the next buffer
+      } else {
+        // AFTER_QUOTE: a separator, a line end, the end of the file, or stray text
+        if (i >= len) {
+          if (!final) break;
+          fields.push(value);
+          return this.endRecord(start, i);
+        }
+        const c = buf.charCodeAt(i);
+        if (c === COMMA) {
+          fields.push(value);
+          state = FIELD_START;
+          i++;
+        } else if (c === LF) {
+          fields.push(value);
+          this.newlines++;
+          return this.endRecord(start, i + 1);
+        } else if (c === CR && i + 1 === len && !final) {
+          break; // CRLF or stray text: the next buffer says
+        } else if (c === CR && (i + 1 === len || buf.charCodeAt(i + 1) === LF)) {
+          fields.push(value);
+          this.newlines++;
+          return this.endRecord(start, i + 2);
+        } else {
+          // text after the closing quote: kept as part of the value, the record is malformed
+          this.flags |= RECORD_TEXT_AFTER_QUOTE;
+          state = UNQUOTED;
+        }
+      }
+    }
+    // the buffer ended inside the record
+    this.value = value;
+    this.state = state;
+    this.pos = i;
+    this.charsBefore += i - start;
+    if (this.charsBefore > MAX_ROW_CHARS) this.tooLong();
+    if (this.hasBadBytes(start, i)) this.flags |= RECORD_BAD_BYTES;
+    return INCOMPLETE;
+  }
+
+  /** The record in progress ended at `end` (past its line end, if it has one). */
+  private endRecord(start: number, end: number): typeof DONE | typeof PAUSE {
+    const length = end > this.buf.length ? this.buf.length : end;
+    if (this.charsBefore + length - start > MAX_ROW_CHARS) this.tooLong();
+    if (this.hasBadBytes(start, length)) this.flags |= RECORD_BAD_BYTES;
+    this.pos = length;
+    this.inRecord = false;
+    this.value = '';
+    const line = this.line;
+    this.line = line + this.newlines;
+    const fields = this.fields;
+    if (!this.quoted && fields.length === 1 && fields[0] === '') return DONE; // an empty line
+    this.records++;
+    return this.sink.record(fields, line, this.flags) ? PAUSE : DONE;
+  }
+
+  /** Counts the line feeds in buf[from, to) into the record's. */
+  private countLineFeeds(from: number, to: number): void {
+    for (let lf = this.lfFrom(from); lf < to; lf = this.lfFrom(lf + 1)) this.newlines++;
+  }
+
+  private quoteFrom(from: number): number {
+    if (this.nextQuote < from) {
+      const i = this.buf.indexOf('"', from);
+      this.nextQuote = i === -1 ? this.buf.length : i;
+    }
+    return this.nextQuote;
+  }
+
+  private lfFrom(from: number): number {
+    if (this.nextLf < from) {
+      const i = this.buf.indexOf('\n', from);
+      this.nextLf = i === -1 ? this.buf.length : i;
+    }
+    return this.nextLf;
+  }
+
+  /** Index of the next `,` or line feed at or after `from`, buf.length if none. */
+  private separatorFrom(from: number): number {
+    if (this.nextComma < from) {
+      const i = this.buf.indexOf(',', from);
+      this.nextComma = i === -1 ? this.buf.length : i;
+    }
+    const lf = this.lfFrom(from);
+    return this.nextComma < lf ? this.nextComma : lf;
   }
 
   private hasBadBytes(from: number, to: number): boolean {
@@ -204,117 +442,7 @@ export class CsvTokenizer {
       this.line,
     );
   }
-
-  /**
-   * Parse one record that contains a `"`, field by field, following RFC 4180. Consumes nothing
-   * when the record is not complete in the buffer yet.
-   */
-  private slowRow(final: boolean): typeof INCOMPLETE | typeof PAUSE | typeof DONE {
-    const buf = this.buf;
-    const len = buf.length;
-    const start = this.pos;
-    const fields: string[] = [];
-    let i = start;
-    let newlines = 0;
-    let malformed = false;
-    for (;;) {
-      let value: string;
-      if (i < len && buf.charCodeAt(i) === QUOTE) {
-        // Quoted field: up to the next lone quote; "" is an escaped quote.
-        value = '';
-        let seg = i + 1;
-        for (;;) {
-          const q = buf.indexOf('"', seg);
-          if (q === -1 || (q + 1 === len && !final)) {
-            if (!final) return this.incomplete(start);
-            throw new CsvFileError(
-              `Line ${this.line}: a quoted field is not closed before the end of the file`,
-              this.line,
-            );
-          }
-          value += buf.slice(seg, q);
-          if (buf.charCodeAt(q + 1) === QUOTE) {
-            value += '"';
-            seg = q + 2;
-          } else {
-            i = q + 1;
-            break;
-          }
-        }
-        if (value.indexOf('\n') !== -1) newlines += countNewlines(value);
-        // After the closing quote: a separator, a line end or the end of the file.
-        if (i < len) {
-          const c = buf.charCodeAt(i);
-          if (c === CR && i + 1 === len && !final) return this.incomplete(start);
-          if (
-            c !== COMMA &&
-            c !== LF &&
-            !(c === CR && (i + 1 === len || buf.charCodeAt(i + 1) === LF))
-          ) {
-            // Text after the closing quote: keep it, but the record is malformed.
-            malformed = true;
-            const j = this.nextSeparator(i);
-            if (j === -1 && !final) return this.incomplete(start);
-            const stop = j === -1 ? len : j;
-            value += stripCr(buf.slice(i, stop));
-            i = stop;
-          }
-        }
-      } else {
-        // Unquoted field (a quote inside it is literal).
-        const j = this.nextSeparator(i);
-        if (j === -1 && !final) return this.incomplete(start);
-        const stop = j === -1 ? len : j;
-        value = stripCr(buf.slice(i, stop));
-        i = stop;
-      }
-      fields.push(value);
-      if (i - start > MAX_ROW_CHARS) this.tooLong();
-      if (i >= len) break; // end of file (final)
-      const c = buf.charCodeAt(i);
-      if (c === COMMA) {
-        i++;
-        continue;
-      }
-      if (c === CR) i++; // CRLF (a CR at the end of the file when final)
-      if (i < len) i++; // the LF
-      newlines++;
-      break;
-    }
-    const line = this.line;
-    this.line = line + newlines;
-    this.pos = i;
-    const flags =
-      (this.hasBadBytes(start, i) ? RECORD_BAD_BYTES : 0) |
-      (malformed ? RECORD_TEXT_AFTER_QUOTE : 0);
-    this.records++;
-    return this.sink.record(fields, line, flags) ? PAUSE : DONE;
-  }
-
-  /** Index of the next `,` or `\n` at or after `from` (which only moves forward), or -1. */
-  private nextSeparator(from: number): number {
-    const buf = this.buf;
-    const lf = buf.indexOf('\n', from);
-    if (this.nextComma < from) {
-      const i = buf.indexOf(',', from);
-      this.nextComma = i === -1 ? buf.length : i;
-    }
-    const comma = this.nextComma === buf.length ? -1 : this.nextComma;
-    if (comma === -1) return lf;
-    if (lf === -1) return comma;
-    return Math.min(comma, lf);
-  }
-
-  private incomplete(start: number): typeof INCOMPLETE {
-    if (this.buf.length - start > MAX_ROW_CHARS) this.tooLong();
-    this.nextComma = -1; // the record will be read again from its start
-    return INCOMPLETE;
-  }
 }
-
-const INCOMPLETE = 0;
-const DONE = 1;
-const PAUSE = 2;
 
 /** Recognisable non-CSV files, with a message that says what to do. */
 function checkSignature(bytes: Buffer): void {
@@ -333,10 +461,4 @@ function checkSignature(bytes: Buffer): void {
 /** Drop the CR of a CRLF line end (the LF is not part of the value). */
 function stripCr(value: string): string {
   return value.length > 0 && value.charCodeAt(value.length - 1) === CR ? value.slice(0, -1) : value;
-}
-
-function countNewlines(s: string): number {
-  let n = 0;
-  for (let i = s.indexOf('\n'); i !== -1; i = s.indexOf('\n', i + 1)) n++;
-  return n;
 }
