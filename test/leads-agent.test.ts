@@ -84,7 +84,7 @@ describe('GET /api/agent/leads', () => {
     expect((await agent.client.get('/api/agent/leads?status=NEW')).json()).toEqual([]);
     const bad = await agent.client.get('/api/agent/leads?status=WON');
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().message).toMatch(/status/);
+    expect(bad.json().message).toMatch(/^Status must be one of: NEW, ASSIGNED/);
   });
 
   it('pages with ?limit and ?offset, searches with ?q, and gives the total in X-Total-Count', async () => {
@@ -263,7 +263,11 @@ describe('POST /api/agent/leads/{id}/status', () => {
     ]) {
       const res = await agent.client.post(`/api/agent/leads/${lead.id}/status`, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
-      expect(res.json().message).toMatch(/^Invalid body: status/);
+      // a sentence, and the field it is about
+      expect(res.json().message).toMatch(
+        /^Status (is required|must be one of: CONTACTED, IN_PROGRESS, CONVERTED, INVALID)\.$/,
+      );
+      expect(res.json().errors).toEqual([{ field: 'status', message: expect.any(String) }]);
     }
     const badId = await agent.client.post('/api/agent/leads/abc/status', { status: 'CONTACTED' });
     expect(badId.statusCode).toBe(400);

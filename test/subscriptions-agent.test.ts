@@ -102,7 +102,8 @@ describe('POST and DELETE /api/agent/subscription', () => {
     for (const body of [{}, { packageId: 'one' }, { packageId: 0 }, { packageId: 1.5 }]) {
       const res = await agent.client.post('/api/agent/subscription', body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
-      expect(res.json().message).toMatch(/packageId/);
+      expect(res.json().message).toMatch(/^Package (is required|must be)/);
+      expect(res.json().errors[0].field).toBe('packageId');
     }
     const cancel = await agent.client.delete('/api/agent/subscription');
     expect(cancel.statusCode).toBe(404);

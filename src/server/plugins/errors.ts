@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../lib/app-error';
+import { fieldErrors, validationSummary } from '../lib/validation-messages';
 
 const MESSAGE_BY_STATUS: Record<number, string> = {
   400: 'Bad request',
@@ -16,20 +17,19 @@ const MESSAGE_BY_STATUS: Record<number, string> = {
   429: 'Too many requests',
 };
 
-/** One error handler: JSON {message} with the right status; nothing internal leaves on a 5xx. */
+/**
+ * One error handler: JSON {message} with the right status (a failed schema adds `errors`, one
+ * per field); nothing internal leaves on a 5xx.
+ */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
     if (error instanceof AppError) {
       return reply.status(error.status).headers(error.headers).send({ message: error.message });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const issues = error.validation.map((v) => {
-        const path = v.instancePath.replace(/^\//, '').replaceAll('/', '.');
-        return path ? `${path}: ${v.message}` : (v.message ?? 'invalid');
-      });
-      return reply
-        .status(400)
-        .send({ message: `Invalid ${error.validationContext ?? 'request'}: ${issues.join('; ')}` });
+      // field by field, in sentences (lib/validation-messages): the form marks each field
+      const errors = fieldErrors(error.validation);
+      return reply.status(400).send({ message: validationSummary(errors), errors });
     }
     const status = (error as FastifyError).statusCode;
     if (status && status >= 400 && status < 500) {
