@@ -19,7 +19,7 @@ describe('fieldErrors', () => {
   const body = z.object({
     name: z.string().min(1).max(5),
     email: z.email(),
-    leadsPerDay: z.number().int().min(1).max(10),
+    leadsPerDay: z.number().int().min(1).max(10_000),
     tags: z.array(z.string()).max(1),
     kind: z.enum(['A', 'B']),
   });
@@ -31,7 +31,7 @@ describe('fieldErrors', () => {
     [{ email: 'nope' }, 'email', 'Email must be a valid email address'],
     [{ leadsPerDay: '3' }, 'leadsPerDay', 'Leads per day must be a number'],
     [{ leadsPerDay: 0 }, 'leadsPerDay', 'Leads per day must be at least 1'],
-    [{ leadsPerDay: 11 }, 'leadsPerDay', 'Leads per day must be at most 10'],
+    [{ leadsPerDay: 10_001 }, 'leadsPerDay', 'Leads per day must be at most 10,000'],
     [{ tags: ['a', 'b'] }, 'tags', 'Tags must have at most 1 item'],
     [{ kind: 'C' }, 'kind', 'Kind must be one of: A, B'],
   ];

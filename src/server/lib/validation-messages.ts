@@ -69,22 +69,24 @@ function sentence(issue: ValidationIssue, label: string): string {
       return `${label} must be ${TYPE_WORDS[String(p.expected)] ?? String(p.expected)}`;
     case 'too_small': {
       const min = Number(p.minimum);
+      const shown = min.toLocaleString('en-US');
       if (p.origin === 'string')
         return min <= 1 ? `${label} is required` : `${label} must be at least ${min} characters`;
       if (p.origin === 'array')
         return `${label} must have at least ${min} item${min === 1 ? '' : 's'}`;
       return p.inclusive === false
-        ? `${label} must be more than ${min}`
-        : `${label} must be at least ${min}`;
+        ? `${label} must be more than ${shown}`
+        : `${label} must be at least ${shown}`;
     }
     case 'too_big': {
       const max = Number(p.maximum);
+      const shown = max.toLocaleString('en-US');
       if (p.origin === 'string') return `${label} must be at most ${max} characters`;
       if (p.origin === 'array')
         return `${label} must have at most ${max} item${max === 1 ? '' : 's'}`;
       return p.inclusive === false
-        ? `${label} must be less than ${max}`
-        : `${label} must be at most ${max}`;
+        ? `${label} must be less than ${shown}`
+        : `${label} must be at most ${shown}`;
     }
     case 'invalid_value':
       return Array.isArray(p.values)
