@@ -236,6 +236,10 @@ describe('errors and headers', () => {
   it('health reports the database', async () => {
     const res = await new Client(ctx.app).get('/api/health');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ status: 'ok', database: 'ok' });
+    expect(res.json()).toMatchObject({
+      status: 'ok',
+      database: 'ok',
+      businessTimeZone: ctx.app.config.BUSINESS_TZ,
+    });
   });
 });

@@ -406,6 +406,7 @@ describe('5xx answers', () => {
               status: 'degraded',
               database: 'down',
               lastAssignmentRun: null,
+              businessTimeZone: 'America/New_York',
             });
           } else {
             expectGeneric500(res, `${route.method} ${route.path} as ${caller}`);
@@ -484,6 +485,7 @@ describe('5xx answers', () => {
           status: 'degraded',
           database: 'down',
           lastAssignmentRun: null,
+          businessTimeZone: 'America/New_York',
         });
         for (const url of ['/api/packages', '/api/auth/me']) {
           const res = await app.inject({ method: 'GET', url, headers: { cookie: 'lf_session=x' } });

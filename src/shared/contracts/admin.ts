@@ -68,4 +68,6 @@ export const healthResponse = z.object({
   status: z.enum(['ok', 'degraded']),
   database: z.enum(['ok', 'down']),
   lastAssignmentRun: assignmentRun.nullable(),
+  /** BUSINESS_TZ: the zone in which "today" and every shown time are meant */
+  businessTimeZone: z.string(),
 });

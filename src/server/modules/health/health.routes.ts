@@ -9,12 +9,16 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { response: { 200: healthResponse, 503: healthResponse } } },
     async (request, reply) => {
       try {
-        return await checkHealth(app.db, request.user?.role === 'ADMIN');
+        const health = await checkHealth(app.db, request.user?.role === 'ADMIN');
+        return { ...health, businessTimeZone: app.config.BUSINESS_TZ };
       } catch (err) {
         request.log.error({ err }, 'health check: database down');
-        return reply
-          .status(503)
-          .send({ status: 'degraded', database: 'down', lastAssignmentRun: null });
+        return reply.status(503).send({
+          status: 'degraded',
+          database: 'down',
+          lastAssignmentRun: null,
+          businessTimeZone: app.config.BUSINESS_TZ,
+        });
       }
     },
   );
