@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { subscriptions } from '../src/server/db/schema';
-import { insertPackage } from './support/agent-fixtures';
+import { insertLeads, insertPackage } from './support/agent-fixtures';
 import { Client, loginAdmin, registerAgent, setupTestApp } from './support/test-app';
 
 const ctx = setupTestApp();
@@ -136,5 +136,67 @@ describe('POST and DELETE /api/agent/subscription', () => {
       (await admin.client.post('/api/agent/subscription', { packageId: pkg.id })).statusCode,
     ).toBe(403);
     expect(await rowsOf(admin.id)).toHaveLength(0);
+  });
+});
+
+describe('who may lift a status (issue 17 item 1: an agent lifted PAST_DUE by subscribing)', () => {
+  async function subscribed(status?: 'PAST_DUE' | 'INACTIVE' | 'CANCELED') {
+    const db = ctx.database.db;
+    const pkg = await insertPackage(db, { leadsPerDay: 5 });
+    const other = await insertPackage(db, { leadsPerDay: 7, name: 'Other package' });
+    const agent = await registerAgent(ctx.app);
+    const admin = await loginAdmin(ctx);
+    expect(
+      (await agent.client.post('/api/agent/subscription', { packageId: pkg.id })).statusCode,
+    ).toBe(200);
+    if (status) {
+      const set = await admin.client.patch(`/api/admin/agents/${agent.id}/subscription`, {
+        status,
+      });
+      expect(set.statusCode, set.body).toBe(200);
+    }
+    return { agent, admin, pkg, other };
+  }
+
+  for (const status of ['PAST_DUE', 'INACTIVE', 'CANCELED'] as const) {
+    it(`an agent cannot lift ${status} set by an admin, by subscribing or switching`, async () => {
+      const { agent, admin, pkg, other } = await subscribed(status);
+      for (const packageId of [pkg.id, other.id]) {
+        const res = await agent.client.post('/api/agent/subscription', { packageId });
+        expect(res.statusCode, res.body).toBe(200);
+        // the switch is recorded, the status is not lifted
+        expect(res.json()).toMatchObject({ status, packageId });
+      }
+      // and the engine gives the agent nothing
+      await insertLeads(ctx.database.db, [{ category: 'MEDICARE' }, { category: 'MEDICARE' }]);
+      const run = await admin.client.post('/api/admin/assignment/run', {});
+      expect(run.statusCode, run.body).toBe(200);
+      const leads = await agent.client.get('/api/agent/leads');
+      expect(leads.json()).toEqual([]);
+      // an admin can lift it
+      const lifted = await admin.client.patch(`/api/admin/agents/${agent.id}/subscription`, {
+        status: 'ACTIVE',
+      });
+      expect(lifted.json().subscription.status).toBe('ACTIVE');
+    });
+  }
+
+  it("the agent's own cancellation is theirs to undo, and switching keeps ACTIVE", async () => {
+    const { agent, other } = await subscribed();
+    expect((await agent.client.delete('/api/agent/subscription')).json().status).toBe('CANCELED');
+    const back = await agent.client.post('/api/agent/subscription', { packageId: other.id });
+    expect(back.json()).toMatchObject({ status: 'ACTIVE', packageId: other.id });
+    expect((await rowsOf(agent.id))[0].statusSetBy).toBe('AGENT');
+  });
+
+  it('an admin who sets ACTIVE after a cancellation by the agent records it as theirs', async () => {
+    const { agent, admin } = await subscribed();
+    await agent.client.delete('/api/agent/subscription');
+    await admin.client.patch(`/api/admin/agents/${agent.id}/subscription`, { status: 'CANCELED' });
+    expect((await rowsOf(agent.id))[0].statusSetBy).toBe('ADMIN');
+    const res = await agent.client.post('/api/agent/subscription', {
+      packageId: (await rowsOf(agent.id))[0].packageId,
+    });
+    expect(res.json().status).toBe('CANCELED');
   });
 });

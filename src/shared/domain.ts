@@ -25,6 +25,10 @@ export type AgentSettableStatus = (typeof AGENT_SETTABLE_STATUSES)[number];
 export const SUBSCRIPTION_STATUSES = ['ACTIVE', 'PAST_DUE', 'CANCELED', 'INACTIVE'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
+/** Who set a subscription's status: the agent, an admin, or (later) the payment provider. */
+export const SUBSCRIPTION_ACTORS = ['AGENT', 'ADMIN', 'BILLING'] as const;
+export type SubscriptionActor = (typeof SUBSCRIPTION_ACTORS)[number];
+
 export const USER_ROLES = ['ADMIN', 'AGENT'] as const;
 export type UserRole = (typeof USER_ROLES)[number];
 

@@ -16,6 +16,7 @@ import {
   ASSIGNMENT_TRIGGERS,
   LEAD_CATEGORIES,
   LEAD_STATUSES,
+  SUBSCRIPTION_ACTORS,
   SUBSCRIPTION_STATUSES,
   USER_ROLES,
 } from '../../shared/domain';
@@ -25,6 +26,8 @@ export const leadCategory = pgEnum('lead_category', LEAD_CATEGORIES);
 export const leadStatus = pgEnum('lead_status', LEAD_STATUSES);
 export const subscriptionStatus = pgEnum('subscription_status', SUBSCRIPTION_STATUSES);
 export const assignmentTrigger = pgEnum('assignment_trigger', ASSIGNMENT_TRIGGERS);
+/** Who set a subscription's status: only the agent's own cancellation can be undone by the agent. */
+export const subscriptionActor = pgEnum('subscription_actor', SUBSCRIPTION_ACTORS);
 export const historyKind = pgEnum('lead_history_kind', [
   'IMPORTED',
   'AUTO_ASSIGNED',
@@ -96,6 +99,7 @@ export const subscriptions = pgTable(
       .notNull()
       .references(() => packages.id),
     status: subscriptionStatus('status').notNull().default('ACTIVE'),
+    statusSetBy: subscriptionActor('status_set_by').notNull().default('AGENT'),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -203,9 +203,13 @@ export async function seedDemo(
     agents.push({ id: user.id, name: spec.name });
     const pkg = pkgRows.find((p) => p.slug === spec.pkg);
     if (pkg && spec.status) {
-      await db
-        .insert(subscriptions)
-        .values({ userId: user.id, packageId: pkg.id, status: spec.status });
+      await db.insert(subscriptions).values({
+        userId: user.id,
+        packageId: pkg.id,
+        status: spec.status,
+        // only an admin sets a subscription past due
+        statusSetBy: spec.status === 'ACTIVE' ? 'AGENT' : 'ADMIN',
+      });
     }
     await db
       .insert(preferences)

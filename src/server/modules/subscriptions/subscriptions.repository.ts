@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { SubscriptionSummary } from '../../../shared/contracts/agent';
-import type { SubscriptionStatus } from '../../../shared/domain';
+import type { SubscriptionActor, SubscriptionStatus } from '../../../shared/domain';
 import { type Db, queryRows } from '../../db/client';
 import { packages, subscriptions } from '../../db/schema';
 
@@ -27,25 +27,48 @@ export async function findSubscription(
   return row ?? null;
 }
 
+/** The agent's subscription row, locked until the transaction ends; null when there is none. */
+export async function lockSubscription(
+  tx: Db,
+  userId: number,
+): Promise<{
+  packageId: number;
+  status: SubscriptionStatus;
+  statusSetBy: SubscriptionActor;
+} | null> {
+  const [row] = await tx
+    .select({
+      packageId: subscriptions.packageId,
+      status: subscriptions.status,
+      statusSetBy: subscriptions.statusSetBy,
+    })
+    .from(subscriptions)
+    .where(eq(subscriptions.userId, userId))
+    .for('update');
+  return row ?? null;
+}
+
 /**
- * The agent's one subscription, created or switched to the package with the given status.
- * started_at restarts when the package changes or the subscription comes back from another
- * status; re-subscribing to the current active package changes nothing but updated_at.
+ * The agent's one subscription, created or set to the package with the given status and who set
+ * it. started_at restarts when the package changes or the status does; writing the current
+ * package and status again changes nothing but updated_at.
  */
-export async function upsertSubscription(
-  db: Db,
+export async function writeSubscription(
+  tx: Db,
   userId: number,
   packageId: number,
   status: SubscriptionStatus,
+  statusSetBy: SubscriptionActor,
 ): Promise<void> {
-  await db
+  await tx
     .insert(subscriptions)
-    .values({ userId, packageId, status })
+    .values({ userId, packageId, status, statusSetBy })
     .onConflictDoUpdate({
       target: subscriptions.userId,
       set: {
         packageId,
         status,
+        statusSetBy,
         updatedAt: sql`now()`,
         startedAt: sql`case when ${subscriptions.packageId} <> excluded.package_id
           or ${subscriptions.status} <> excluded.status then now() else ${subscriptions.startedAt} end`,
@@ -61,11 +84,12 @@ export async function updateSubscriptionStatus(
   db: Db,
   agentId: number,
   status: SubscriptionStatus,
+  setBy: SubscriptionActor,
 ): Promise<boolean> {
   const rows = await queryRows<{ id: number }>(
     db,
     sql`
-      update subscriptions s set status = ${status}, updated_at = now()
+      update subscriptions s set status = ${status}, status_set_by = ${setBy}, updated_at = now()
       from users u
       where s.user_id = u.id and u.id = ${agentId} and u.role = 'AGENT'
       returning s.id`,
