@@ -47,6 +47,9 @@ export default defineConfig({
       ADMIN_PASSWORD: E2E_ADMIN.password,
       SCHEDULER: 'false',
       LOG_LEVEL: 'warn',
+      // every test's agent registers from 127.0.0.1: the per-address limit is for the internet
+      REGISTRATIONS_PER_ADDRESS: '1000',
+      REGISTRATIONS_TOTAL: '1000',
     },
   },
 });
