@@ -1,5 +1,7 @@
 /** Display helpers used by the screens; pure so both sides can test them. */
 
+import type { SubscriptionStatus } from './domain';
+
 /** Prices are stored in cents and shown as USD with no decimals. */
 export function formatPrice(cents: number): string {
   return new Intl.NumberFormat('en-US', {
@@ -10,15 +12,26 @@ export function formatPrice(cents: number): string {
   }).format(cents / 100);
 }
 
+/**
+ * A price to the cent, for what an agent agrees to pay (a confirmation): $49.99 is not "$50".
+ */
+export function formatPriceExact(cents: number): string {
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(cents / 100);
+}
+
 /** Dollars typed in a form (step 0.01) to whole cents, rounded. */
 export function dollarsToCents(dollars: number): number {
   return Math.round(dollars * 100);
 }
 
-/** converted / total as a percentage with one decimal; '0' when total is 0. */
-export function conversionRate(converted: number, total: number): string {
-  if (total === 0) return '0';
-  return ((converted / total) * 100).toFixed(1);
+/** Every rate on every screen reads the same: one decimal and a percent sign ('0.0%', '12.5%'). */
+export function formatPercent(percent: number): string {
+  return `${(Number.isFinite(percent) ? percent : 0).toFixed(1)}%`;
+}
+
+/** converted / total as a rate ('25.0%'); '0.0%' when there is nothing to convert yet. */
+export function formatConversionRate(converted: number, total: number): string {
+  return formatPercent(total === 0 ? 0 : (converted / total) * 100);
 }
 
 /** MEDICARE -> MEDICARE, FINAL_EXPENSE -> FINAL EXPENSE */
@@ -43,4 +56,81 @@ export function leadName(lead: { firstName: string | null; lastName: string | nu
 /** A lead's place as the screens show it: 'Austin, TX'. */
 export function leadPlace(lead: { city: string; state: string }): string {
   return `${lead.city}, ${lead.state}`;
+}
+
+const SUBSCRIPTION_STATUS_LABELS: Record<SubscriptionStatus, string> = {
+  ACTIVE: 'Active',
+  PAST_DUE: 'Past due',
+  CANCELED: 'Canceled',
+  INACTIVE: 'Inactive',
+};
+
+/** A subscription status in words: PAST_DUE -> Past due (never the enum on a screen). */
+export function subscriptionStatusLabel(status: SubscriptionStatus): string {
+  return SUBSCRIPTION_STATUS_LABELS[status] ?? leadStatusLabel(status);
+}
+
+/**
+ * Today's quota as the agent's card and the admin's table show it. A quota exists only while
+ * the subscription is ACTIVE (docs/domain.md, Quota): otherwise it reads N/A, with the reason,
+ * and with the leads an admin assigned by hand today, if any (they still count).
+ */
+export function quotaSummary(
+  quota: { assigned: number; limit: number } | null,
+  status: SubscriptionStatus | null | undefined,
+): { value: string; note: string; percent: number | null } {
+  const assigned = quota?.assigned ?? 0;
+  if (status !== 'ACTIVE' || !quota) {
+    const reason = status
+      ? `Subscription ${subscriptionStatusLabel(status).toLowerCase()}`
+      : 'No active subscription';
+    const extra =
+      assigned > 0 ? ` · ${assigned} ${assigned === 1 ? 'lead' : 'leads'} assigned today` : '';
+    return { value: 'N/A', note: `${reason}${extra}`, percent: null };
+  }
+  const { limit } = quota;
+  const remaining = Math.max(0, limit - assigned);
+  const note =
+    limit > 0 && assigned >= limit
+      ? 'Quota reached'
+      : `${remaining} ${remaining === 1 ? 'lead' : 'leads'} remaining today`;
+  const percent = limit > 0 ? Math.min(100, (assigned / limit) * 100) : 0;
+  return { value: `${assigned} / ${limit}`, note, percent };
+}
+
+/** The business day's zone when the server names none: BUSINESS_TZ's default (docs/domain.md). */
+export const DEFAULT_BUSINESS_TIME_ZONE = 'America/New_York';
+
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+function timeFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = timeFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      month: 'numeric',
+      day: 'numeric',
+      year: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      // "ET", not "EST"/"EDT": the zone a reader knows, whatever the season
+      timeZoneName: 'shortGeneric',
+    });
+    timeFormats.set(timeZone, format);
+  }
+  return format;
+}
+
+/**
+ * A moment in the business time zone, labelled with it: '11/23/2026, 2:43 AM ET'. Every
+ * time on a screen reads in the zone that decides "today" (the quota, the daily run), never in
+ * the browser's. An unknown zone falls back to the default; an unreadable time stays as given.
+ */
+export function formatBusinessTime(iso: string, timeZone = DEFAULT_BUSINESS_TIME_ZONE): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  try {
+    return timeFormat(timeZone).format(date);
+  } catch {
+    return timeFormat(DEFAULT_BUSINESS_TIME_ZONE).format(date);
+  }
 }

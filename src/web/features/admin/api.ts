@@ -1,6 +1,7 @@
 import type { AdminAgent, AdminStats } from '@shared/contracts/admin';
 import type { SubscriptionStatus } from '@shared/domain';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { DEFAULT_BUSINESS_TIME_ZONE } from '@shared/format';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@web/lib/api-client';
 import { getQueryFn } from '@web/lib/query-client';
 import type { Health } from './system-status';
@@ -16,6 +17,15 @@ export const healthQuery = queryOptions({
   queryKey: ['/api/health'] as const,
   queryFn: getQueryFn<Health>({ on401: 'throw' }),
 });
+
+/**
+ * The zone the server counts business days in (BUSINESS_TZ), for every time a screen shows:
+ * from the health answer once the server names it there, its default until then.
+ */
+export function useBusinessTimeZone(): string {
+  const { data } = useQuery({ ...healthQuery, select: (health) => health.businessTimeZone });
+  return data ?? DEFAULT_BUSINESS_TIME_ZONE;
+}
 
 /** Every agent with subscription, quota use and lead counts. */
 export const adminAgentsQuery = queryOptions({

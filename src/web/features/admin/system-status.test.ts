@@ -49,6 +49,15 @@ describe('assignmentStatus', () => {
       detail: 'Last run at 2025-03-03T13:00:00.000Z: lock timeout',
     });
   });
+  it('labels the time of the last run with the business time zone, by default New York', () => {
+    expect(assignmentStatus(health(), false).detail).toBe(
+      'Last run 3/3/2025, 8:00 AM ET: 12 leads assigned',
+    );
+    // once the server names its zone, the time is read there
+    expect(assignmentStatus(health({ businessTimeZone: 'America/Denver' }), false).detail).toBe(
+      'Last run 3/3/2025, 6:00 AM MT: 12 leads assigned',
+    );
+  });
   it("says 'No run yet' before the first run, and never 'Operational' without data", () => {
     expect(assignmentStatus(health({ lastAssignmentRun: null }), false).label).toBe('No run yet');
     expect(assignmentStatus(undefined, true).label).toBe('Unknown');

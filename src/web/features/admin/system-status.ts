@@ -1,9 +1,12 @@
 import type { AssignmentRun } from '../../../shared/contracts/admin';
+import { DEFAULT_BUSINESS_TIME_ZONE, formatBusinessTime } from '../../../shared/format';
 
 export interface Health {
   status: 'ok' | 'degraded';
   database: 'ok' | 'down';
   lastAssignmentRun: AssignmentRun | null;
+  /** BUSINESS_TZ, once the server names it; until then the screens use its default */
+  businessTimeZone?: string;
 }
 
 export type StatusTone = 'ok' | 'warning' | 'error' | 'unknown';
@@ -27,7 +30,8 @@ export function databaseStatus(health: Health | undefined, failed: boolean): Com
 export function assignmentStatus(
   health: Health | undefined,
   failed: boolean,
-  formatTime: (iso: string) => string = (iso) => new Date(iso).toLocaleString(),
+  formatTime: (iso: string) => string = (iso) =>
+    formatBusinessTime(iso, health?.businessTimeZone ?? DEFAULT_BUSINESS_TIME_ZONE),
 ): ComponentStatus {
   if (failed) return { label: 'Unknown', tone: 'unknown', detail: 'Status could not be loaded' };
   if (!health) return { label: 'Checking...', tone: 'unknown', detail: '' };

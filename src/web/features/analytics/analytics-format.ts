@@ -1,9 +1,4 @@
-import { categoryLabel, conversionRate } from '../../../shared/format';
-
-/** The analytics screens' rate: one decimal and a percent sign, or '0' with no leads (spec). */
-export function conversionRateText(converted: number, total: number): string {
-  return total === 0 ? '0' : `${conversionRate(converted, total)}%`;
-}
+import { categoryLabel } from '../../../shared/format';
 
 /** A pie slice's label: the category with spaces for underscores, then its count. */
 export function categorySliceLabel(category: string, count: number): string {

@@ -1,4 +1,5 @@
 import type { AdminStats } from '@shared/contracts/admin';
+import { formatPercent } from '@shared/format';
 import { Package, TrendingUp, UserCheck, Users } from 'lucide-react';
 import { StatCard } from './stat-card';
 
@@ -31,7 +32,7 @@ export function AdminStatCards({ stats }: { stats: AdminStats | undefined }) {
         title="Conversion Rate"
         icon={TrendingUp}
         testId="card-conversion-rate"
-        value={stats && `${stats.conversionRate.toFixed(1)}%`}
+        value={stats && formatPercent(stats.conversionRate)}
         note="Overall platform"
       />
     </div>

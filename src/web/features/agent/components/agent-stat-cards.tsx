@@ -1,5 +1,5 @@
 import type { AgentStats } from '@shared/contracts/agent';
-import { conversionRate, formatPrice } from '@shared/format';
+import { formatConversionRate, formatPrice, quotaSummary } from '@shared/format';
 import { paths } from '@web/app/paths';
 import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
 import { Progress } from '@web/components/ui/progress';
@@ -7,7 +7,6 @@ import { Skeleton } from '@web/components/ui/skeleton';
 import { CalendarCheck, type LucideIcon, Package, TrendingUp, Users } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
-import { quotaMessage, quotaPercent } from '../quota';
 import { SubscriptionStatusBadge } from './subscription-status-badge';
 
 function StatCard({
@@ -35,7 +34,8 @@ function StatCard({
 }
 
 function Value({ children }: { children: ReactNode }) {
-  return <p className="truncate font-bold text-2xl">{children}</p>;
+  // a long package name wraps rather than being cut to "Medicare S..."
+  return <p className="break-words font-bold text-2xl">{children}</p>;
 }
 
 function Note({ children }: { children: ReactNode }) {
@@ -89,21 +89,7 @@ export function AgentStatCards({ stats }: { stats: AgentStats | undefined }) {
       </StatCard>
 
       <StatCard title="Today's Quota" icon={CalendarCheck} testId="card-today-quota">
-        {!stats ? (
-          <Loading />
-        ) : (
-          <>
-            <Value>
-              {stats.todayQuota.assigned} / {stats.todayQuota.limit}
-            </Value>
-            <Progress
-              value={quotaPercent(stats.todayQuota)}
-              aria-label="Today's quota used"
-              className="h-1.5"
-            />
-            <Note>{quotaMessage(stats.todayQuota)}</Note>
-          </>
-        )}
+        {!stats ? <Loading /> : <TodayQuota stats={stats} />}
       </StatCard>
 
       <StatCard title="Total Leads" icon={Users} testId="card-total-leads">
@@ -122,7 +108,7 @@ export function AgentStatCards({ stats }: { stats: AgentStats | undefined }) {
           <Loading />
         ) : (
           <>
-            <Value>{conversionRate(stats.convertedLeads, stats.totalLeads)}%</Value>
+            <Value>{formatConversionRate(stats.convertedLeads, stats.totalLeads)}</Value>
             <Note>
               {stats.convertedLeads} of {stats.totalLeads} converted
             </Note>
@@ -130,5 +116,19 @@ export function AgentStatCards({ stats }: { stats: AgentStats | undefined }) {
         )}
       </StatCard>
     </div>
+  );
+}
+
+/** Assigned / limit with its bar while subscribed; N/A and the reason otherwise (no "0 / 0"). */
+function TodayQuota({ stats }: { stats: AgentStats }) {
+  const quota = quotaSummary(stats.todayQuota, stats.subscription?.status);
+  return (
+    <>
+      <Value>{quota.value}</Value>
+      {quota.percent !== null && (
+        <Progress value={quota.percent} aria-label="Today's quota used" className="h-1.5" />
+      )}
+      <Note>{quota.note}</Note>
+    </>
   );
 }

@@ -1,8 +1,8 @@
 import type { Analytics } from '@shared/contracts/admin';
+import { formatConversionRate } from '@shared/format';
 import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
 import { Skeleton } from '@web/components/ui/skeleton';
 import { CheckCircle, type LucideIcon, TrendingUp, UserCheck, Users } from 'lucide-react';
-import { conversionRateText } from '../analytics-format';
 
 function Figure({
   title,
@@ -51,7 +51,7 @@ export function AnalyticsCards({ data }: { data: Analytics }) {
       <Figure
         title="Conversion Rate"
         icon={TrendingUp}
-        value={conversionRateText(data.convertedLeads, data.totalLeads)}
+        value={formatConversionRate(data.convertedLeads, data.totalLeads)}
         testId="card-conversion-rate"
       />
     </div>

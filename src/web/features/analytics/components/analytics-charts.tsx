@@ -1,5 +1,5 @@
 import type { Analytics } from '@shared/contracts/admin';
-import { categoryLabel } from '@shared/format';
+import { categoryLabel, formatConversionRate } from '@shared/format';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
 import { type ReactNode, useMemo, useState } from 'react';
 import {
@@ -23,7 +23,6 @@ import {
   agentTickLabel,
   categorySliceLabel,
   chartColor,
-  conversionRateText,
   PIE_RADIUS,
   pieLabelsFitBeside,
 } from '../analytics-format';
@@ -238,7 +237,7 @@ export function SummaryStatisticsCard({ data }: { data: Analytics }) {
     ['Total Leads', data.totalLeads],
     ['Assigned', data.assignedLeads],
     ['Converted', data.convertedLeads],
-    ['Conversion Rate', conversionRateText(data.convertedLeads, data.totalLeads)],
+    ['Conversion Rate', formatConversionRate(data.convertedLeads, data.totalLeads)],
   ];
   return (
     <ChartCard
