@@ -6,6 +6,7 @@ import {
   request,
   test,
 } from '@playwright/test';
+import { formatBusinessTime } from '../src/shared/format';
 import { agentTickLabel } from '../src/web/features/analytics/analytics-format';
 import { E2E_ADMIN, loginAsAdmin, uniqueEmail } from './support';
 
@@ -213,11 +214,24 @@ test('leads: import a CSV with good and bad rows, then assign a lead', async ({
   const option = page.getByRole('option').filter({ hasText: agent.email });
   await expect(option).toContainText(agent.name);
   await expect(option).toContainText('no subscription');
+  await expect(dialog.getByTestId('assign-warnings')).toBeEmpty();
   await option.click();
+  // the admin is warned, and may still go on
+  const warnings = dialog.getByTestId('assign-warnings');
+  await expect(warnings).toContainText(`${agent.name} has no subscription.`);
+  await expect(warnings).toContainText('You can still assign it.');
   await expect(submit).toBeEnabled();
   await submit.click();
   await expect(toast(page, 'Lead assigned')).toBeVisible();
   await expect(ann.getByTestId('lead-status')).toHaveText('Assigned');
+  // the Agent column names who holds it, and since when, in the business time zone
+  const [stored] = (await (await page.request.get(`/api/admin/leads?q=ann.${t}`)).json()) as {
+    assignedAt: string;
+  }[];
+  const holder = ann.getByTestId('lead-agent');
+  await expect(holder).toContainText(agent.name);
+  await expect(holder).toContainText(`Assigned ${formatBusinessTime(stored.assignedAt)}`);
+  await expect(holder).toContainText(/Assigned \d{1,2}\/\d{1,2}\/\d{4}, \d{1,2}:\d{2} [AP]M ET$/);
   await expect(ann.getByRole('button', { name: /Assign/ })).toHaveCount(0);
   await expect(ann.getByText('Assigned', { exact: true }).last()).toBeVisible();
 
@@ -303,7 +317,7 @@ test("agents: package, status, today's quota bar and a status change", async ({
   await expect(row).toContainText(agent.name);
   await expect(row).toContainText(`Quota Pack ${t}`);
   await expect(row).toContainText('$129/month');
-  await expect(row.getByTestId('subscription-status')).toHaveText('ACTIVE');
+  await expect(row.getByTestId('subscription-status')).toHaveText('Active');
   const quota = row.getByTestId('agent-quota');
   await expect(quota).toContainText(`${expected.todayQuota.assigned} / 4`);
   const bar = quota.getByRole('progressbar');
@@ -316,12 +330,19 @@ test("agents: package, status, today's quota bar and a status change", async ({
   await expect(lonerRow).toContainText('No package');
   await expect(lonerRow).toContainText('No Subscription');
   await expect(lonerRow.getByTestId('agent-quota')).toHaveText('N/A');
-  await expect(lonerRow).toContainText('0%');
+  // one rate format: no leads reads like no conversions, 0.0%
+  await expect(lonerRow.getByRole('cell').last()).toHaveText('0.0%');
 
+  // statuses are words, in the badge and in the list that changes them
   await row.getByRole('combobox', { name: `Change subscription status of ${agent.name}` }).click();
-  await page.getByRole('option', { name: 'PAST_DUE' }).click();
+  await expect(page.getByRole('option')).toHaveText(['Active', 'Past due', 'Canceled', 'Inactive']);
+  await page.getByRole('option', { name: 'Past due' }).click();
   await expect(toast(page, 'Subscription updated')).toBeVisible();
-  await expect(row.getByTestId('subscription-status')).toHaveText('PAST_DUE');
+  await expect(page.getByTestId('toast-viewport')).toContainText(`${agent.name}: Past due`);
+  await expect(row.getByTestId('subscription-status')).toHaveText('Past due');
+  // a past-due agent has no quota: N/A, as for the agent without a subscription
+  await expect(quota).toContainText('N/A');
+  await expect(quota.getByRole('progressbar')).toHaveCount(0);
   await expect(row.getByTestId('subscription-status')).toHaveAttribute('data-variant', 'secondary');
   const after = (
     (await (await api.get('/api/admin/agents')).json()) as {
@@ -405,6 +426,13 @@ test('dashboard and analytics show the platform figures', async ({ page, baseURL
   expect(health.lastAssignmentRun).not.toBeNull();
   await expect(page.getByTestId('status-assignment-state')).toHaveText(
     health.lastAssignmentRun.error ? 'Failed' : 'Operational',
+  );
+  // its time is read in the business time zone and says so
+  await expect(page.getByTestId('status-assignment')).toContainText(
+    `Last run ${formatBusinessTime(health.lastAssignmentRun.startedAt)}`,
+  );
+  await expect(page.getByTestId('status-assignment')).toContainText(
+    /Last run \d{1,2}\/\d{1,2}\/\d{4}, \d{1,2}:\d{2} [AP]M ET/,
   );
   await expect(page.getByText('Leads are assigned automatically each day')).toBeVisible();
 

@@ -624,16 +624,16 @@ test.describe('keyboard only', () => {
     await loginApi(page, E2E_ADMIN);
     await page.goto('/admin/agents');
     const row = page.getByTestId('agent-row').filter({ hasText: s.subscriber.email });
-    await expect(row.getByTestId('subscription-status')).toHaveText('ACTIVE');
+    await expect(row.getByTestId('subscription-status')).toHaveText('Active');
     const status = row.getByRole('combobox', {
       name: `Change subscription status of ${s.subscriber.name}`,
     });
     await tabTo(page, status);
     await page.keyboard.press('Enter');
-    await arrowToOption(page, 'PAST_DUE');
+    await arrowToOption(page, 'Past due');
     await page.keyboard.press('Enter');
     await expect(toast(page, 'Subscription updated')).toBeVisible();
-    await expect(row.getByTestId('subscription-status')).toHaveText('PAST_DUE');
+    await expect(row.getByTestId('subscription-status')).toHaveText('Past due');
     const api = await apiAs(baseURL!, E2E_ADMIN);
     const agents = (await (await api.get('/api/admin/agents')).json()) as {
       email: string;

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { PageHeader } from '@web/components/layout/page-header';
+import { LoadError } from '@web/components/ui/load-error';
 import { adminStatsQuery, healthQuery } from '@web/features/admin/api';
 import { AdminStatCards } from '@web/features/admin/components/admin-stat-cards';
 import { QuickLinksCard } from '@web/features/admin/components/quick-links-card';
@@ -16,9 +17,11 @@ export function AdminDashboardPage() {
         description="Overview of your lead distribution platform"
       />
       {stats.isError && (
-        <p role="alert" className="text-destructive text-sm">
-          The statistics could not be loaded. Please reload the page.
-        </p>
+        <LoadError
+          message="The statistics could not be loaded."
+          onRetry={() => stats.refetch()}
+          retrying={stats.isFetching}
+        />
       )}
       {!stats.isError && <AdminStatCards stats={stats.data} />}
       <div className="grid gap-4 lg:grid-cols-2">

@@ -1,24 +1,29 @@
 import { useQuery } from '@tanstack/react-query';
 import { PageHeader } from '@web/components/layout/page-header';
+import { LoadError } from '@web/components/ui/load-error';
 import { agentStatsQuery } from '@web/features/agent/api';
 import { AgentStatCards } from '@web/features/agent/components/agent-stat-cards';
 import { ChoosePackageCallout } from '@web/features/agent/components/choose-package-callout';
 import { QuickStartCard } from '@web/features/agent/components/quick-start-card';
 
 export function AgentDashboardPage() {
-  const { data: stats, isPending, isError } = useQuery(agentStatsQuery);
+  const { data: stats, isPending, isError, isFetching, refetch } = useQuery(agentStatsQuery);
   return (
     <div className="space-y-6">
       <PageHeader
         title="Dashboard"
         description={
-          isPending ? 'Loading your statistics...' : "Welcome back! Here's your overview"
+          isPending && !isError
+            ? 'Loading your statistics...'
+            : "Welcome back! Here's your overview"
         }
       />
       {isError && (
-        <p role="alert" className="text-destructive text-sm">
-          Your statistics could not be loaded. Please reload the page.
-        </p>
+        <LoadError
+          message="Your statistics could not be loaded."
+          onRetry={() => refetch()}
+          retrying={isFetching}
+        />
       )}
       {stats && <ChoosePackageCallout subscription={stats.subscription} />}
       {!isError && <AgentStatCards stats={stats} />}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LEAD_STATUSES } from '../../../shared/domain';
 import { leadName, leadPlace, leadStatusLabel } from '../../../shared/format';
-import { importSummary, leadCount, pageRange } from './lead-display';
+import { importSummary, leadCount, pageRange, telHref } from './lead-display';
 
 describe('lead display', () => {
   it('names a lead from its parts, or says it has no name', () => {
@@ -40,5 +40,13 @@ describe('leadStatusLabel', () => {
       'Converted',
       'Invalid',
     ]);
+  });
+});
+
+describe('telHref', () => {
+  it('dials the digits of a number however it is written', () => {
+    expect(telHref('(555) 614-8966')).toBe('tel:5556148966');
+    expect(telHref('555-7001')).toBe('tel:5557001');
+    expect(telHref(' +1 555.614.8966 ')).toBe('tel:+15556148966');
   });
 });

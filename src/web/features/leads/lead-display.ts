@@ -20,3 +20,10 @@ export function leadCount(total: number, exact = true): string {
 export function importSummary(result: { imported: number; errorCount: number }): string {
   return `Imported ${result.imported} leads. ${result.errorCount} errors.`;
 }
+
+/** A phone number as a tel: link: its digits (and a leading +), '(555) 614-8966' -> tel:5556148966. */
+export function telHref(phone: string): string {
+  const trimmed = phone.trim();
+  const digits = trimmed.replace(/\D/g, '');
+  return `tel:${trimmed.startsWith('+') ? '+' : ''}${digits}`;
+}

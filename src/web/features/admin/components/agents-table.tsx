@@ -1,109 +1,104 @@
 import type { AdminAgent } from '@shared/contracts/admin';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '@shared/domain';
-import { conversionRate, formatPrice } from '@shared/format';
-import { Badge } from '@web/components/ui/badge';
+import {
+  formatConversionRate,
+  formatPrice,
+  quotaSummary,
+  subscriptionStatusLabel,
+} from '@shared/format';
+import { type DataColumn, DataTable, type DataTableProps } from '@web/components/ui/data-table';
+import { EmailText } from '@web/components/ui/email-text';
 import { Progress } from '@web/components/ui/progress';
 import { Select, SelectContent, SelectItem, SelectTrigger } from '@web/components/ui/select';
-import { Skeleton } from '@web/components/ui/skeleton';
-import {
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from '@web/components/ui/table';
 import { toast } from '@web/components/ui/use-toast';
+import { SubscriptionStatusBadge } from '@web/features/agent/components/subscription-status-badge';
 import { errorMessage } from '@web/lib/api-client';
 import { useSetSubscriptionStatus } from '../api';
 
-const COLUMNS = [
-  'Agent',
-  'Package',
-  'Status',
-  "Today's Quota",
-  'Total Leads',
-  'Converted',
-  'Conversion Rate',
+const COLUMNS: DataColumn<AdminAgent>[] = [
+  {
+    header: 'Agent',
+    phone: 'title',
+    minWidth: 'min-w-32',
+    cell: (agent) => (
+      <>
+        <div className="font-medium">{agent.name}</div>
+        <div className="font-normal text-muted-foreground text-xs">
+          <EmailText email={agent.email} />
+        </div>
+      </>
+    ),
+  },
+  {
+    header: 'Package',
+    minWidth: 'min-w-28',
+    cell: (agent) =>
+      agent.subscription ? (
+        <>
+          <div className="font-medium">{agent.subscription.package.name}</div>
+          <div className="text-muted-foreground text-xs">
+            {formatPrice(agent.subscription.package.priceMonthlyCents)}/month
+          </div>
+        </>
+      ) : (
+        <span className="text-muted-foreground">No package</span>
+      ),
+  },
+  { header: 'Status', cell: (agent) => <SubscriptionCell agent={agent} />, nowrap: true },
+  { header: "Today's Quota", cell: (agent) => <QuotaCell agent={agent} /> },
+  { header: 'Total Leads', cell: (agent) => agent.totalLeads, nowrap: true },
+  { header: 'Converted', cell: (agent) => agent.convertedLeads, nowrap: true },
+  {
+    header: 'Conversion Rate',
+    cell: (agent) => formatConversionRate(agent.convertedLeads, agent.totalLeads),
+    nowrap: true,
+  },
 ];
 
-function quotaPercent(quota: { assigned: number; limit: number }): number {
-  return quota.limit > 0 ? (quota.assigned / quota.limit) * 100 : 0;
+export function AgentsTable({
+  agents,
+  view,
+  error,
+}: {
+  agents: AdminAgent[];
+  view: DataTableProps<AdminAgent>['view'];
+  error: DataTableProps<AdminAgent>['error'];
+}) {
+  return (
+    <DataTable
+      label="Agents"
+      columns={COLUMNS}
+      rows={agents}
+      rowKey={(agent) => agent.id}
+      rowTestId="agent-row"
+      view={view}
+      empty="No agents found"
+      error={error}
+    />
+  );
 }
 
-export function AgentsTable({ agents, isLoading }: { agents: AdminAgent[]; isLoading: boolean }) {
+/** Assigned / limit with its bar while subscribed; N/A otherwise (as the agent's own card says). */
+function QuotaCell({ agent }: { agent: AdminAgent }) {
+  const quota = quotaSummary(agent.todayQuota, agent.subscription?.status);
   return (
-    <Table aria-busy={isLoading}>
-      <TableHeader>
-        <TableRow>
-          {COLUMNS.map((column) => (
-            <TableHead key={column}>{column}</TableHead>
-          ))}
-        </TableRow>
-      </TableHeader>
-      <TableBody>
-        {isLoading &&
-          Array.from({ length: 3 }, (_, row) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity.
-            <TableRow key={row}>
-              {COLUMNS.map((column) => (
-                <TableCell key={column}>
-                  <Skeleton className="h-5 w-full min-w-12" />
-                </TableCell>
-              ))}
-            </TableRow>
-          ))}
-        {!isLoading && agents.length === 0 && (
-          <TableRow>
-            <TableCell colSpan={COLUMNS.length} className="h-24 text-center text-muted-foreground">
-              No agents found
-            </TableCell>
-          </TableRow>
-        )}
-        {agents.map((agent) => (
-          <TableRow key={agent.id} data-testid="agent-row">
-            <TableCell>
-              <div className="font-medium">{agent.name}</div>
-              <div className="text-muted-foreground text-xs">{agent.email}</div>
-            </TableCell>
-            <TableCell>
-              {agent.subscription ? (
-                <>
-                  <div className="font-medium">{agent.subscription.package.name}</div>
-                  <div className="text-muted-foreground text-xs">
-                    {formatPrice(agent.subscription.package.priceMonthlyCents)}/month
-                  </div>
-                </>
-              ) : (
-                <span className="text-muted-foreground">No package</span>
-              )}
-            </TableCell>
-            <TableCell>
-              <SubscriptionCell agent={agent} />
-            </TableCell>
-            <TableCell data-testid="agent-quota">
-              {agent.todayQuota ? (
-                <div className="w-32 space-y-1">
-                  <div className="text-sm">
-                    {agent.todayQuota.assigned} / {agent.todayQuota.limit}
-                  </div>
-                  <Progress
-                    value={quotaPercent(agent.todayQuota)}
-                    aria-label={`Today's quota used by ${agent.name}`}
-                    className="h-1.5"
-                  />
-                </div>
-              ) : (
-                <span className="text-muted-foreground">N/A</span>
-              )}
-            </TableCell>
-            <TableCell>{agent.totalLeads}</TableCell>
-            <TableCell>{agent.convertedLeads}</TableCell>
-            <TableCell>{conversionRate(agent.convertedLeads, agent.totalLeads)}%</TableCell>
-          </TableRow>
-        ))}
-      </TableBody>
-    </Table>
+    <div className="w-32 max-w-full space-y-1" data-testid="agent-quota">
+      <div className="text-sm">{quota.value}</div>
+      {quota.percent !== null ? (
+        <Progress
+          value={quota.percent}
+          aria-label={`Today's quota used by ${agent.name}`}
+          className="h-1.5"
+        />
+      ) : (
+        // the Status column says why; the table adds only what an admin assigned by hand
+        (agent.todayQuota?.assigned ?? 0) > 0 && (
+          <div className="text-muted-foreground text-xs">
+            {agent.todayQuota?.assigned} assigned today
+          </div>
+        )
+      )}
+    </div>
   );
 }
 
@@ -113,12 +108,16 @@ function SubscriptionCell({ agent }: { agent: AdminAgent }) {
   const subscription = agent.subscription;
   if (!subscription) return <span className="text-muted-foreground">No Subscription</span>;
 
-  function handleChange(status: string) {
+  function handleChange(value: string) {
+    const status = value as SubscriptionStatus;
     change.mutate(
-      { agentId: agent.id, status: status as SubscriptionStatus },
+      { agentId: agent.id, status },
       {
         onSuccess: () =>
-          toast({ title: 'Subscription updated', description: `${agent.name}: ${status}` }),
+          toast({
+            title: 'Subscription updated',
+            description: `${agent.name}: ${subscriptionStatusLabel(status)}`,
+          }),
         onError: (error) =>
           toast({
             variant: 'destructive',
@@ -131,12 +130,7 @@ function SubscriptionCell({ agent }: { agent: AdminAgent }) {
 
   return (
     <div className="flex items-center gap-2">
-      <Badge
-        variant={subscription.status === 'ACTIVE' ? 'default' : 'secondary'}
-        data-testid="subscription-status"
-      >
-        {subscription.status}
-      </Badge>
+      <SubscriptionStatusBadge status={subscription.status} />
       <Select value={subscription.status} onValueChange={handleChange} disabled={change.isPending}>
         <SelectTrigger
           className="h-7 w-7 justify-center px-0"
@@ -145,7 +139,7 @@ function SubscriptionCell({ agent }: { agent: AdminAgent }) {
         <SelectContent>
           {SUBSCRIPTION_STATUSES.map((status) => (
             <SelectItem key={status} value={status}>
-              {status}
+              {subscriptionStatusLabel(status)}
             </SelectItem>
           ))}
         </SelectContent>

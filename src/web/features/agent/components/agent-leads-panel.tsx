@@ -9,6 +9,7 @@ import {
   LeadsPager,
 } from '@web/features/leads/components/leads-list-controls';
 import { LeadsTable } from '@web/features/leads/components/leads-table';
+import { listView } from '@web/lib/list-view';
 import { useState } from 'react';
 import { agentLeadsQuery } from '../api';
 import { UpdateLeadStatusDrawer } from './update-lead-status-drawer';
@@ -20,34 +21,37 @@ import { UpdateLeadStatusDrawer } from './update-lead-status-drawer';
 export function AgentLeadsPanel({ list }: { list: LeadsListState }) {
   const [selected, setSelected] = useState<Lead | null>(null);
   const page = useQuery({ ...agentLeadsQuery(list.params), placeholderData: keepPreviousData });
+  const leads = page.data?.leads ?? [];
+  const view = listView(page, leads.length);
 
   return (
     <Card className="gap-4">
-      <CardHeader className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-        <LeadsFilterBar state={list} page={page.data} />
+      <CardHeader className="flex flex-col gap-3 max-md:px-4 sm:flex-row sm:items-center sm:justify-between">
+        <LeadsFilterBar state={list} page={page.data} failed={view === 'error'} />
       </CardHeader>
-      <CardContent className="space-y-4">
-        {page.isError ? (
-          <p role="alert" className="py-8 text-center text-destructive text-sm">
-            Your leads could not be loaded. Please reload the page.
-          </p>
-        ) : (
-          <LeadsTable
-            leads={page.data?.leads ?? []}
-            isLoading={page.isPending}
-            action={(lead) => (
-              <Button
-                size="sm"
-                variant="outline"
-                onClick={() => setSelected(lead)}
-                aria-label={`Update Status: ${leadName(lead)}`}
-              >
-                Update Status
-              </Button>
-            )}
-          />
+      <CardContent className="space-y-4 max-md:px-4">
+        <LeadsTable
+          leads={leads}
+          view={view}
+          error={{
+            message: 'Your leads could not be loaded.',
+            onRetry: () => page.refetch(),
+            retrying: page.isFetching,
+          }}
+          action={(lead) => (
+            <Button
+              size="sm"
+              variant="outline"
+              onClick={() => setSelected(lead)}
+              aria-label={`Update Status: ${leadName(lead)}`}
+            >
+              Update Status
+            </Button>
+          )}
+        />
+        {view !== 'error' && (
+          <LeadsPager state={list} page={page.data} fetching={page.isFetching} />
         )}
-        <LeadsPager state={list} page={page.data} fetching={page.isFetching} />
       </CardContent>
       <UpdateLeadStatusDrawer lead={selected} onClose={() => setSelected(null)} />
     </Card>

@@ -1,9 +1,11 @@
 import type { AdminAgent } from '@shared/contracts/admin';
 import type { Lead } from '@shared/contracts/leads';
-import { leadName } from '@shared/format';
+import { formatBusinessTime, leadName } from '@shared/format';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
+import { useBusinessTimeZone } from '@web/features/admin/api';
+import { listView } from '@web/lib/list-view';
 import { UserPlus } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { adminLeadsQuery } from '../api';
@@ -11,10 +13,43 @@ import { AssignLeadDialog } from './assign-lead-dialog';
 import { LeadsFilterBar, type LeadsListState, LeadsPager } from './leads-list-controls';
 import { type LeadColumn, LeadsTable } from './leads-table';
 
+/** A business time that wraps between its date and its hour, never inside either. */
+function WhenText({ iso, timeZone }: { iso: string; timeZone: string }) {
+  const [day, ...hour] = formatBusinessTime(iso, timeZone).split(', ');
+  return (
+    <time dateTime={iso}>
+      <span className="whitespace-nowrap">{hour.length > 0 ? `${day},` : day}</span>{' '}
+      <span className="whitespace-nowrap">{hour.join(', ')}</span>
+    </time>
+  );
+}
+
+/** Who holds the lead, and since when (in the business time zone, labelled). */
+function agentColumn(agents: AdminAgent[], timeZone: string): LeadColumn {
+  const names = new Map(agents.map((agent) => [agent.id, agent.name]));
+  return {
+    header: 'Agent',
+    minWidth: 'min-w-28',
+    cell: (lead) =>
+      lead.agentId === null ? (
+        '—'
+      ) : (
+        <div className="flex flex-col" data-testid="lead-agent">
+          <span>{names.get(lead.agentId) ?? `Agent #${lead.agentId}`}</span>
+          {lead.assignedAt && (
+            <span className="text-muted-foreground text-xs">
+              Assigned <WhenText iso={lead.assignedAt} timeZone={timeZone} />
+            </span>
+          )}
+        </div>
+      ),
+  };
+}
+
 /**
  * All leads, searched, filtered and paged by the server (the list can hold millions), with the
- * agent each one went to and the Assign dialog. The page holds the list's filter (it also feeds
- * the export).
+ * agent each one went to and when, and the Assign dialog. The page holds the list's filter (it
+ * also feeds the export).
  */
 export function AdminLeadsPanel({
   list,
@@ -27,29 +62,26 @@ export function AdminLeadsPanel({
 }) {
   const [assigning, setAssigning] = useState<Lead | null>(null);
   const page = useQuery({ ...adminLeadsQuery(list.params), placeholderData: keepPreviousData });
-  const agentColumn = useMemo((): LeadColumn => {
-    const names = new Map(agents.map((agent) => [agent.id, agent.name]));
-    return {
-      header: 'Agent',
-      cell: (lead) => (lead.agentId === null ? '—' : (names.get(lead.agentId) ?? '—')),
-    };
-  }, [agents]);
+  const timeZone = useBusinessTimeZone();
+  const columns = useMemo(() => [agentColumn(agents, timeZone)], [agents, timeZone]);
+  const leads = page.data?.leads ?? [];
+  const view = listView(page, leads.length);
 
   return (
     <Card className="gap-4">
-      <CardHeader className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-        <LeadsFilterBar state={list} page={page.data} />
+      <CardHeader className="flex flex-col gap-3 max-md:px-4 sm:flex-row sm:items-center sm:justify-between">
+        <LeadsFilterBar state={list} page={page.data} failed={view === 'error'} />
       </CardHeader>
-      <CardContent className="space-y-4">
-        {page.isError && (
-          <p role="alert" className="text-destructive text-sm">
-            The leads could not be loaded. Please try again.
-          </p>
-        )}
+      <CardContent className="space-y-4 max-md:px-4">
         <LeadsTable
-          leads={page.data?.leads ?? []}
-          isLoading={page.isPending}
-          columns={[agentColumn]}
+          leads={leads}
+          view={view}
+          error={{
+            message: 'The leads could not be loaded.',
+            onRetry: () => page.refetch(),
+            retrying: page.isFetching,
+          }}
+          columns={columns}
           action={(lead) =>
             // Assign only while a lead is NEW; the rest have gone to an agent already.
             lead.status === 'NEW' ? (
@@ -66,7 +98,9 @@ export function AdminLeadsPanel({
             )
           }
         />
-        <LeadsPager state={list} page={page.data} fetching={page.isFetching} />
+        {view !== 'error' && (
+          <LeadsPager state={list} page={page.data} fetching={page.isFetching} />
+        )}
       </CardContent>
       <AssignLeadDialog
         lead={assigning}

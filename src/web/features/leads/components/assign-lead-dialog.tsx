@@ -21,15 +21,15 @@ import {
 import { Spinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
 import { errorMessage } from '@web/lib/api-client';
+import { TriangleAlert } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { useAssignLead } from '../api';
+import { agentOptionDetail, assignWarnings } from '../assign-warnings';
 
-function quotaText(agent: AdminAgent): string {
-  if (!agent.todayQuota) return 'no subscription';
-  return `${agent.todayQuota.assigned} / ${agent.todayQuota.limit} today`;
-}
-
-/** Assign Lead: the admin picks an agent, seeing each one's quota use today. */
+/**
+ * Assign Lead: the admin picks an agent, seeing each one's category and quota use today, and is
+ * warned (but may go on) when the chosen agent has no active subscription or another category.
+ */
 export function AssignLeadDialog({
   lead,
   agents,
@@ -78,6 +78,8 @@ function AssignForm({
 }) {
   const [agentId, setAgentId] = useState('');
   const assign = useAssignLead();
+  const chosen = agents.find((agent) => String(agent.id) === agentId);
+  const warnings = chosen ? assignWarnings(chosen, lead) : [];
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -119,7 +121,7 @@ function AssignForm({
                 <span className="flex flex-col items-start text-left">
                   <span className="font-medium">{agent.name}</span>
                   <span className="text-muted-foreground text-xs">
-                    {agent.email} · {quotaText(agent)}
+                    {agent.email} · {agentOptionDetail(agent)}
                   </span>
                 </span>
               </SelectItem>
@@ -132,6 +134,22 @@ function AssignForm({
         <p className="text-muted-foreground text-xs">
           The quota shows leads assigned today against the agent's daily limit; you may go over it.
         </p>
+        {/* polite: read when an agent is chosen, without stealing the focus from the list */}
+        <div aria-live="polite" data-testid="assign-warnings">
+          {warnings.length > 0 && (
+            <div className="flex gap-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-amber-900 text-sm dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
+              <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+              <div className="space-y-1">
+                {warnings.map((warning) => (
+                  <p key={warning}>{warning}</p>
+                ))}
+                <p>
+                  The daily runs would not give this lead to this agent. You can still assign it.
+                </p>
+              </div>
+            </div>
+          )}
+        </div>
       </div>
       <DialogFooter>
         <Button type="button" variant="outline" onClick={onDone} disabled={assign.isPending}>

@@ -75,13 +75,15 @@ export function useLeadsListState(): LeadsListState {
   };
 }
 
-/** The search box, the status filter and the count of matching leads. */
+/** The search box, the status filter and the count of matching leads (none while it failed). */
 export function LeadsFilterBar({
   state,
   page,
+  failed,
 }: {
   state: LeadsListState;
   page: LeadsPage | undefined;
+  failed: boolean;
 }) {
   return (
     <>
@@ -122,7 +124,7 @@ export function LeadsFilterBar({
         data-testid="lead-count"
         aria-live="polite"
       >
-        {page ? leadCount(page.total, page.exact) : 'Loading leads...'}
+        {failed ? '' : page ? leadCount(page.total, page.exact) : 'Loading leads...'}
       </p>
     </>
   );

@@ -1,104 +1,91 @@
 import type { Lead } from '@shared/contracts/leads';
 import { categoryLabel, leadName, leadPlace } from '@shared/format';
 import { Badge } from '@web/components/ui/badge';
-import { Skeleton } from '@web/components/ui/skeleton';
-import {
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from '@web/components/ui/table';
+import { type DataColumn, DataTable, type DataTableProps } from '@web/components/ui/data-table';
+import { EmailText } from '@web/components/ui/email-text';
 import type { ReactNode } from 'react';
+import { telHref } from '../lead-display';
 import { LeadStatusBadge } from './lead-status-badge';
 
 /** A column a screen adds to the shared ones, before Actions (the admin's Agent). */
-export interface LeadColumn {
-  header: string;
-  cell: (lead: Lead) => ReactNode;
+export type LeadColumn = DataColumn<Lead>;
+
+// at least 24 px high: a finger on a phone's card finds them (WCAG 2.5.8)
+const linkClass = 'inline-flex min-h-6 items-center rounded-sm underline-offset-4 hover:underline';
+
+/** The lead's phone and email as links: a tap calls or writes from a phone. */
+function ContactLinks({ lead }: { lead: Lead }) {
+  return (
+    <div className="flex flex-col text-sm">
+      {lead.phone ? (
+        <a href={telHref(lead.phone)} className={linkClass} aria-label={`Call ${lead.phone}`}>
+          {lead.phone}
+        </a>
+      ) : (
+        <span>—</span>
+      )}
+      {lead.email ? (
+        <a
+          href={`mailto:${lead.email}`}
+          className={`${linkClass} text-muted-foreground text-xs`}
+          aria-label={`Email ${lead.email}`}
+        >
+          <EmailText email={lead.email} />
+        </a>
+      ) : (
+        <span className="text-muted-foreground text-xs">—</span>
+      )}
+    </div>
+  );
 }
 
 const BASE_COLUMNS: LeadColumn[] = [
-  { header: 'Name', cell: leadName },
-  {
-    header: 'Contact',
-    cell: (lead) => (
-      <div className="flex flex-col text-sm">
-        <span>{lead.phone ?? '—'}</span>
-        <span className="text-muted-foreground text-xs">{lead.email ?? '—'}</span>
-      </div>
-    ),
-  },
-  { header: 'Location', cell: leadPlace },
-  { header: 'Age', cell: (lead) => lead.age },
+  { header: 'Name', cell: leadName, phone: 'title', minWidth: 'min-w-24' },
+  { header: 'Contact', cell: (lead) => <ContactLinks lead={lead} />, minWidth: 'min-w-34' },
+  { header: 'Location', cell: leadPlace, minWidth: 'min-w-24' },
+  { header: 'Age', cell: (lead) => lead.age, nowrap: true },
   {
     header: 'Category',
     cell: (lead) => <Badge variant="outline">{categoryLabel(lead.category)}</Badge>,
+    nowrap: true,
   },
-  { header: 'Status', cell: (lead) => <LeadStatusBadge status={lead.status} /> },
+  {
+    header: 'Status',
+    cell: (lead) => <LeadStatusBadge status={lead.status} />,
+    nowrap: true,
+    phone: 'badge',
+  },
 ];
-const SKELETON_ROWS = 3;
 
 /**
  * The leads of My Leads and of the admin's Leads Management: the same columns, plus any a screen
- * adds, and the screen's own action on each row (Update Status, Assign).
+ * adds, and the screen's own action on each row (Update Status, Assign). A table on a desktop,
+ * a card per lead on a phone; one state at a time (loading, error with Retry, empty, rows).
  */
 export function LeadsTable({
   leads,
-  isLoading,
+  view,
+  error,
   columns = [],
   action,
 }: {
   leads: Lead[];
-  isLoading: boolean;
+  view: DataTableProps<Lead>['view'];
+  error: DataTableProps<Lead>['error'];
   columns?: LeadColumn[];
   action: (lead: Lead) => ReactNode;
 }) {
-  const shown = [...BASE_COLUMNS, ...columns];
-  const width = shown.length + 1;
   return (
-    <Table aria-busy={isLoading}>
-      <TableHeader>
-        <TableRow>
-          {shown.map(({ header }) => (
-            <TableHead key={header}>{header}</TableHead>
-          ))}
-          <TableHead className="text-right">Actions</TableHead>
-        </TableRow>
-      </TableHeader>
-      <TableBody>
-        {isLoading &&
-          Array.from({ length: SKELETON_ROWS }, (_, row) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity.
-            <TableRow key={row} data-testid="lead-row-skeleton">
-              {Array.from({ length: width }, (_, cell) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity.
-                <TableCell key={cell}>
-                  <Skeleton className="h-5 w-full min-w-12" />
-                </TableCell>
-              ))}
-            </TableRow>
-          ))}
-        {!isLoading && leads.length === 0 && (
-          <TableRow>
-            <TableCell colSpan={width} className="h-24 text-center text-muted-foreground">
-              No leads found
-            </TableCell>
-          </TableRow>
-        )}
-        {!isLoading &&
-          leads.map((lead) => (
-            <TableRow key={lead.id} data-testid="lead-row">
-              {shown.map(({ header, cell }, index) => (
-                <TableCell key={header} className={index === 0 ? 'font-medium' : undefined}>
-                  {cell(lead)}
-                </TableCell>
-              ))}
-              <TableCell className="text-right">{action(lead)}</TableCell>
-            </TableRow>
-          ))}
-      </TableBody>
-    </Table>
+    <DataTable
+      label="Leads"
+      columns={[...BASE_COLUMNS, ...columns]}
+      rows={leads}
+      rowKey={(lead) => lead.id}
+      rowTestId="lead-row"
+      actions={{ header: 'Actions', cell: action }}
+      view={view}
+      empty="No leads found"
+      error={error}
+    />
   );
 }

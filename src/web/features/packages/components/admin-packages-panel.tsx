@@ -4,6 +4,7 @@ import { Button } from '@web/components/ui/button';
 import { Card, CardContent } from '@web/components/ui/card';
 import { toast } from '@web/components/ui/use-toast';
 import { errorMessage } from '@web/lib/api-client';
+import { listView } from '@web/lib/list-view';
 import { Package as PackageIcon, Plus } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { adminPackagesQuery, useSetPackageActive } from '../admin-api';
@@ -40,7 +41,6 @@ export function AdminPackagesPanel({
   }
 
   const list = packages.data ?? [];
-  const empty = packages.isSuccess && list.length === 0;
   return (
     <>
       {renderHeader(
@@ -49,31 +49,30 @@ export function AdminPackagesPanel({
           Create Package
         </Button>,
       )}
-      {packages.isError && (
-        <p role="alert" className="text-destructive text-sm">
-          The packages could not be loaded. Please reload the page.
-        </p>
-      )}
-      <Card className="py-0">
-        <CardContent className="px-0 [&_td:first-child]:pl-6 [&_td:last-child]:pr-6 [&_th:first-child]:pl-6 [&_th:last-child]:pr-6">
-          {empty ? (
-            <div className="flex flex-col items-center gap-4 px-6 py-16 text-center">
-              <PackageIcon className="size-10 text-muted-foreground" aria-hidden="true" />
-              <p className="text-muted-foreground">No packages found</p>
-              <Button onClick={openCreate}>
-                <Plus aria-hidden="true" />
-                Create Your First Package
-              </Button>
-            </div>
-          ) : (
-            <PackagesTable
-              packages={list}
-              isLoading={packages.isPending}
-              pendingId={setActive.isPending ? (setActive.variables?.id ?? null) : null}
-              onEdit={(pkg) => setDialog({ open: true, pkg })}
-              onToggleActive={toggleActive}
-            />
-          )}
+      <Card className="py-0 max-md:border-0 max-md:bg-transparent max-md:shadow-none">
+        <CardContent className="px-0 md:[&_td:first-child]:pl-6 md:[&_td:last-child]:pr-6 md:[&_th:first-child]:pl-6 md:[&_th:last-child]:pr-6">
+          <PackagesTable
+            packages={list}
+            view={listView(packages, list.length)}
+            error={{
+              message: 'The packages could not be loaded.',
+              onRetry: () => packages.refetch(),
+              retrying: packages.isFetching,
+            }}
+            empty={
+              <div className="flex flex-col items-center gap-4 py-4">
+                <PackageIcon className="size-10" aria-hidden="true" />
+                <p>No packages found</p>
+                <Button onClick={openCreate}>
+                  <Plus aria-hidden="true" />
+                  Create Your First Package
+                </Button>
+              </div>
+            }
+            pendingId={setActive.isPending ? (setActive.variables?.id ?? null) : null}
+            onEdit={(pkg) => setDialog({ open: true, pkg })}
+            onToggleActive={toggleActive}
+          />
         </CardContent>
       </Card>
       <PackageFormDialog

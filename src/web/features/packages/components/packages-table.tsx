@@ -2,109 +2,99 @@ import type { Package } from '@shared/contracts/packages';
 import { categoryLabel, formatPrice } from '@shared/format';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
-import { Skeleton } from '@web/components/ui/skeleton';
-import {
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from '@web/components/ui/table';
+import { type DataColumn, DataTable, type DataTableProps } from '@web/components/ui/data-table';
 import { Pencil, Power, PowerOff } from 'lucide-react';
+import type { ReactNode } from 'react';
 
-const COLUMNS = [
-  'Name',
-  'Category',
-  'Price',
-  'Leads/Day',
-  'Commission',
-  'Enrollment Only',
-  'Status',
-  'Actions',
+const COLUMNS: DataColumn<Package>[] = [
+  {
+    header: 'Name',
+    phone: 'title',
+    minWidth: 'min-w-32',
+    cell: (pkg) => (
+      <>
+        <div className="font-medium">{pkg.name}</div>
+        <div className="font-normal text-muted-foreground text-xs">{pkg.slug}</div>
+      </>
+    ),
+  },
+  {
+    header: 'Category',
+    cell: (pkg) => <Badge variant="outline">{categoryLabel(pkg.category)}</Badge>,
+    nowrap: true,
+  },
+  { header: 'Price', cell: (pkg) => `${formatPrice(pkg.priceMonthlyCents)}/mo`, nowrap: true },
+  { header: 'Leads/Day', cell: (pkg) => pkg.leadsPerDay, nowrap: true },
+  { header: 'Commission', cell: (pkg) => `${pkg.commissionPct}%`, nowrap: true },
+  { header: 'Enrollment Only', cell: (pkg) => (pkg.enrollmentOnly ? 'Yes' : 'No'), nowrap: true },
+  {
+    header: 'Status',
+    phone: 'badge',
+    nowrap: true,
+    cell: (pkg) => (
+      <Badge variant={pkg.active ? 'default' : 'secondary'} data-testid="package-status">
+        {pkg.active ? 'Active' : 'Inactive'}
+      </Badge>
+    ),
+  },
 ];
 
 export function PackagesTable({
   packages,
-  isLoading,
+  view,
+  error,
+  empty,
   pendingId,
   onEdit,
   onToggleActive,
 }: {
   packages: Package[];
-  isLoading: boolean;
+  view: DataTableProps<Package>['view'];
+  error: DataTableProps<Package>['error'];
+  empty: ReactNode;
   /** the package whose activation is being saved */
   pendingId: number | null;
   onEdit: (pkg: Package) => void;
   onToggleActive: (pkg: Package) => void;
 }) {
   return (
-    <Table aria-busy={isLoading}>
-      <TableHeader>
-        <TableRow>
-          {COLUMNS.map((column) => (
-            <TableHead key={column} className={column === 'Actions' ? 'text-right' : undefined}>
-              {column}
-            </TableHead>
-          ))}
-        </TableRow>
-      </TableHeader>
-      <TableBody>
-        {isLoading &&
-          Array.from({ length: 3 }, (_, row) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity.
-            <TableRow key={row}>
-              {COLUMNS.map((column) => (
-                <TableCell key={column}>
-                  <Skeleton className="h-5 w-full min-w-12" />
-                </TableCell>
-              ))}
-            </TableRow>
-          ))}
-        {packages.map((pkg) => (
-          <TableRow key={pkg.id} data-testid="package-row">
-            <TableCell>
-              <div className="font-medium">{pkg.name}</div>
-              <div className="text-muted-foreground text-xs">{pkg.slug}</div>
-            </TableCell>
-            <TableCell>
-              <Badge variant="outline">{categoryLabel(pkg.category)}</Badge>
-            </TableCell>
-            <TableCell>{formatPrice(pkg.priceMonthlyCents)}/mo</TableCell>
-            <TableCell>{pkg.leadsPerDay}</TableCell>
-            <TableCell>{pkg.commissionPct}%</TableCell>
-            <TableCell>{pkg.enrollmentOnly ? 'Yes' : 'No'}</TableCell>
-            <TableCell>
-              <Badge variant={pkg.active ? 'default' : 'secondary'} data-testid="package-status">
-                {pkg.active ? 'Active' : 'Inactive'}
-              </Badge>
-            </TableCell>
-            <TableCell>
-              <div className="flex justify-end gap-2">
-                <Button
-                  size="sm"
-                  variant="outline"
-                  onClick={() => onEdit(pkg)}
-                  aria-label={`Edit ${pkg.name}`}
-                >
-                  <Pencil aria-hidden="true" />
-                  Edit
-                </Button>
-                <Button
-                  size="sm"
-                  variant="outline"
-                  disabled={pendingId === pkg.id}
-                  onClick={() => onToggleActive(pkg)}
-                  aria-label={`${pkg.active ? 'Deactivate' : 'Activate'} ${pkg.name}`}
-                >
-                  {pkg.active ? <PowerOff aria-hidden="true" /> : <Power aria-hidden="true" />}
-                  {pkg.active ? 'Deactivate' : 'Activate'}
-                </Button>
-              </div>
-            </TableCell>
-          </TableRow>
-        ))}
-      </TableBody>
-    </Table>
+    <DataTable
+      label="Packages"
+      columns={COLUMNS}
+      rows={packages}
+      rowKey={(pkg) => pkg.id}
+      rowTestId="package-row"
+      view={view}
+      empty={empty}
+      error={error}
+      actions={{
+        header: 'Actions',
+        cell: (pkg) => (
+          <>
+            <Button
+              size="sm"
+              variant="outline"
+              onClick={() => onEdit(pkg)}
+              aria-label={`Edit ${pkg.name}`}
+            >
+              <Pencil aria-hidden="true" />
+              Edit
+            </Button>
+            <Button
+              size="sm"
+              variant="outline"
+              disabled={pendingId === pkg.id}
+              // as wide as Deactivate, so every row's Edit lines up
+              className="min-w-30"
+              onClick={() => onToggleActive(pkg)}
+              aria-label={`${pkg.active ? 'Deactivate' : 'Activate'} ${pkg.name}`}
+            >
+              {pkg.active ? <PowerOff aria-hidden="true" /> : <Power aria-hidden="true" />}
+              {pkg.active ? 'Deactivate' : 'Activate'}
+            </Button>
+          </>
+        ),
+      }}
+    />
   );
 }

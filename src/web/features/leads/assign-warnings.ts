@@ -1,0 +1,39 @@
+import type { AdminAgent } from '../../../shared/contracts/admin';
+import type { LeadCategory } from '../../../shared/domain';
+import { categoryLabel, subscriptionStatusLabel } from '../../../shared/format';
+
+/**
+ * Why the chosen agent may be the wrong one for this lead: no ACTIVE subscription (the engine
+ * would give them nothing: docs/domain.md, Assignment), or a package of another category than
+ * the lead's. Words for the admin, who may still go on (a manual assignment is their call).
+ */
+export function assignWarnings(agent: AdminAgent, lead: { category: LeadCategory }): string[] {
+  const subscription = agent.subscription;
+  if (!subscription) return [`${agent.name} has no subscription.`];
+  const warnings: string[] = [];
+  if (subscription.status !== 'ACTIVE') {
+    warnings.push(
+      `${agent.name}'s subscription is ${subscriptionStatusLabel(subscription.status).toLowerCase()}.`,
+    );
+  }
+  if (subscription.package.category !== lead.category) {
+    warnings.push(
+      `${agent.name}'s package, ${subscription.package.name}, is for ${categoryLabel(
+        subscription.package.category,
+      )} leads; this lead is ${categoryLabel(lead.category)}.`,
+    );
+  }
+  return warnings;
+}
+
+/** An agent's line in the Select Agent list: category and quota, or why there is no quota. */
+export function agentOptionDetail(agent: AdminAgent): string {
+  const subscription = agent.subscription;
+  if (!subscription) return 'no subscription';
+  const category = categoryLabel(subscription.package.category);
+  if (subscription.status !== 'ACTIVE') {
+    return `${category} · subscription ${subscriptionStatusLabel(subscription.status).toLowerCase()}`;
+  }
+  const quota = agent.todayQuota ?? { assigned: 0, limit: subscription.package.leadsPerDay };
+  return `${category} · ${quota.assigned} / ${quota.limit} today`;
+}
