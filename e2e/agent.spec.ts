@@ -26,9 +26,14 @@ test.describe('agent workspace', () => {
     await expect(page.getByText("Welcome back! Here's your overview")).toBeVisible();
     const currentCard = page.getByTestId('card-current-package');
     await expect(currentCard).toContainText('No package');
-    await expect(page.getByTestId('card-today-quota')).toContainText('0 / 0');
+    // no subscription, no quota: N/A and why, as the admin's table says it (never "0 / 0")
+    const quotaCard = page.getByTestId('card-today-quota');
+    await expect(quotaCard).toContainText('N/A');
+    await expect(quotaCard).toContainText('No active subscription');
+    await expect(quotaCard).not.toContainText('0 / 0');
+    await expect(quotaCard.getByRole('progressbar')).toHaveCount(0);
     await expect(page.getByTestId('card-total-leads')).toContainText('All time assigned');
-    await expect(page.getByTestId('card-conversion-rate')).toContainText('0%');
+    await expect(page.getByTestId('card-conversion-rate')).toContainText('0.0%');
     await expect(page.getByRole('link', { name: 'View My Leads' })).toHaveAttribute(
       'href',
       '/dashboard/leads',
@@ -47,14 +52,30 @@ test.describe('agent workspace', () => {
     const card = page.getByTestId('package-card').filter({ hasText: pkg.name });
     await expect(card).toContainText('$129');
     await expect(card).toContainText('9 leads per day');
+    // one click asks first, with the price to the cent; "Not Now" sends nothing
+    const subscribeCalls: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/agent/subscription')) subscribeCalls.push(request.method());
+    });
     await card.getByRole('button', { name: /Subscribe/ }).click();
+    const confirm = page.getByRole('dialog');
+    await expect(confirm.getByRole('heading')).toHaveText(
+      `Subscribe to ${pkg.name} for $129.00/month?`,
+    );
+    await expect(confirm).toContainText('up to 9 FINAL EXPENSE leads a day');
+    await confirm.getByRole('button', { name: 'Not Now' }).click();
+    await expect(confirm).toBeHidden();
+    expect(subscribeCalls).toEqual([]);
+    await card.getByRole('button', { name: /Subscribe/ }).click();
+    await confirm.getByRole('button', { name: 'Subscribe', exact: true }).click();
 
     await expect(page).toHaveURL(/\/dashboard$/);
+    expect(subscribeCalls).toEqual(['POST']);
     await expect(toast(page, 'Subscribed')).toBeVisible();
     await expect(currentCard).toContainText(pkg.name);
     await expect(currentCard).toContainText('$129/month');
     const badge = currentCard.getByTestId('subscription-status');
-    await expect(badge).toHaveText('ACTIVE');
+    await expect(badge).toHaveText('Active');
     await expect(badge).toHaveAttribute('data-variant', 'default');
     await expect(page.getByTestId('card-today-quota')).toContainText('0 / 9');
     await expect(page.getByTestId('card-today-quota')).toContainText('9 leads remaining today');
@@ -71,12 +92,13 @@ test.describe('agent workspace', () => {
     await expect(toast(page, 'Subscription canceled')).toBeVisible();
     await expect(
       page.getByTestId('current-subscription').getByTestId('subscription-status'),
-    ).toHaveText('CANCELED');
+    ).toHaveText('Canceled');
 
     await page.getByRole('link', { name: 'Dashboard', exact: true }).click();
-    await expect(badge).toHaveText('CANCELED');
+    await expect(badge).toHaveText('Canceled');
     await expect(badge).toHaveAttribute('data-variant', 'secondary');
-    await expect(page.getByTestId('card-today-quota')).toContainText('0 / 0');
+    await expect(quotaCard).toContainText('N/A');
+    await expect(quotaCard).toContainText('Subscription canceled');
   });
 
   test('search and the status filter narrow the table; the drawer updates a status', async ({

@@ -1,15 +1,5 @@
 import { Button } from '@web/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '@web/components/ui/dialog';
-import { Spinner } from '@web/components/ui/spinner';
+import { ConfirmDialog } from '@web/components/ui/confirm-dialog';
 import { toast } from '@web/components/ui/use-toast';
 import { errorMessage } from '@web/lib/api-client';
 import { useState } from 'react';
@@ -40,30 +30,17 @@ export function CancelSubscriptionButton({ packageName }: { packageName: string 
   }
 
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger asChild>
-        <Button variant="outline">Cancel Subscription</Button>
-      </DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Cancel your subscription?</DialogTitle>
-          <DialogDescription>
-            You keep the leads you already have, but no new leads from {packageName} will be
-            assigned to you.
-          </DialogDescription>
-        </DialogHeader>
-        <DialogFooter>
-          <DialogClose asChild>
-            <Button variant="outline" disabled={cancel.isPending}>
-              Keep Subscription
-            </Button>
-          </DialogClose>
-          <Button variant="destructive" onClick={confirm} disabled={cancel.isPending}>
-            {cancel.isPending && <Spinner />}
-            Cancel Subscription
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <ConfirmDialog
+      open={open}
+      onOpenChange={setOpen}
+      trigger={<Button variant="outline">Cancel Subscription</Button>}
+      title="Cancel your subscription?"
+      description={`You keep the leads you already have, but no new leads from ${packageName} will be assigned to you.`}
+      confirmLabel="Cancel Subscription"
+      cancelLabel="Keep Subscription"
+      onConfirm={confirm}
+      pending={cancel.isPending}
+      destructive
+    />
   );
 }

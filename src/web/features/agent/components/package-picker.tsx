@@ -1,9 +1,11 @@
 import type { SubscriptionSummary } from '@shared/contracts/agent';
 import type { Package } from '@shared/contracts/packages';
+
 import { useQuery } from '@tanstack/react-query';
 import { paths } from '@web/app/paths';
 import { Button } from '@web/components/ui/button';
-import { Spinner } from '@web/components/ui/spinner';
+import { ConfirmDialog } from '@web/components/ui/confirm-dialog';
+import { LoadError } from '@web/components/ui/load-error';
 import { toast } from '@web/components/ui/use-toast';
 import { packagesQuery } from '@web/features/packages/api';
 import {
@@ -11,19 +13,22 @@ import {
   PublicPackageCardSkeleton,
 } from '@web/features/packages/components/public-package-card';
 import { errorMessage } from '@web/lib/api-client';
+import { useState } from 'react';
 import { useLocation } from 'wouter';
 import { agentStatsQuery } from '../api';
+import { subscribeDetail, subscribeQuestion } from '../subscribe-question';
 import { useSubscribe } from '../subscription-api';
 import { CurrentSubscriptionCard } from './current-subscription-card';
 
 const SKELETON_CARDS = 3;
 
-/** The active packages as on the landing page, each with Subscribe or Switch. */
+/** The active packages as on the landing page, each with Subscribe or Switch (confirmed first). */
 export function PackagePicker() {
   const [, navigate] = useLocation();
   const packages = useQuery(packagesQuery);
   const stats = useQuery(agentStatsQuery);
   const subscribe = useSubscribe();
+  const [confirming, setConfirming] = useState<Package | null>(null);
   const subscription = stats.data?.subscription ?? null;
   const hasActive = subscription?.status === 'ACTIVE';
   const active = (packages.data ?? []).filter((pkg) => pkg.active);
@@ -32,6 +37,7 @@ export function PackagePicker() {
     const switching = hasActive;
     subscribe.mutate(pkg.id, {
       onSuccess: () => {
+        setConfirming(null);
         toast(
           switching
             ? { title: 'Package changed', description: `Your package is now ${pkg.name}.` }
@@ -47,6 +53,19 @@ export function PackagePicker() {
         });
       },
     });
+  }
+
+  if (packages.isError || stats.isError) {
+    return (
+      <LoadError
+        message="The packages could not be loaded."
+        onRetry={() => {
+          if (packages.isError) packages.refetch();
+          if (stats.isError) stats.refetch();
+        }}
+        retrying={packages.isFetching || stats.isFetching}
+      />
+    );
   }
 
   const loading = packages.isPending || stats.isPending;
@@ -69,22 +88,60 @@ export function PackagePicker() {
                 <PackageAction
                   pkg={pkg}
                   subscription={subscription}
-                  pending={subscribe.isPending}
-                  choosing={subscribe.isPending && subscribe.variables === pkg.id}
-                  onChoose={() => choose(pkg)}
+                  onChoose={() => setConfirming(pkg)}
                 />
               }
             />
           ))}
       </div>
       {!loading && active.length === 0 && (
-        <p className="text-muted-foreground">
-          {packages.isError
-            ? 'Packages could not be loaded. Please try again later.'
-            : 'No packages are available right now.'}
-        </p>
+        <p className="text-muted-foreground">No packages are available right now.</p>
       )}
+      <ConfirmSubscription
+        pkg={confirming}
+        current={hasActive ? subscription : null}
+        pending={subscribe.isPending}
+        onConfirm={choose}
+        onClose={() => setConfirming(null)}
+      />
     </div>
+  );
+}
+
+/** "Subscribe to Gold for $499.00/month?" (or Switch), asked once, before anything is sent. */
+function ConfirmSubscription({
+  pkg,
+  current,
+  pending,
+  onConfirm,
+  onClose,
+}: {
+  pkg: Package | null;
+  /** the active subscription a switch replaces */
+  current: SubscriptionSummary | null;
+  pending: boolean;
+  onConfirm: (pkg: Package) => void;
+  onClose: () => void;
+}) {
+  // the last package asked about stays on screen while the dialog fades out
+  const [shown, setShown] = useState(pkg);
+  if (pkg && pkg !== shown) setShown(pkg);
+  if (!shown) return null;
+  const switching = current !== null;
+  return (
+    <ConfirmDialog
+      open={pkg !== null}
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+      title={subscribeQuestion(shown, switching)}
+      description={subscribeDetail(shown, current?.package.name ?? null)}
+      confirmLabel={switching ? 'Switch Package' : 'Subscribe'}
+      cancelLabel={current ? `Keep ${current.package.name}` : 'Not Now'}
+      onConfirm={() => onConfirm(shown)}
+      pending={pending}
+      testId="confirm-subscription"
+    />
   );
 }
 
@@ -95,14 +152,10 @@ function isCurrent(subscription: SubscriptionSummary | null, pkg: Package): bool
 function PackageAction({
   pkg,
   subscription,
-  pending,
-  choosing,
   onChoose,
 }: {
   pkg: Package;
   subscription: SubscriptionSummary | null;
-  pending: boolean;
-  choosing: boolean;
   onChoose: () => void;
 }) {
   if (isCurrent(subscription, pkg)) {
@@ -114,13 +167,7 @@ function PackageAction({
   }
   const label = subscription?.status === 'ACTIVE' ? 'Switch to This Package' : 'Subscribe';
   return (
-    <Button
-      className="w-full"
-      onClick={onChoose}
-      disabled={pending}
-      aria-label={`${label}: ${pkg.name}`}
-    >
-      {choosing && <Spinner />}
+    <Button className="w-full" onClick={onChoose} aria-label={`${label}: ${pkg.name}`}>
       {label}
     </Button>
   );

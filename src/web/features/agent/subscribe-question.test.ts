@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { subscribeDetail, subscribeQuestion } from './subscribe-question';
+
+const gold = {
+  name: 'Gold',
+  priceMonthlyCents: 49_900,
+  leadsPerDay: 15,
+  category: 'MEDICARE' as const,
+};
+
+describe('the subscription question', () => {
+  it('names the package and its price to the cent', () => {
+    expect(subscribeQuestion(gold, false)).toBe('Subscribe to Gold for $499.00/month?');
+    expect(subscribeQuestion({ ...gold, priceMonthlyCents: 4_999 }, false)).toBe(
+      'Subscribe to Gold for $49.99/month?',
+    );
+    expect(subscribeQuestion(gold, true)).toBe('Switch to Gold for $499.00/month?');
+  });
+
+  it('says it takes effect at once, and what it brings', () => {
+    expect(subscribeDetail(gold, null)).toBe(
+      'Your subscription starts at once: you receive up to 15 MEDICARE leads a day that match your preferences.',
+    );
+    expect(subscribeDetail({ ...gold, leadsPerDay: 1, category: 'FINAL_EXPENSE' }, 'Silver')).toBe(
+      'Gold replaces Silver at once: from now on you receive up to 1 FINAL EXPENSE lead a day.',
+    );
+  });
+});

@@ -1,0 +1,25 @@
+import type { Package } from '../../../shared/contracts/packages';
+import { categoryLabel, formatPriceExact } from '../../../shared/format';
+
+type Offer = Pick<Package, 'name' | 'priceMonthlyCents' | 'leadsPerDay' | 'category'>;
+
+/**
+ * What the agent is asked before subscribing or switching: the package and its price to the
+ * cent ("Subscribe to Gold for $499.00/month?"), never the rounded "$499" of the cards.
+ */
+export function subscribeQuestion(pkg: Offer, switching: boolean): string {
+  const price = `${formatPriceExact(pkg.priceMonthlyCents)}/month`;
+  return switching
+    ? `Switch to ${pkg.name} for ${price}?`
+    : `Subscribe to ${pkg.name} for ${price}?`;
+}
+
+/** What follows a yes: it takes effect at once, and what it brings each day. */
+export function subscribeDetail(pkg: Offer, replacing: string | null): string {
+  const leads = `up to ${pkg.leadsPerDay} ${categoryLabel(pkg.category)} ${
+    pkg.leadsPerDay === 1 ? 'lead' : 'leads'
+  } a day`;
+  return replacing
+    ? `${pkg.name} replaces ${replacing} at once: from now on you receive ${leads}.`
+    : `Your subscription starts at once: you receive ${leads} that match your preferences.`;
+}
