@@ -1,7 +1,14 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, apiJson, apiRequest, errorMessage } from './api-client';
+import {
+  ApiError,
+  apiJson,
+  apiRequest,
+  errorMessage,
+  fieldIssues,
+  formFieldErrors,
+} from './api-client';
 
 type Seen = { method?: string; contentType?: string; body: string };
 let server: Server;
@@ -107,5 +114,56 @@ describe('errorMessage', () => {
     );
     expect(errorMessage(new TypeError('Failed to fetch'), 'Upload failed')).toBe('Upload failed');
     expect(errorMessage(undefined, 'Upload failed')).toBe('Upload failed');
+  });
+});
+
+describe('field errors of a refused request', () => {
+  const refused = (body: unknown) => new ApiError(400, 'Bad Request', JSON.stringify(body));
+  const answer = refused({
+    message: 'Minimum age cannot be above maximum age, and a city name is too long.',
+    errors: [
+      { field: 'ageMin', message: 'Minimum age cannot be above maximum age' },
+      { field: 'cities.2', message: 'A city name is at most 100 characters' },
+      { field: 'cities.5', message: 'A city name is at most 100 characters (again)' },
+      { field: 'priceMonthlyCents', message: 'Price can be at most $1,000,000' },
+    ],
+  });
+
+  it('reads each field issue, and the sentence for the toast', () => {
+    expect(fieldIssues(answer)).toHaveLength(4);
+    expect(errorMessage(answer, 'Failed')).toBe(
+      'Minimum age cannot be above maximum age, and a city name is too long.',
+    );
+  });
+
+  it("gives each of the form's fields its first message, by the path's first part", () => {
+    expect(formFieldErrors(answer, ['cities', 'ageMin', 'ageMax'] as const)).toEqual({
+      ageMin: 'Minimum age cannot be above maximum age',
+      cities: 'A city name is at most 100 characters',
+    });
+  });
+
+  it('renames the fields the form calls otherwise', () => {
+    expect(
+      formFieldErrors(answer, ['name', 'price'] as const, { priceMonthlyCents: 'price' }),
+    ).toEqual({ price: 'Price can be at most $1,000,000' });
+  });
+
+  it("changes nothing for today's answer without errors, nor for other failures", () => {
+    const today = refused({ message: 'Invalid body: ageMin: Too small' });
+    expect(fieldIssues(today)).toEqual([]);
+    expect(formFieldErrors(today, ['ageMin'] as const)).toEqual({});
+    expect(errorMessage(today, 'Failed')).toBe('Invalid body: ageMin: Too small');
+    expect(fieldIssues(new Error('network down'))).toEqual([]);
+    expect(fieldIssues(new ApiError(502, 'Bad Gateway', '<html>'))).toEqual([]);
+    // a malformed list is ignored item by item
+    expect(
+      fieldIssues(refused({ errors: [null, { field: 'a' }, { field: 'b', message: 'B' }] })),
+    ).toEqual([{ field: 'b', message: 'B' }]);
+  });
+
+  it('words the toast from the field messages when the answer has no message', () => {
+    const bare = refused({ errors: [{ field: 'email', message: 'Enter a valid email' }] });
+    expect(errorMessage(bare, 'Failed')).toBe('Enter a valid email');
   });
 });

@@ -14,9 +14,10 @@ import { FormField } from '@web/components/ui/form-field';
 import { Label } from '@web/components/ui/label';
 import { Spinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
-import { errorMessage } from '@web/lib/api-client';
+import { useWhenIdle } from '@web/hooks/use-when-idle';
+import { errorMessage, formFieldErrors } from '@web/lib/api-client';
 import { cn } from '@web/lib/utils';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, type ReactNode, useRef, useState } from 'react';
 import { useSavePreferences } from '../api';
 import { type PreferencesFormState, toFormState, toggle, toPreferences } from '../preferences-form';
 
@@ -42,22 +43,41 @@ function Section({
   );
 }
 
+const FIELDS = ['states', 'cities', 'ageMin', 'ageMax', 'categories'] as const;
+type Field = (typeof FIELDS)[number];
+const GROUPS = new Set<Field>(['states', 'categories']);
+
 /** States, cities, age range and categories; the server validates the same rules on save. */
 export function PreferencesForm({ initial }: { initial: Preferences }) {
   const [form, setForm] = useState<PreferencesFormState>(() => toFormState(initial));
+  // what the server refused, field by field, until that field changes
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const formRef = useRef<HTMLFormElement>(null);
   const save = useSavePreferences();
   const busy = save.isPending;
-  const set = <K extends keyof PreferencesFormState>(key: K, value: PreferencesFormState[K]) =>
+  const whenIdle = useWhenIdle(busy);
+  const set = <K extends keyof PreferencesFormState>(key: K, value: PreferencesFormState[K]) => {
     setForm((current) => ({ ...current, [key]: value }));
+    setErrors(({ [key]: _changed, ...rest }) => rest);
+  };
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    setErrors({});
     save.mutate(toPreferences(form), {
       onSuccess: (stored) => {
         setForm(toFormState(stored));
         toast({ title: 'Preferences saved' });
       },
       onError: (error) => {
+        const refused = formFieldErrors(error, FIELDS);
+        setErrors(refused);
+        // the first refused field in the form's order takes the focus (states and categories
+        // are groups of buttons: their message is read from the group), its message read with it
+        const first = FIELDS.find((field) => refused[field] && !GROUPS.has(field));
+        whenIdle(() =>
+          formRef.current?.querySelector<HTMLInputElement>(`input[name="${first}"]`)?.focus(),
+        );
         toast({
           variant: 'destructive',
           title: 'Save failed',
@@ -68,12 +88,16 @@ export function PreferencesForm({ initial }: { initial: Preferences }) {
   }
 
   return (
-    <form onSubmit={handleSubmit} className="space-y-6" aria-busy={busy}>
+    <form ref={formRef} onSubmit={handleSubmit} className="space-y-6" aria-busy={busy}>
       <Section
         title="States"
         description="Choose the states you want leads from. None selected means every state."
       >
-        <fieldset disabled={busy}>
+        <fieldset
+          disabled={busy}
+          aria-invalid={errors.states ? true : undefined}
+          aria-describedby={errors.states ? 'states-error' : undefined}
+        >
           <legend className="sr-only">States</legend>
           <div className="grid grid-cols-5 gap-2 sm:grid-cols-8 lg:grid-cols-10">
             {STATE_CODES.map((code) => {
@@ -99,6 +123,7 @@ export function PreferencesForm({ initial }: { initial: Preferences }) {
               ? 'All states'
               : `${form.states.length} selected: ${[...form.states].sort().join(', ')}`}
           </p>
+          <FieldError id="states-error" message={errors.states} />
         </fieldset>
       </Section>
 
@@ -112,6 +137,7 @@ export function PreferencesForm({ initial }: { initial: Preferences }) {
           placeholder="e.g. Miami, Dallas, Phoenix"
           disabled={busy}
           value={form.cities}
+          error={errors.cities}
           onChange={(event) => set('cities', event.target.value)}
         />
       </Section>
@@ -128,6 +154,7 @@ export function PreferencesForm({ initial }: { initial: Preferences }) {
             placeholder="18"
             disabled={busy}
             value={form.ageMin}
+            error={errors.ageMin}
             onChange={(event) => set('ageMin', event.target.value)}
           />
           <FormField
@@ -140,6 +167,7 @@ export function PreferencesForm({ initial }: { initial: Preferences }) {
             placeholder="100"
             disabled={busy}
             value={form.ageMax}
+            error={errors.ageMax}
             onChange={(event) => set('ageMax', event.target.value)}
           />
         </div>
@@ -149,7 +177,12 @@ export function PreferencesForm({ initial }: { initial: Preferences }) {
         title="Categories"
         description="Leads always match your package's category; narrow them further here."
       >
-        <fieldset disabled={busy} className="flex flex-wrap gap-6">
+        <fieldset
+          disabled={busy}
+          className="flex flex-wrap gap-6"
+          aria-invalid={errors.categories ? true : undefined}
+          aria-describedby={errors.categories ? 'categories-error' : undefined}
+        >
           <legend className="sr-only">Categories</legend>
           {LEAD_CATEGORIES.map((category) => {
             const id = `category-${category}`;
@@ -165,6 +198,7 @@ export function PreferencesForm({ initial }: { initial: Preferences }) {
             );
           })}
         </fieldset>
+        <FieldError id="categories-error" message={errors.categories} />
       </Section>
 
       <Button type="submit" disabled={busy}>
@@ -172,5 +206,15 @@ export function PreferencesForm({ initial }: { initial: Preferences }) {
         Save Preferences
       </Button>
     </form>
+  );
+}
+
+/** A group's message from the server, under the group (the fields have theirs in FormField). */
+function FieldError({ id, message }: { id: string; message: string | undefined }) {
+  if (!message) return null;
+  return (
+    <p id={id} className="mt-2 text-destructive text-xs">
+      {message}
+    </p>
   );
 }

@@ -3,17 +3,23 @@ import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form-field';
 import { Spinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
-import { errorMessage } from '@web/lib/api-client';
+import { useWhenIdle } from '@web/hooks/use-when-idle';
+import { errorMessage, formFieldErrors } from '@web/lib/api-client';
 import { type FormEvent, useState } from 'react';
 import { useLocation } from 'wouter';
 import { useLogin } from '../api';
+
+const FIELDS = ['email', 'password'] as const;
 
 export function LoginForm() {
   const [, navigate] = useLocation();
   const login = useLogin();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  // what the server refused, field by field, until that field changes
+  const [errors, setErrors] = useState<Partial<Record<(typeof FIELDS)[number], string>>>({});
   const busy = login.isPending;
+  const whenIdle = useWhenIdle(busy);
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -25,6 +31,10 @@ export function LoginForm() {
           navigate(homeFor(user.role));
         },
         onError: (error) => {
+          const refused = formFieldErrors(error, FIELDS);
+          setErrors(refused);
+          const first = FIELDS.find((field) => refused[field]);
+          if (first) whenIdle(() => document.getElementById(`login-${first}`)?.focus());
           toast({
             variant: 'destructive',
             title: 'Login failed',
@@ -38,6 +48,7 @@ export function LoginForm() {
   return (
     <form onSubmit={handleSubmit} className="grid gap-4" aria-busy={busy} data-testid="login-form">
       <FormField
+        id="login-email"
         label="Email"
         name="email"
         type="email"
@@ -46,9 +57,14 @@ export function LoginForm() {
         required
         disabled={busy}
         value={email}
-        onChange={(event) => setEmail(event.target.value)}
+        error={errors.email}
+        onChange={(event) => {
+          setEmail(event.target.value);
+          setErrors(({ email: _changed, ...rest }) => rest);
+        }}
       />
       <FormField
+        id="login-password"
         label="Password"
         name="password"
         type="password"
@@ -56,7 +72,11 @@ export function LoginForm() {
         required
         disabled={busy}
         value={password}
-        onChange={(event) => setPassword(event.target.value)}
+        error={errors.password}
+        onChange={(event) => {
+          setPassword(event.target.value);
+          setErrors(({ password: _changed, ...rest }) => rest);
+        }}
       />
       <Button type="submit" className="w-full" disabled={busy}>
         {busy && <Spinner />}

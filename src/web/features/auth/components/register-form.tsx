@@ -4,27 +4,36 @@ import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form-field';
 import { Spinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
-import { errorMessage } from '@web/lib/api-client';
+import { useWhenIdle } from '@web/hooks/use-when-idle';
+import { errorMessage, formFieldErrors } from '@web/lib/api-client';
 import { type FormEvent, useState } from 'react';
 import { useLocation } from 'wouter';
 import { useRegister } from '../api';
 
 const emptyForm = { name: '', email: '', password: '', confirmPassword: '' };
 type RegisterFormValues = typeof emptyForm;
+const SENT_FIELDS = ['name', 'email', 'password'] as const;
+type SentField = (typeof SENT_FIELDS)[number];
 
 export function RegisterForm() {
   const [, navigate] = useLocation();
   const register = useRegister();
   const [values, setValues] = useState<RegisterFormValues>(emptyForm);
+  // what the server refused, field by field, until that field changes
+  const [errors, setErrors] = useState<Partial<Record<SentField, string>>>({});
   const busy = register.isPending;
+  const whenIdle = useWhenIdle(busy);
 
   const bind = (field: keyof RegisterFormValues) => ({
     name: field,
     value: values[field],
     disabled: busy,
     required: true,
-    onChange: (event: { target: { value: string } }) =>
-      setValues((current) => ({ ...current, [field]: event.target.value })),
+    error: field === 'confirmPassword' ? undefined : errors[field],
+    onChange: (event: { target: { value: string } }) => {
+      setValues((current) => ({ ...current, [field]: event.target.value }));
+      setErrors(({ [field as SentField]: _changed, ...rest }) => rest);
+    },
   });
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
@@ -49,6 +58,10 @@ export function RegisterForm() {
           navigate(paths.login);
         },
         onError: (error) => {
+          const refused = formFieldErrors(error, SENT_FIELDS);
+          setErrors(refused);
+          const first = SENT_FIELDS.find((field) => refused[field]);
+          if (first) whenIdle(() => document.getElementById(`register-${first}`)?.focus());
           toast({
             variant: 'destructive',
             title: 'Registration failed',
@@ -66,8 +79,15 @@ export function RegisterForm() {
       aria-busy={busy}
       data-testid="register-form"
     >
-      <FormField label="Full Name" autoComplete="name" placeholder="Jane Smith" {...bind('name')} />
       <FormField
+        id="register-name"
+        label="Full Name"
+        autoComplete="name"
+        placeholder="Jane Smith"
+        {...bind('name')}
+      />
+      <FormField
+        id="register-email"
         label="Email"
         type="email"
         autoComplete="email"
@@ -75,6 +95,7 @@ export function RegisterForm() {
         {...bind('email')}
       />
       <FormField
+        id="register-password"
         label="Password"
         type="password"
         autoComplete="new-password"

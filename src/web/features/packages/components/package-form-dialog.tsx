@@ -22,7 +22,8 @@ import {
 } from '@web/components/ui/select';
 import { Spinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
-import { errorMessage } from '@web/lib/api-client';
+import { useWhenIdle } from '@web/hooks/use-when-idle';
+import { errorMessage, formFieldErrors } from '@web/lib/api-client';
 import { useId, useState } from 'react';
 import {
   type Control,
@@ -39,6 +40,9 @@ import {
   packageFormResolver,
   slugify,
 } from '../package-form';
+
+/** The fields the server may refuse one by one, as the form names them. */
+const SERVER_FIELDS = ['name', 'slug', 'price', 'leadsPerDay', 'commissionPct'] as const;
 
 /** Create Package (package null) or Edit Package: the slug is fixed once the package exists. */
 export function PackageFormDialog({
@@ -71,6 +75,8 @@ function PackageForm({ pkg, onDone }: { pkg: Package | null; onDone: () => void 
     formState: { errors },
     handleSubmit,
     register,
+    setError,
+    setFocus,
     setValue,
   } = useForm({
     resolver: packageFormResolver,
@@ -80,6 +86,7 @@ function PackageForm({ pkg, onDone }: { pkg: Package | null; onDone: () => void 
   const [slugTouched, setSlugTouched] = useState(editing);
   const save = useSavePackage();
   const busy = save.isPending;
+  const whenIdle = useWhenIdle(busy);
 
   const submit = handleSubmit((body) =>
     save.mutate(
@@ -90,6 +97,15 @@ function PackageForm({ pkg, onDone }: { pkg: Package | null; onDone: () => void 
           onDone();
         },
         onError: (error) => {
+          // what the server refused goes under its field (the body's priceMonthlyCents is the
+          // form's price), the first of them focused
+          const refused = formFieldErrors(error, SERVER_FIELDS, { priceMonthlyCents: 'price' });
+          const fields = SERVER_FIELDS.filter((field) => refused[field]);
+          for (const field of fields) {
+            setError(field, { type: 'server', message: refused[field] });
+          }
+          const [first] = fields;
+          if (first) whenIdle(() => setFocus(first));
           toast({
             variant: 'destructive',
             title: 'Save failed',

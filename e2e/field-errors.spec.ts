@@ -1,0 +1,140 @@
+import { expect, type Page, test } from '@playwright/test';
+import { createAgentViaApi, E2E_ADMIN, loginThroughUi } from './support';
+
+/**
+ * A 400 with field issues ({message, errors: [{field, message}]}) marks each field with its
+ * message (aria-invalid, described by the message, the first focused) and the toast reads the
+ * answer's sentence. The answers are the server's shape, served by the test so each form is
+ * checked whatever the server refuses today.
+ */
+
+const toastViewport = (page: Page) => page.getByTestId('toast-viewport');
+
+function refuse(page: Page, path: string, body: unknown) {
+  return page.route(
+    (url) => url.pathname === path,
+    (route) =>
+      ['POST', 'PUT'].includes(route.request().method())
+        ? route.fulfill({ status: 400, json: body })
+        : route.continue(),
+  );
+}
+
+test('preferences: each refused field says why under it', async ({ page }) => {
+  const agent = await createAgentViaApi(page, 'Fiona Fields');
+  await loginThroughUi(page, agent.email, agent.password, /\/dashboard$/);
+  await page.goto('/dashboard/preferences');
+  const sentence = 'Minimum age cannot be above maximum age, and one city name is too long.';
+  await refuse(page, '/api/agent/preferences', {
+    message: sentence,
+    errors: [
+      { field: 'ageMin', message: 'Minimum age cannot be above maximum age' },
+      { field: 'cities.1', message: 'A city name is at most 100 characters' },
+      { field: 'categories', message: 'Choose at most three categories' },
+    ],
+  });
+  const min = page.getByLabel('Minimum Age');
+  await min.fill('80');
+  await page.getByLabel('Maximum Age').fill('30');
+  await page.getByRole('button', { name: 'Save Preferences' }).click();
+
+  await expect(toastViewport(page).getByText('Save failed', { exact: true })).toBeVisible();
+  await expect(toastViewport(page)).toContainText(sentence);
+  await expect(min).toHaveAttribute('aria-invalid', 'true');
+  await expect(min).toHaveAccessibleDescription('Minimum age cannot be above maximum age');
+  const cities = page.getByLabel('Cities');
+  await expect(cities).toHaveAttribute('aria-invalid', 'true');
+  await expect(cities).toHaveAccessibleDescription('A city name is at most 100 characters');
+  // the first refused field in the form's order takes the focus
+  await expect(cities).toBeFocused();
+  await expect(page.getByText('Choose at most three categories')).toBeVisible();
+  // a field that did not fail stays as it was
+  await expect(page.getByLabel('Maximum Age')).not.toHaveAttribute('aria-invalid', 'true');
+
+  // changing the field clears its message, and only its own
+  await min.fill('20');
+  await expect(min).not.toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText('Minimum age cannot be above maximum age')).toHaveCount(0);
+  await expect(cities).toHaveAttribute('aria-invalid', 'true');
+});
+
+test('registration: a refused email is marked, the toast reads the sentence', async ({ page }) => {
+  await page.goto('/register');
+  await refuse(page, '/api/auth/register', {
+    message: 'Enter a valid email address.',
+    errors: [{ field: 'email', message: 'Enter a valid email address' }],
+  });
+  await page.getByLabel('Full Name').fill('Rita Register');
+  const email = page.getByLabel('Email');
+  await email.fill('rita@example');
+  await page.getByLabel('Password', { exact: true }).fill('secret123');
+  await page.getByLabel('Confirm Password').fill('secret123');
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await expect(toastViewport(page).getByText('Registration failed', { exact: true })).toBeVisible();
+  await expect(toastViewport(page)).toContainText('Enter a valid email address.');
+  await expect(email).toHaveAttribute('aria-invalid', 'true');
+  await expect(email).toHaveAccessibleDescription('Enter a valid email address');
+  await expect(email).toBeFocused();
+  await expect(page).toHaveURL(/\/register$/);
+});
+
+test('login: a refused field is marked', async ({ page }) => {
+  await page.goto('/login');
+  await refuse(page, '/api/auth/login', {
+    message: 'Email is too long.',
+    errors: [{ field: 'email', message: 'Email can be at most 254 characters' }],
+  });
+  const email = page.getByLabel('Email');
+  await email.fill('someone@example.com');
+  await page.getByLabel('Password').fill('whatever-it-is');
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await expect(toastViewport(page)).toContainText('Email is too long.');
+  await expect(email).toHaveAccessibleDescription('Email can be at most 254 characters');
+  await expect(page.getByLabel('Password')).not.toHaveAttribute('aria-invalid', 'true');
+});
+
+test("package form: the body's priceMonthlyCents is the form's price", async ({ page }) => {
+  await page.request.post('/api/auth/login', { data: E2E_ADMIN });
+  await page.goto('/admin/packages');
+  await page
+    .getByRole('button', { name: /Create (Your First )?Package/ })
+    .first()
+    .click();
+  const dialog = page.getByRole('dialog');
+  await refuse(page, '/api/admin/packages', {
+    message: 'The price is too high and the slug is taken.',
+    errors: [
+      { field: 'priceMonthlyCents', message: 'Price can be at most $1,000,000' },
+      { field: 'slug', message: 'This slug is already used by another package' },
+    ],
+  });
+  await dialog.getByLabel('Name').fill('Refused Pack');
+  await dialog.getByLabel('Price ($/month)').fill('99');
+  await dialog.getByLabel('Leads per Day').fill('3');
+  await dialog.getByLabel('Commission (%)').fill('10');
+  await dialog.getByRole('button', { name: 'Create Package' }).click();
+  await expect(toastViewport(page).getByText('Save failed', { exact: true })).toBeVisible();
+  await expect(toastViewport(page)).toContainText('The price is too high and the slug is taken.');
+  const slug = dialog.getByLabel('Slug');
+  await expect(slug).toHaveAccessibleDescription('This slug is already used by another package');
+  const price = dialog.getByLabel('Price ($/month)');
+  await expect(price).toHaveAttribute('aria-invalid', 'true');
+  await expect(price).toHaveAccessibleDescription('Price can be at most $1,000,000');
+  // the first refused field of the form's order takes the focus, and the dialog stays open
+  await expect(slug).toBeFocused();
+  await expect(dialog).toBeVisible();
+});
+
+test("today's answer, without errors, still shows its message and marks nothing", async ({
+  page,
+}) => {
+  const agent = await createAgentViaApi(page, 'Olga Oldshape');
+  await loginThroughUi(page, agent.email, agent.password, /\/dashboard$/);
+  await page.goto('/dashboard/preferences');
+  await refuse(page, '/api/agent/preferences', {
+    message: 'Invalid body: ageMin: Minimum age cannot be above maximum age',
+  });
+  await page.getByRole('button', { name: 'Save Preferences' }).click();
+  await expect(toastViewport(page)).toContainText('Invalid body: ageMin');
+  await expect(page.locator('[aria-invalid="true"]')).toHaveCount(0);
+});
