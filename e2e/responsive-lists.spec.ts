@@ -10,6 +10,8 @@ import { E2E_ADMIN, uniqueEmail } from './support';
 
 interface Seed {
   tag: string;
+  /** a NEW lead's name, or '' when every try went to some agent */
+  newLead: string;
   agent: { email: string; password: string; name: string };
   leadEmail: string;
   packageName: string;
@@ -87,8 +89,29 @@ function seed(baseURL: string): Promise<Seed> {
     });
     expect(subscribed.status()).toBe(200);
     await agentApi.dispose();
+    // a lead left NEW, for the Assign dialog (an agent of another spec may take one at import)
+    let newLead = '';
+    for (let attempt = 0; attempt < 6 && !newLead; attempt++) {
+      // a tag of its own: the lists' searches for this seed's tag find its three leads only
+      const t = uniqueTag('nora');
+      // not the seed's package category, so the dialog has a warning to show
+      const category = attempt % 2 ? 'MEDICARE' : 'ACA';
+      await api.post('/api/admin/leads/import', {
+        multipart: {
+          file: {
+            name: `${t}.csv`,
+            mimeType: 'text/csv',
+            buffer: Buffer.from(
+              `firstName,lastName,city,state,age,category\nNora,New${t},Nome,AK,45,${category}\n`,
+            ),
+          },
+        },
+      });
+      const [lead] = await (await api.get(`/api/admin/leads?q=New${t}`)).json();
+      if (lead?.status === 'NEW') newLead = `Nora New${t}`;
+    }
     await api.dispose();
-    return { tag, agent, leadEmail, packageName: pkg.name };
+    return { tag, agent, leadEmail, packageName: pkg.name, newLead };
   })();
   return seeded;
 }
@@ -166,6 +189,30 @@ test.describe('at 375 px every list is cards', () => {
       );
     });
   }
+
+  test('the Assign dialog and its agent list fit the phone', async ({ page, baseURL }) => {
+    const s = await seed(baseURL!);
+    test.skip(!s.newLead, 'no lead stayed NEW');
+    await login(page, E2E_ADMIN);
+    await page.goto('/admin/leads');
+    await page.getByLabel('Search leads').fill(s.newLead.split(' ')[1]);
+    await page.getByRole('button', { name: `Assign ${s.newLead}` }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Select Agent').click();
+    // the subscribed agent of the seed: a long name, a long address, category and quota
+    const option = page.getByRole('option').filter({ hasText: s.agent.email });
+    await expect(option).toBeVisible();
+    const fits = async (locator: typeof dialog) => {
+      const box = (await locator.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(375);
+    };
+    await fits(page.getByRole('listbox'));
+    await option.click();
+    await expect(dialog.getByTestId('assign-warnings')).toContainText('is for FINAL EXPENSE leads');
+    await fits(dialog);
+    expect(await dialog.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  });
 
   test('My Leads: a card per lead, calling and writing a tap away', async ({ page, baseURL }) => {
     const s = await seed(baseURL!);

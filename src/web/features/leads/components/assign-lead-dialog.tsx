@@ -102,7 +102,7 @@ function AssignForm({
   }
 
   return (
-    <form onSubmit={handleSubmit} className="grid gap-4">
+    <form onSubmit={handleSubmit} className="grid min-w-0 gap-4">
       <DialogHeader>
         <DialogTitle>Assign Lead</DialogTitle>
         <DialogDescription>
@@ -112,13 +112,16 @@ function AssignForm({
       <div className="grid gap-2">
         <Label htmlFor="assign-agent">Select Agent</Label>
         <Select value={agentId} onValueChange={setAgentId} disabled={assign.isPending}>
-          <SelectTrigger id="assign-agent" className="h-auto min-h-9 w-full">
+          <SelectTrigger
+            id="assign-agent"
+            className="h-auto min-h-9 w-full whitespace-normal text-left"
+          >
             <SelectValue placeholder={agentsLoading ? 'Loading agents...' : 'Choose an agent'} />
           </SelectTrigger>
-          <SelectContent>
+          <SelectContent className="max-w-(--radix-select-content-available-width)">
             {agents.map((agent) => (
               <SelectItem key={agent.id} value={String(agent.id)} data-testid="agent-option">
-                <span className="flex flex-col items-start text-left">
+                <span className="flex min-w-0 flex-col items-start text-left wrap-anywhere">
                   <span className="font-medium">{agent.name}</span>
                   <span className="text-muted-foreground text-xs">
                     {agent.email} · {agentOptionDetail(agent)}
