@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { expect, request, test } from '@playwright/test';
 import { E2E_ADMIN, loginAsAdmin } from './support';
 
-const HEADER = 'firstName,lastName,phone,email,city,state,age,category,status,externalId,createdAt';
+const HEADER =
+  'firstName,lastName,phone,email,city,state,age,category,status,externalId,createdAt,agentName,agentEmail,assignedAt';
 
 test('leads: Export CSV downloads the leads of the current search as CSV', async ({
   page,
@@ -41,7 +42,7 @@ test('leads: Export CSV downloads the leads of the current search as CSV', async
   const ann = lines.find((l) => l.startsWith('Ann,'));
   expect(ann).toMatch(
     new RegExp(
-      `^Ann,${t},555-0101,ann\\.${t}@example\\.com,"Austin, East",TX,67,MEDICARE,(NEW|ASSIGNED),${t}-1,\\d{4}-\\d{2}-\\d{2}T[\\d:.]+Z$`,
+      `^Ann,${t},555-0101,ann\\.${t}@example\\.com,"Austin, East",TX,67,MEDICARE,(NEW,${t}-1,[\\d:.TZ-]+,,,|ASSIGNED,${t}-1,[\\d:.TZ-]+,[^,]+,[^,]+,\\d{4}-\\d{2}-\\d{2}T[\\d:.]+Z)$`,
     ),
   );
   // the formula is neutralised: a leading quote, and quoted
