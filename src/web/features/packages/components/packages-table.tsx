@@ -20,8 +20,13 @@ const COLUMNS: DataColumn<Package>[] = [
   },
   {
     header: 'Category',
-    cell: (pkg) => <Badge variant="outline">{categoryLabel(pkg.category)}</Badge>,
-    nowrap: true,
+    // "FINAL EXPENSE" may take two lines: with the Actions column whole, every column fits at
+    // 1280 px beside the sidebar even when the names are long unbroken words
+    cell: (pkg) => (
+      <Badge variant="outline" className="whitespace-normal text-center">
+        {categoryLabel(pkg.category)}
+      </Badge>
+    ),
   },
   { header: 'Price', cell: (pkg) => `${formatPrice(pkg.priceMonthlyCents)}/mo`, nowrap: true },
   { header: 'Leads/Day', cell: (pkg) => pkg.leadsPerDay, nowrap: true },
