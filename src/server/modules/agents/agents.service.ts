@@ -20,9 +20,20 @@ export async function findAgent(
 }
 
 function toAdminAgent(row: AgentRow): AdminAgent {
+  const { subscriptionId, status, packageName, priceMonthlyCents, category, leadsPerDay } = row;
+  // a subscription always has its package (a NOT NULL foreign key): its fields come together
   const subscription =
-    row.subscriptionId !== null && row.status !== null
-      ? { id: row.subscriptionId, status: row.status }
+    subscriptionId !== null &&
+    status !== null &&
+    packageName !== null &&
+    priceMonthlyCents !== null &&
+    category !== null &&
+    leadsPerDay !== null
+      ? {
+          id: subscriptionId,
+          status,
+          package: { name: packageName, priceMonthlyCents, category, leadsPerDay },
+        }
       : null;
   return {
     id: row.id,
@@ -34,19 +45,9 @@ function toAdminAgent(row: AgentRow): AdminAgent {
     todayQuota: subscription
       ? {
           assigned: row.assignedToday,
-          limit: dailyQuotaLimit(subscription.status, row.leadsPerDay ?? 0),
+          limit: dailyQuotaLimit(subscription.status, subscription.package.leadsPerDay),
         }
       : null,
-    subscription: subscription
-      ? {
-          ...subscription,
-          package: {
-            name: row.packageName ?? '',
-            priceMonthlyCents: row.priceMonthlyCents ?? 0,
-            category: row.category ?? 'MEDICARE',
-            leadsPerDay: row.leadsPerDay ?? 0,
-          },
-        }
-      : null,
+    subscription,
   };
 }
