@@ -35,6 +35,18 @@ export type UserRole = (typeof USER_ROLES)[number];
 export const ASSIGNMENT_TRIGGERS = ['SCHEDULE', 'MANUAL', 'IMPORT'] as const;
 export type AssignmentTrigger = (typeof ASSIGNMENT_TRIGGERS)[number];
 
+/** How an assigned lead reaches its agent besides the portal itself (design 8). */
+export const DELIVERY_CHANNELS = ['EMAIL', 'WEBHOOK'] as const;
+export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
+
+/**
+ * PENDING: waiting for its first attempt or a retry; SENT: accepted by the receiver; FAILED:
+ * given up (a final rejection, retries used up, or the endpoint switched off); SKIPPED: the
+ * channel was off or not configured when its turn came.
+ */
+export const DELIVERY_STATUSES = ['PENDING', 'SENT', 'FAILED', 'SKIPPED'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
 export const MIN_PASSWORD_LENGTH = 6;
 export const MIN_LEAD_AGE = 18;
 export const MAX_LEAD_AGE = 120;

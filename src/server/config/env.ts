@@ -143,11 +143,23 @@ const envSchema = z.object({
   CONNECTION_TIMEOUT_MS: milliseconds(2 * 60_000),
   REGISTRATIONS_PER_ADDRESS: z.coerce.number().int().positive().default(30),
   REGISTRATIONS_TOTAL: z.coerce.number().int().positive().default(300),
+  // delivery (design 8 and 13): links in emails and the providers' callbacks go to PUBLIC_URL
+  PUBLIC_URL: z.url().optional(),
+  /** smtp://user:pass@host:port or smtps://...; unset: the email channel is "not configured" */
+  SMTP_URL: z.url().optional(),
+  MAIL_FROM: z.string().min(3).default('LeadFlow <leads@leadflow.local>'),
+  /** allow CRM endpoints on private, loopback and link-local addresses (tests, private networks) */
+  WEBHOOK_ALLOW_PRIVATE: bool.default(false),
 });
 
-export type AppConfig = Omit<z.infer<typeof envSchema>, 'COOKIE_SECURE' | 'ALLOWED_HOSTS'> & {
+export type AppConfig = Omit<
+  z.infer<typeof envSchema>,
+  'COOKIE_SECURE' | 'ALLOWED_HOSTS' | 'PUBLIC_URL'
+> & {
   COOKIE_SECURE: boolean;
   ALLOWED_HOSTS: string[];
+  /** where the portal is reached from outside, without a trailing slash */
+  PUBLIC_URL: string;
 };
 
 /**
@@ -160,6 +172,10 @@ export function defaultAllowedHosts(host: string, port: number, nodeEnv: string)
   const loopback = ['127.0.0.1', 'localhost', '[::1]'];
   const names = [...new Set([named.toLowerCase(), ...loopback])].map((name) => `${name}:${port}`);
   return nodeEnv === 'development' ? [...names, ...loopback] : names;
+}
+
+function hostForUrl(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
 /** The only reader of process.env: validates and fails fast with every problem listed. */
@@ -182,6 +198,10 @@ export function loadConfig(
     ...cfg,
     COOKIE_SECURE: cfg.COOKIE_SECURE ?? cfg.NODE_ENV === 'production',
     ALLOWED_HOSTS: cfg.ALLOWED_HOSTS ?? defaultAllowedHosts(cfg.HOST, cfg.PORT, cfg.NODE_ENV),
+    PUBLIC_URL: (cfg.PUBLIC_URL ?? `http://${hostForUrl(cfg.HOST)}:${cfg.PORT}`).replace(
+      /\/+$/,
+      '',
+    ),
     ...overrides,
   };
 }

@@ -14,6 +14,8 @@ import {
 } from 'drizzle-orm/pg-core';
 import {
   ASSIGNMENT_TRIGGERS,
+  DELIVERY_CHANNELS,
+  DELIVERY_STATUSES,
   LEAD_CATEGORIES,
   LEAD_STATUSES,
   SUBSCRIPTION_ACTORS,
@@ -30,11 +32,15 @@ export const assignmentTrigger = pgEnum('assignment_trigger', ASSIGNMENT_TRIGGER
 export const subscriptionActor = pgEnum('subscription_actor', SUBSCRIPTION_ACTORS);
 export const historyKind = pgEnum('lead_history_kind', [
   'IMPORTED',
+  /** arrived through the intake API (POST /api/v1/leads) */
+  'RECEIVED',
   'AUTO_ASSIGNED',
   'MANUAL_ASSIGNED',
   'STATUS_CHANGED',
 ]);
 export const importStatus = pgEnum('import_status', ['RUNNING', 'DONE', 'FAILED']);
+export const deliveryChannel = pgEnum('delivery_channel', DELIVERY_CHANNELS);
+export const deliveryStatus = pgEnum('delivery_status', DELIVERY_STATUSES);
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -123,6 +129,8 @@ export const imports = pgTable('imports', {
   id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
   userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
   filename: text('filename').notNull(),
+  /** The source the admin named for the file (sources.id), if any; its leads carry it too. */
+  sourceId: integer('source_id').references(() => sources.id),
   status: importStatus('status').notNull().default('RUNNING'),
   rowsSeen: integer('rows_seen').notNull().default(0),
   imported: integer('imported').notNull().default(0),
@@ -182,10 +190,19 @@ export const leads = pgTable(
     assignmentRunId: integer('assignment_run_id'),
     /** The import that brought the lead (imports.id; import records are never deleted). */
     importId: integer('import_id'),
+    /** Where the lead came from (sources.id; sources are deactivated, never deleted). */
+    sourceId: integer('source_id'),
+    /** The consumer's consent to be contacted, as the source recorded it (docs/domain.md). */
+    consentAt: timestamp('consent_at', { withTimezone: true }),
+    consentText: text('consent_text'),
+    trustedFormCertUrl: text('trusted_form_cert_url'),
+    jornayaLeadId: text('jornaya_lead_id'),
+    consentIp: text('consent_ip'),
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex('leads_external_id_key').on(t.externalId),
+    // externalId is unique per source; leads without a source (CSV files naming none) share one
+    uniqueIndex('leads_source_external_id_key').on(sql`coalesce(${t.sourceId}, 0)`, t.externalId),
     // An imported lead has no agent and no assignment date, so imports skip these two.
     // The agent's list reads this order as it is (created_at desc, id desc: nulls first).
     index('leads_agent_idx')
@@ -279,3 +296,124 @@ export const leadSearchQueue = pgTable('lead_search_queue', {
   firstId: bigint('first_id', { mode: 'number' }).notNull(),
   lastId: bigint('last_id', { mode: 'number' }).notNull(),
 });
+
+/** Where leads come from: a vendor, a landing page (design 7). Deactivated, never deleted. */
+export const sources = pgTable(
+  'sources',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    name: text('name').notNull(),
+    costPerLeadCents: integer('cost_per_lead_cents').notNull().default(0),
+    active: boolean('active').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('sources_name_key').on(sql`lower(${t.name})`)],
+);
+
+/** A source's keys for the intake API: shown once, stored as a sha256 hash, listed by prefix. */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    sourceId: integer('source_id')
+      .notNull()
+      .references(() => sources.id),
+    /** sha256 (hex) of the whole key */
+    keyHash: text('key_hash').notNull().unique(),
+    /** the key's first characters, to tell keys apart in lists */
+    prefix: text('prefix').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [index('api_keys_source_idx').on(t.sourceId)],
+);
+
+/** An agent's delivery choices (design 8): email on or off, the CRM webhook. */
+export const deliverySettings = pgTable('delivery_settings', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  emailEnabled: boolean('email_enabled').notNull().default(true),
+  webhookUrl: text('webhook_url'),
+  /** sent as the Authorization header of each webhook call, if set */
+  webhookAuthHeader: text('webhook_auth_header'),
+  webhookEnabled: boolean('webhook_enabled').notNull().default(false),
+  /** Standard Webhooks signing secret, 'whsec_' + base64 */
+  webhookSecret: text('webhook_secret').notNull(),
+  /** failed attempts in a row; 20 switch the endpoint off */
+  webhookFailuresInRow: integer('webhook_failures_in_row').notNull().default(0),
+  /** set when the endpoint was switched off after failures in a row; cleared when re-enabled */
+  webhookDisabledAt: timestamp('webhook_disabled_at', { withTimezone: true }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * One row per delivery of a lead on a channel, updated with each attempt; deliveryAttempts
+ * keeps every attempt (design 8: every attempt of every channel is a row).
+ */
+export const deliveries = pgTable(
+  'deliveries',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    leadId: bigint('lead_id', { mode: 'number' }).notNull(),
+    agentId: integer('agent_id').notNull(),
+    channel: deliveryChannel('channel').notNull(),
+    status: deliveryStatus('status').notNull().default('PENDING'),
+    /** attempts made so far */
+    attempts: integer('attempts').notNull().default(0),
+    responseCode: integer('response_code'),
+    latencyMs: integer('latency_ms'),
+    error: text('error'),
+    /** the webhook-id (webhooks) or Message-ID (email): the same on every retry */
+    messageId: text('message_id'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('deliveries_lead_idx').on(t.leadId),
+    index('deliveries_status_idx').on(t.status, t.id),
+    index('deliveries_agent_idx').on(t.agentId, t.id),
+  ],
+);
+
+/** Every attempt of every delivery: when, the answer, how long it took. */
+export const deliveryAttempts = pgTable(
+  'delivery_attempts',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    deliveryId: bigint('delivery_id', { mode: 'number' })
+      .notNull()
+      .references(() => deliveries.id, { onDelete: 'cascade' }),
+    attempt: integer('attempt').notNull(),
+    status: deliveryStatus('status').notNull(),
+    responseCode: integer('response_code'),
+    latencyMs: integer('latency_ms'),
+    error: text('error'),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('delivery_attempts_delivery_idx').on(t.deliveryId, t.attempt)],
+);
+
+/** The bell: what an agent or admin is told (a new lead, an endpoint switched off...). */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    leadId: bigint('lead_id', { mode: 'number' }),
+    title: text('title').notNull(),
+    body: text('body'),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('notifications_user_idx').on(t.userId, t.id.desc()),
+    index('notifications_unread_idx').on(t.userId).where(sql`${t.readAt} is null`),
+  ],
+);

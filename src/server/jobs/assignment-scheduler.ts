@@ -12,7 +12,7 @@ import { type RunResult, runAssignment } from '../modules/assignment/run-assignm
 
 export type SchedulerConfig = Pick<
   AppConfig,
-  'ASSIGNMENT_SCHEDULE' | 'BUSINESS_TZ' | 'ENROLLMENT_WINDOWS'
+  'ASSIGNMENT_SCHEDULE' | 'BUSINESS_TZ' | 'ENROLLMENT_WINDOWS' | 'SMTP_URL'
 >;
 
 interface Logger {

@@ -10,7 +10,7 @@ import { runAssignment } from './run-assignment.service';
  */
 export function assignAfterImport(
   db: Db,
-  config: Pick<AppConfig, 'ASSIGN_ON_IMPORT' | 'BUSINESS_TZ' | 'ENROLLMENT_WINDOWS'>,
+  config: Pick<AppConfig, 'ASSIGN_ON_IMPORT' | 'BUSINESS_TZ' | 'ENROLLMENT_WINDOWS' | 'SMTP_URL'>,
 ): OnImported {
   return async () => {
     if (!config.ASSIGN_ON_IMPORT) return null;

@@ -41,7 +41,7 @@ export const assignmentRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/admin/leads/assign',
     { ...admin, schema: { body: assignLeadBody, response: { 200: leadSchema } } },
     (request) =>
-      assignLeadManually(app.db, {
+      assignLeadManually(app.db, app.config, {
         leadId: request.body.leadId,
         agentId: request.body.userId,
         actorId: currentUser(request).id,

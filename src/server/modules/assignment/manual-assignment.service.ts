@@ -2,6 +2,7 @@ import type { Lead } from '../../../shared/contracts/leads';
 import type { Db } from '../../db/client';
 import { badRequest, conflict, notFound } from '../../lib/app-error';
 import { businessDate } from '../../lib/business-time';
+import { type DeliveryConfig, leadsAssigned } from '../delivery/lead-assigned.service';
 import { leadAnswer } from '../leads/leads.service';
 import { assignNewLead, findLeadStatus, findUserRole } from './manual-assignment.repository';
 import { lockQuotasShared } from './quota-lock';
@@ -21,7 +22,11 @@ export interface ManualAssignment {
  * assignment run in flight (shared quota lock), so a run always counts the manual assignments
  * committed before it and never fills a place one of them has just taken.
  */
-export async function assignLeadManually(db: Db, input: ManualAssignment): Promise<Lead> {
+export async function assignLeadManually(
+  db: Db,
+  config: DeliveryConfig,
+  input: ManualAssignment,
+): Promise<Lead> {
   const role = await findUserRole(db, input.agentId);
   if (!role) throw notFound('Agent');
   if (role !== 'AGENT') throw badRequest('Leads can only be assigned to agents');
@@ -30,7 +35,10 @@ export async function assignLeadManually(db: Db, input: ManualAssignment): Promi
   const updated = await db.transaction(async (tx) => {
     // after a run in flight, never between its read of the quotas and its write
     await lockQuotasShared(tx);
-    return assignNewLead(tx, { ...input, assignedOn });
+    const row = await assignNewLead(tx, { ...input, assignedOn });
+    // lead.assigned: notifications and deliveries, in this transaction (design 8)
+    if (row) await leadsAssigned(tx, config, { leadIds: [row.id] });
+    return row;
   });
   if (updated) return leadAnswer(updated);
 

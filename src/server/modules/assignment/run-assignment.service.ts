@@ -11,6 +11,7 @@ import type { AssignmentTrigger, LeadCategory } from '../../../shared/domain';
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
 import { businessDate as businessDateOf } from '../../lib/business-time';
+import { leadsAssigned } from '../delivery/lead-assigned.service';
 import {
   finishRun,
   insertFailedRun,
@@ -38,7 +39,7 @@ export interface RunOptions {
   timings?: RunTimings;
 }
 
-export type EngineConfig = Pick<AppConfig, 'BUSINESS_TZ' | 'ENROLLMENT_WINDOWS'>;
+export type EngineConfig = Pick<AppConfig, 'BUSINESS_TZ' | 'ENROLLMENT_WINDOWS' | 'SMTP_URL'>;
 
 /** The run record, plus how many agents received leads in it. */
 export type RunResult = AssignmentRun & { agentsAssigned: number };
@@ -115,6 +116,9 @@ export async function runAssignment(
         }
         figures.assigned = written.assigned;
         step('write');
+        // lead.assigned: notifications and deliveries, in this transaction (design 8)
+        if (written.assigned > 0) await leadsAssigned(tx, config, { runId });
+        step('deliver');
       } catch (err) {
         // nothing of this run may reach the connection after its transaction has ended
         await settled();

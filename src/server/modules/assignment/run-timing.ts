@@ -1,5 +1,5 @@
 /** The steps of a run whose time the benchmark reports. */
-export type RunStep = 'lock' | 'read' | 'classes' | 'solve' | 'write';
+export type RunStep = 'lock' | 'read' | 'classes' | 'solve' | 'write' | 'deliver';
 export type RunTimings = Partial<Record<RunStep, number>>;
 
 /**

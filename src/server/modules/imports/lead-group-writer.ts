@@ -7,7 +7,7 @@
  * Each group goes straight into `leads` with COPY under a savepoint (the fast path: COPY costs a
  * fraction of an INSERT ... SELECT). A group holding an externalId already stored fails on the
  * unique index, rolls back to its savepoint and goes again through a temporary staging table and
- * INSERT ... ON CONFLICT (external_id) DO NOTHING, which stores the new rows and counts the
+ * INSERT ... ON CONFLICT (source, external_id) DO NOTHING, which stores the new rows and counts the
  * others as duplicates. The unique index decides.
  */
 import type { CopyIn, ImportSession } from './import-connection';
@@ -23,7 +23,8 @@ function isDuplicateExternalId(err: unknown): boolean {
   const e = err as { code?: string; constraint?: string; message?: string };
   return (
     e?.code === '23505' &&
-    (e.constraint === 'leads_external_id_key' || /leads_external_id_key/.test(e.message ?? ''))
+    (e.constraint === 'leads_source_external_id_key' ||
+      /leads_source_external_id_key/.test(e.message ?? ''))
   );
 }
 
@@ -137,7 +138,7 @@ export class LeadGroupWriter {
     return this.session.run(
       `insert into leads (${LEAD_COPY_COLUMNS})
        select ${LEAD_COPY_COLUMNS} from lead_import_staging
-       on conflict (external_id) do nothing`,
+       on conflict ((coalesce(source_id, 0)), external_id) do nothing`,
     );
   }
 }
