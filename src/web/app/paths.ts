@@ -13,6 +13,8 @@ export const paths = {
     preferences: '/dashboard/preferences',
     /** Choosing a package (design section 3: the spec's table has no screen for it). */
     package: '/dashboard/package',
+    /** Delivery settings: email, the CRM webhook (design 8). */
+    delivery: '/dashboard/delivery',
   },
   admin: {
     dashboard: '/admin',
@@ -20,6 +22,8 @@ export const paths = {
     leads: '/admin/leads',
     agents: '/admin/agents',
     analytics: '/admin/analytics',
+    sources: '/admin/sources',
+    deliveries: '/admin/deliveries',
   },
 } as const;
 

@@ -1,0 +1,75 @@
+/** Lead sources and their API keys (design 7); the intake API's body and answers. */
+import { z } from 'zod';
+import { LEAD_CATEGORIES } from '../domain';
+
+export const sourceSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  costPerLeadCents: z.number().int(),
+  active: z.boolean(),
+  createdAt: z.string(),
+  /** leads received from it, all time */
+  leads: z.number().int(),
+  /** keys not revoked */
+  activeKeys: z.number().int(),
+});
+export type Source = z.infer<typeof sourceSchema>;
+
+export const sourceBody = z.object({
+  name: z.string().trim().min(1, 'Name is required').max(100),
+  costPerLeadCents: z.number().int().min(0).max(100_000_00),
+  active: z.boolean().optional(),
+});
+export type SourceBody = z.infer<typeof sourceBody>;
+
+export const apiKeySchema = z.object({
+  id: z.number().int(),
+  sourceId: z.number().int(),
+  /** the key's first characters, to tell keys apart */
+  prefix: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+});
+export type ApiKey = z.infer<typeof apiKeySchema>;
+
+/** The answer of creating a key: the only time the whole key is shown. */
+export const createdApiKey = apiKeySchema.extend({ key: z.string() });
+export type CreatedApiKey = z.infer<typeof createdApiKey>;
+
+/** POST /api/v1/leads: one lead, the CSV's fields plus consent. */
+export const intakeLeadBody = z.object({
+  firstName: z.string().nullish(),
+  lastName: z.string().nullish(),
+  phone: z.string().nullish(),
+  email: z.string().nullish(),
+  city: z.string(),
+  state: z.string(),
+  zip: z.string().nullish(),
+  age: z.union([z.number(), z.string()]),
+  category: z.enum(LEAD_CATEGORIES),
+  externalId: z.string().nullish(),
+  consent: z
+    .object({
+      at: z.string(),
+      text: z.string().max(5000).nullish(),
+      trustedFormCertUrl: z.string().max(2000).nullish(),
+      jornayaLeadId: z.string().max(200).nullish(),
+      ip: z.string().max(64).nullish(),
+    })
+    .nullish(),
+});
+export type IntakeLeadBody = z.infer<typeof intakeLeadBody>;
+
+export const intakeAccepted = z.object({
+  id: z.number().int(),
+  status: z.enum(['NEW', 'ASSIGNED']),
+  duplicate: z.boolean(),
+});
+export type IntakeAccepted = z.infer<typeof intakeAccepted>;
+
+export const intakeRefused = z.object({
+  message: z.string(),
+  reason: z.enum(['invalid', 'duplicate', 'dnc']),
+  errors: z.array(z.object({ field: z.string(), message: z.string() })),
+});
