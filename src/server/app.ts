@@ -27,6 +27,7 @@ import { adminSubscriptionRoutes } from './modules/subscriptions/subscriptions-a
 import { agentSubscriptionRoutes } from './modules/subscriptions/subscriptions-agent.routes';
 import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
+import { openApiPlugin } from './plugins/openapi';
 import { DEFAULT_BODY_LIMIT, requestBodyPlugin } from './plugins/request-body';
 import { requestTargetPlugin } from './plugins/request-target';
 import { securityPlugin } from './plugins/security';
@@ -89,6 +90,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   // a crashed process left RUNNING
   const searchIndexer = startLeadSearchIndexer(app);
   settleAbandonedImportsAtStart(app);
+
+  // the API's OpenAPI document and reference: before the routes, so that it sees them all
+  await app.register(openApiPlugin);
 
   // the route table: one plugin per entity and role (docs/ARCHITECTURE.md)
   await app.register(healthRoutes);

@@ -1,0 +1,96 @@
+import { describe, expect, it, vi } from 'vitest';
+import { DOCS_PREFIX, OPENAPI_PATH } from '../src/server/plugins/openapi';
+import { setupTestApp } from './support/test-app';
+
+/** Every route the app registers, seen by an onRoute hook added to the instance buildApp makes. */
+const registered = vi.hoisted(() => [] as { method: string; url: string }[]);
+vi.mock('fastify', async (importOriginal) => {
+  const mod = await importOriginal<typeof import('fastify')>();
+  const factory = mod.default as unknown as (opts?: unknown) => import('fastify').FastifyInstance;
+  const withRouteLog = (opts?: unknown) => {
+    const app = factory(opts);
+    app.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) registered.push({ method, url: route.url });
+    });
+    return app;
+  };
+  return { ...mod, default: withRouteLog, fastify: withRouteLog };
+});
+
+const ctx = setupTestApp();
+
+interface OpenApiDoc {
+  openapi: string;
+  paths: Record<string, Record<string, { tags?: string[]; security?: unknown[] }>>;
+  components: { securitySchemes: Record<string, unknown> };
+}
+
+async function document(): Promise<OpenApiDoc> {
+  const res = await ctx.app.inject({ method: 'GET', url: OPENAPI_PATH });
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['content-type']).toMatch(/application\/json/);
+  return res.json();
+}
+
+/** Fastify's `/a/:id` is OpenAPI's `/a/{id}`. */
+const openApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+const isReference = (url: string) =>
+  url === OPENAPI_PATH || url === DOCS_PREFIX || url.startsWith(`${DOCS_PREFIX}/`);
+
+describe('GET /api/openapi.json', () => {
+  it('is an OpenAPI 3.1 document that describes every route the server registers', async () => {
+    const doc = await document();
+    expect(doc.openapi).toBe('3.1.0');
+    const served = registered
+      .filter((r) => r.method !== 'HEAD' && r.url.startsWith('/api') && !isReference(r.url))
+      .map((r) => `${r.method} ${openApiPath(r.url)}`);
+    expect(served.length).toBeGreaterThan(25);
+    const described = new Set(
+      Object.entries(doc.paths).flatMap(([path, ops]) =>
+        Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
+      ),
+    );
+    expect(
+      served.filter((r) => !described.has(r)),
+      'routes missing from the document',
+    ).toEqual([]);
+  });
+
+  it('gives each operation its body and answers from the zod contracts, and says who may call', async () => {
+    const doc = await document();
+    const assign = doc.paths['/api/admin/leads/assign'].post as unknown as {
+      requestBody: { content: { 'application/json': { schema: { required: string[] } } } };
+      responses: Record<string, unknown>;
+      tags: string[];
+      security: unknown[];
+    };
+    expect(assign.requestBody.content['application/json'].schema.required).toEqual([
+      'leadId',
+      'userId',
+    ]);
+    expect(Object.keys(assign.responses)).toContain('200');
+    expect(assign.tags).toEqual(['Admin']);
+    expect(assign.security).toEqual([{ session: [] }]);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'session']);
+    expect(doc.paths['/api/health'].get.tags).toEqual(['Public']);
+  });
+});
+
+describe('GET /api/docs', () => {
+  it('serves a readable reference from this server that loads the document', async () => {
+    const bare = await ctx.app.inject({ method: 'GET', url: DOCS_PREFIX });
+    expect(bare.statusCode).toBe(302);
+    expect(bare.headers.location).toBe(`${DOCS_PREFIX}/`);
+    const page = await ctx.app.inject({ method: 'GET', url: `${DOCS_PREFIX}/` });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    expect(page.body).toContain('swagger-ui');
+    // every script and stylesheet it names is served here (the CSP allows only 'self')
+    const assets = [...page.body.matchAll(/(?:src|href)="\.\/([^"]+)"/g)].map((m) => m[1]);
+    expect(assets.length).toBeGreaterThan(2);
+    for (const asset of assets) {
+      const res = await ctx.app.inject({ method: 'GET', url: `${DOCS_PREFIX}/${asset}` });
+      expect(res.statusCode, asset).toBe(200);
+    }
+  });
+});
