@@ -19,6 +19,9 @@ import { importsRoutes } from './modules/imports/imports.routes';
 import { adminLeadsRoutes } from './modules/leads/leads-admin.routes';
 import { agentLeadsRoutes } from './modules/leads/leads-agent.routes';
 import { leadsExportRoutes } from './modules/leads/leads-export.routes';
+import { startLiveEvents } from './modules/notifications/live-events';
+import { liveEventsRoutes } from './modules/notifications/live-events.routes';
+import { notificationsRoutes } from './modules/notifications/notifications.routes';
 import { packagesRoutes } from './modules/packages/packages.routes';
 import { preferencesRoutes } from './modules/preferences/preferences.routes';
 import { adminStatsRoutes } from './modules/stats/stats-admin.routes';
@@ -90,6 +93,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   // a crashed process left RUNNING
   const searchIndexer = startLeadSearchIndexer(app);
   settleAbandonedImportsAtStart(app);
+  // the process's one LISTEN for live events (design 8); open streams end before the server
+  // waits for its connections to close
+  const live = await startLiveEvents(opts.database, app.log);
+  app.addHook('preClose', async () => live.endStreams());
+  app.addHook('onClose', async () => {
+    await live.close();
+  });
 
   // the API's OpenAPI document and reference: before the routes, so that it sees them all
   await app.register(openApiPlugin);
@@ -113,6 +123,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(agentSubscriptionRoutes);
   await app.register(preferencesRoutes);
   await app.register(analyticsRoutes);
+  await app.register(notificationsRoutes);
+  await app.register(liveEventsRoutes, { live });
 
   await app.register(spaPlugin, { enabled: opts.serveSpa ?? true });
   return app;

@@ -1,0 +1,182 @@
+/**
+ * One listener per app process (design 8, "In the portal, live"): it LISTENs on the
+ * `lead_assigned` channel and hands each message to the event streams of that agent open in this
+ * process. Any process may assign a lead and any process may hold the agent's stream: PostgreSQL
+ * carries the message between them. On PostgreSQL the listener is a connection of its own (a
+ * pooled one would lose its LISTEN when given back), reconnected with backoff when it drops; on
+ * PGlite, which is one process, it is the engine's own `listen`.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import pg from 'pg';
+import { type LeadAssignedEvent, leadAssignedEvent } from '../../../shared/contracts/delivery';
+import type { Database } from '../../db/client';
+import { LEAD_ASSIGNED_CHANNEL } from './notifications.repository';
+
+export interface LiveEvent {
+  type: 'lead.assigned';
+  data: LeadAssignedEvent;
+}
+
+type Subscriber = {
+  send(event: LiveEvent): void;
+  /** ends the stream (the app is closing) */
+  end(): void;
+};
+
+export interface LiveEvents {
+  /** Registers a stream of this user; the returned function removes it. */
+  subscribe(userId: number, subscriber: Subscriber): () => void;
+  /** How many streams this user has open in this process. */
+  streamsOf(userId: number): number;
+  /** Ends every open stream (before the server waits for its connections to close). */
+  endStreams(): void;
+  /** Stops listening. */
+  close(): Promise<void>;
+}
+
+const payloadSchema = leadAssignedEvent.extend({ userId: leadAssignedEvent.shape.leadId });
+
+const RECONNECT_FIRST_MS = 500;
+const RECONNECT_MAX_MS = 30_000;
+
+/** Starts listening; resolves once the first LISTEN is in place (or its first attempt failed). */
+export async function startLiveEvents(
+  database: Database,
+  log: FastifyBaseLogger,
+): Promise<LiveEvents> {
+  const streams = new Map<number, Set<Subscriber>>();
+
+  const deliver = (payload: string | undefined) => {
+    if (!payload) return;
+    let parsed: ReturnType<typeof payloadSchema.parse>;
+    try {
+      parsed = payloadSchema.parse(JSON.parse(payload));
+    } catch (err) {
+      log.warn({ err }, 'live events: a message that is not lead.assigned');
+      return;
+    }
+    const subscribers = streams.get(parsed.userId);
+    if (!subscribers) return;
+    const { userId: _userId, ...data } = parsed;
+    for (const subscriber of subscribers) subscriber.send({ type: 'lead.assigned', data });
+  };
+
+  const stopListening =
+    database.kind === 'postgres'
+      ? await listenOnPostgres(database, deliver, log)
+      : await listenOnPglite(database, deliver);
+
+  return {
+    subscribe(userId, subscriber) {
+      let set = streams.get(userId);
+      if (!set) {
+        set = new Set();
+        streams.set(userId, set);
+      }
+      set.add(subscriber);
+      return () => {
+        const current = streams.get(userId);
+        current?.delete(subscriber);
+        if (current?.size === 0) streams.delete(userId);
+      };
+    },
+    streamsOf: (userId) => streams.get(userId)?.size ?? 0,
+    endStreams() {
+      for (const set of streams.values()) for (const subscriber of set) subscriber.end();
+      streams.clear();
+    },
+    close: stopListening,
+  };
+}
+
+async function listenOnPglite(
+  database: Database,
+  deliver: (payload: string | undefined) => void,
+): Promise<() => Promise<void>> {
+  const pglite = database.pglite;
+  if (!pglite) throw new Error('live events: PGlite database without its engine');
+  const unlisten = await pglite.listen(LEAD_ASSIGNED_CHANNEL, deliver);
+  return async () => {
+    if (!pglite.closed) await unlisten();
+  };
+}
+
+/**
+ * A dedicated client (not from the pool) that LISTENs, and connects again after 0.5 s, 1 s,
+ * 2 s ... up to 30 s when its connection drops. Messages sent while it is down are lost: the
+ * notifications stay in the table and the page catches up when its stream opens again.
+ */
+async function listenOnPostgres(
+  database: Database,
+  deliver: (payload: string | undefined) => void,
+  log: FastifyBaseLogger,
+): Promise<() => Promise<void>> {
+  const options = database.pool?.options;
+  if (!options) throw new Error('live events: PostgreSQL database without its pool');
+  let client: pg.Client | null = null;
+  let closed = false;
+  let delay = RECONNECT_FIRST_MS;
+  let timer: NodeJS.Timeout | null = null;
+
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({
+      connectionString: options.connectionString,
+      connectionTimeoutMillis: 5000,
+      keepAlive: true,
+    });
+    let dropped = false;
+    const onDrop = (err?: Error) => {
+      if (dropped) return;
+      dropped = true;
+      if (client === next) client = null;
+      next.removeAllListeners('notification');
+      void next.end().catch(() => {});
+      if (closed) return;
+      log.warn({ err }, `live events: listener connection lost, again in ${delay} ms`);
+      schedule();
+    };
+    next.on('error', onDrop);
+    next.on('end', () => onDrop());
+    next.on('notification', (message) => {
+      if (message.channel === LEAD_ASSIGNED_CHANNEL) deliver(message.payload);
+    });
+    try {
+      await next.connect();
+      await next.query(`listen ${LEAD_ASSIGNED_CHANNEL}`);
+    } catch (err) {
+      onDrop(err as Error);
+      return;
+    }
+    if (closed) {
+      await next.end().catch(() => {});
+      return;
+    }
+    client = next;
+    delay = RECONNECT_FIRST_MS;
+  };
+
+  const schedule = () => {
+    if (timer || closed) return;
+    const wait = delay;
+    delay = Math.min(delay * 2, RECONNECT_MAX_MS);
+    timer = setTimeout(() => {
+      timer = null;
+      void connect();
+    }, wait);
+    timer.unref();
+  };
+
+  await connect();
+  return async () => {
+    closed = true;
+    if (timer) clearTimeout(timer);
+    timer = null;
+    const current = client;
+    client = null;
+    if (current) {
+      current.removeAllListeners();
+      current.on('error', () => {});
+      await current.end().catch(() => {});
+    }
+  };
+}

@@ -1,0 +1,120 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { Notification } from '../../../shared/contracts/delivery';
+import { type Db, intArrayLiteral, queryRows } from '../../db/client';
+
+/** The channel of `lead.assigned` between processes (LISTEN/NOTIFY). */
+export const LEAD_ASSIGNED_CHANNEL = 'lead_assigned';
+
+export const LEAD_ASSIGNED_KIND = 'lead.assigned';
+
+/**
+ * How a lead is named in a notification and an event: as the screens name it (`leadName`,
+ * `leadPlace`, `categoryLabel` in shared/format), cut short so that a NOTIFY payload stays far
+ * under PostgreSQL's 8000 bytes whatever a source sent.
+ */
+const NAME = sql.raw(
+  `left(coalesce(nullif(btrim(concat_ws(' ', l.first_name, l.last_name)), ''), 'Unnamed lead'), 200)`,
+);
+const CITY = sql.raw('left(l.city, 100)');
+const CATEGORY_LABEL = sql.raw(`replace(l.category::text, '_', ' ')`);
+
+/**
+ * Writes the notifications and sends one NOTIFY per agent, in one statement, from `picked`: the
+ * leads of this assignment as rows (lead_id, agent_id, n = the agent's count in it,
+ * newest = whether it is the one the agent's notification and event name). `perLead` writes a
+ * notification for every lead (manual, intake: a handful), otherwise one per agent (a run).
+ * NOTIFY inside the transaction is delivered on commit only, and not at all on rollback.
+ */
+function notifyStatement(picked: SQL, perLead: boolean): SQL {
+  return sql`
+    with picked as (${picked}),
+    named as (
+      select p.agent_id, p.lead_id, p.n, p.newest, ${NAME} as name, ${CITY} as city,
+             l.state, l.category::text as category, ${CATEGORY_LABEL} as category_label
+        from picked p join leads l on l.id = p.lead_id
+       where ${perLead ? sql`true` : sql`p.newest`}
+    ),
+    written as (
+      insert into notifications (user_id, kind, lead_id, title, body)
+      select agent_id, ${LEAD_ASSIGNED_KIND}, lead_id,
+             case when ${perLead ? sql`true` : sql`n = 1`} then 'New lead: ' || name
+                  else n || ' new leads' end,
+             case when ${perLead ? sql`true` : sql`n = 1`}
+                  then city || ', ' || state || ' · ' || category_label
+                  else name || ', ' || city || ', ' || state || ' and ' || (n - 1) || ' more' end
+        from named
+       order by agent_id, lead_id
+      returning 1
+    )
+    select (select count(*) from written)::int as notifications,
+           count(pg_notify(${LEAD_ASSIGNED_CHANNEL}, json_build_object(
+             'userId', agent_id, 'leadId', lead_id, 'name', name, 'city', city,
+             'state', state, 'category', category, 'more', n - 1)::text))::int as notified
+      from named
+     where newest`;
+}
+
+/**
+ * A run's leads, per agent: the run's leads are found through the day's index (a run assigns on
+ * its business date only), so a run of a million leads costs one grouped read.
+ */
+export async function notifyRunAssigned(tx: Db, runId: number): Promise<void> {
+  const picked = sql`
+    select agent_id, lead_id, n, true as newest from (
+      select l.agent_id, max(l.id) as lead_id, count(*)::int as n
+        from leads l
+        join assignment_runs r on r.id = ${runId}
+       where l.assigned_on = r.business_date and l.assignment_run_id = ${runId}
+         and l.agent_id is not null
+       group by l.agent_id
+    ) per_agent`;
+  await tx.execute(notifyStatement(picked, false));
+}
+
+/** Named leads (manual assignment, the intake): a notification each, one event per agent. */
+export async function notifyLeadIdsAssigned(tx: Db, leadIds: number[]): Promise<void> {
+  const picked = sql`
+    select l.agent_id, l.id as lead_id,
+           (count(*) over (partition by l.agent_id))::int as n,
+           l.id = max(l.id) over (partition by l.agent_id) as newest
+      from leads l
+     where l.id = any(${intArrayLiteral(leadIds, 'bigint')}) and l.agent_id is not null`;
+  await tx.execute(notifyStatement(picked, true));
+}
+
+const ROW = sql`id, kind, lead_id as "leadId", title, body,
+  to_char(read_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "readAt",
+  to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "createdAt"`;
+
+/** The user's newest notifications and how many are unread. */
+export async function listNotifications(
+  db: Db,
+  userId: number,
+  limit: number,
+): Promise<{ items: Notification[]; unread: number }> {
+  const [items, [count]] = await Promise.all([
+    queryRows<Notification>(
+      db,
+      sql`select ${ROW} from notifications where user_id = ${userId}
+          order by id desc limit ${limit}`,
+    ),
+    queryRows<{ unread: number }>(
+      db,
+      sql`select count(*)::int as unread from notifications
+           where user_id = ${userId} and read_at is null`,
+    ),
+  ]);
+  return { items, unread: count?.unread ?? 0 };
+}
+
+/** Marks the user's notifications read: these ids (others' ids are ignored), or all. */
+export async function markNotificationsRead(
+  db: Db,
+  userId: number,
+  ids: number[] | undefined,
+): Promise<void> {
+  await db.execute(sql`
+    update notifications set read_at = now()
+     where user_id = ${userId} and read_at is null
+       ${ids ? sql`and id = any(${intArrayLiteral(ids, 'bigint')})` : sql``}`);
+}

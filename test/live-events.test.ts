@@ -1,0 +1,377 @@
+/**
+ * Live updates (design 8): the SSE stream of GET /api/agent/events over a real HTTP listen, fed by
+ * LISTEN/NOTIFY from the assignment's transaction; the bell's notifications.
+ */
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/server/app';
+import { openDatabase } from '../src/server/db/client';
+import { createPackage, insertLeads, subscribe } from './support/admin-fixtures';
+import { loginAdmin, registerAgent, setupTestApp, testConfig } from './support/test-app';
+import { TEST_DB } from './support/test-db';
+
+// Short request and idle timeouts: a stream must outlive both (it is not a slow request).
+const TIMEOUTS = {
+  REQUEST_TIMEOUT_MS: 2000,
+  HEADERS_TIMEOUT_MS: 1000,
+  CONNECTION_TIMEOUT_MS: 1000,
+};
+const ctx = setupTestApp(TIMEOUTS);
+
+let port: number;
+beforeAll(async () => {
+  await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  port = (ctx.app.server.address() as AddressInfo).port;
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let seq = 0;
+const tag = (prefix: string) => `${prefix}${process.pid}x${Date.now().toString(36)}x${++seq}`;
+
+interface SseEvent {
+  event: string;
+  data: unknown;
+}
+
+interface Stream {
+  status: number;
+  headers: IncomingMessage['headers'];
+  events: SseEvent[];
+  comments: string[];
+  /** the body of a refused request */
+  body: string;
+  closed: boolean;
+  /** waits for the n-th `lead.assigned` event (1-based) */
+  nth(n: number, timeoutMs?: number): Promise<SseEvent>;
+  close(): void;
+}
+
+/** Opens the event stream as a browser would: over HTTP, with the session cookie. */
+function openStream(onPort: number, cookie: string | undefined): Promise<Stream> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({
+      host: '127.0.0.1',
+      port: onPort,
+      path: '/api/agent/events',
+      headers: {
+        host: 'localhost:80', // the tests' ALLOWED_HOSTS
+        accept: 'text/event-stream',
+        ...(cookie ? { cookie } : {}),
+      },
+    });
+    req.on('error', reject);
+    req.on('response', (res) => {
+      let buffer = '';
+      const stream: Stream = {
+        status: res.statusCode ?? 0,
+        headers: res.headers,
+        events: [],
+        comments: [],
+        body: '',
+        closed: false,
+        async nth(n, timeoutMs = 5000) {
+          const deadline = Date.now() + timeoutMs;
+          while (Date.now() < deadline) {
+            const found = stream.events.filter((e) => e.event === 'lead.assigned')[n - 1];
+            if (found) return found;
+            await sleep(20);
+          }
+          throw new Error(`no event #${n} within ${timeoutMs} ms (got ${stream.events.length})`);
+        },
+        close: () => req.destroy(),
+      };
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        stream.body += chunk;
+        buffer += chunk;
+        let cut = buffer.indexOf('\n\n');
+        while (cut >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          let event = 'message';
+          let data = '';
+          for (const line of block.split('\n')) {
+            if (line.startsWith(':')) stream.comments.push(line.slice(1).trim());
+            else if (line.startsWith('event: ')) event = line.slice(7);
+            else if (line.startsWith('data: ')) data += line.slice(6);
+          }
+          if (data) stream.events.push({ event, data: JSON.parse(data) });
+          cut = buffer.indexOf('\n\n');
+        }
+      });
+      res.on('close', () => {
+        stream.closed = true;
+      });
+      // a refused request ends at once; a stream answers its first comment at once
+      if (res.statusCode === 200) res.once('data', () => resolve(stream));
+      else res.on('end', () => resolve(stream));
+    });
+    req.end();
+  });
+}
+
+/** Whether the stream stays silent for a while (no lead.assigned event). */
+async function staysSilent(stream: Stream, ms = 600) {
+  await sleep(ms);
+  return stream.events.length === 0;
+}
+
+async function assignManually(admin: Awaited<ReturnType<typeof loginAdmin>>, agentId: number) {
+  const first = tag('Jane');
+  const [lead] = await insertLeads(ctx, [
+    { firstName: first, lastName: 'Doe', city: 'Miami', state: 'FL' },
+  ]);
+  const res = await admin.client.post('/api/admin/leads/assign', {
+    leadId: lead.id,
+    userId: agentId,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return { id: lead.id, name: `${first} Doe` };
+}
+
+describe('GET /api/agent/events', () => {
+  it('refuses anonymous (401) and admins (403), and is a stream for an agent', async () => {
+    const anonymous = await openStream(port, undefined);
+    expect(anonymous.status).toBe(401);
+    expect(JSON.parse(anonymous.body)).toEqual({ message: expect.any(String) });
+    const admin = await loginAdmin(ctx);
+    expect((await openStream(port, admin.client.cookie)).status).toBe(403);
+
+    const agent = await registerAgent(ctx.app);
+    const stream = await openStream(port, agent.client.cookie);
+    try {
+      expect(stream.status).toBe(200);
+      expect(stream.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+      expect(stream.headers['cache-control']).toBe('no-store, no-transform');
+      expect(stream.headers['content-encoding']).toBeUndefined();
+      expect(stream.headers['content-security-policy']).toBeDefined();
+      expect(stream.comments).toContain('connected');
+    } finally {
+      stream.close();
+    }
+    // asked as something else than an event stream: a plain 400, no stream left open
+    const res = await agent.client.get('/api/agent/events');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/Accept: text\/event-stream/);
+  });
+
+  it('a manual assignment reaches the agent, outliving the request and idle timeouts, and not another agent', async () => {
+    const admin = await loginAdmin(ctx);
+    const agent = await registerAgent(ctx.app);
+    const other = await registerAgent(ctx.app);
+    const mine = await openStream(port, agent.client.cookie);
+    const theirs = await openStream(port, other.client.cookie);
+    try {
+      // longer than REQUEST_TIMEOUT_MS and CONNECTION_TIMEOUT_MS with nothing sent
+      await sleep(TIMEOUTS.REQUEST_TIMEOUT_MS + 1000);
+      expect(mine.closed).toBe(false);
+      const lead = await assignManually(admin, agent.id);
+      const event = await mine.nth(1);
+      expect(event.data).toEqual({
+        leadId: lead.id,
+        name: lead.name,
+        city: 'Miami',
+        state: 'FL',
+        category: 'MEDICARE',
+        more: 0,
+      });
+      expect(await staysSilent(theirs)).toBe(true);
+    } finally {
+      mine.close();
+      theirs.close();
+    }
+  });
+
+  it('an assignment that rolls back sends nothing and writes no notification', async () => {
+    const admin = await loginAdmin(ctx);
+    const agent = await registerAgent(ctx.app);
+    const stream = await openStream(port, agent.client.cookie);
+    const db = ctx.database.db;
+    // refused at COMMIT, after the NOTIFY was queued: the transaction rolls back whole
+    await db.execute(sql`create or replace function lf_test_refuse_commit() returns trigger
+      language plpgsql as $$ begin raise exception 'refused at commit by test'; end $$`);
+    await db.execute(sql`create constraint trigger lf_test_refuse_commit after insert on notifications
+      deferrable initially deferred for each row execute function lf_test_refuse_commit()`);
+    try {
+      const [lead] = await insertLeads(ctx, [{ firstName: tag('Rolled') }]);
+      const res = await admin.client.post('/api/admin/leads/assign', {
+        leadId: lead.id,
+        userId: agent.id,
+      });
+      expect(res.statusCode).toBe(500);
+      expect(await staysSilent(stream, 1000)).toBe(true);
+      expect((await agent.client.get('/api/agent/notifications')).json()).toEqual({
+        items: [],
+        unread: 0,
+      });
+    } finally {
+      await db.execute(sql`drop trigger lf_test_refuse_commit on notifications`);
+      stream.close();
+    }
+  });
+
+  it('an engine run gives each agent one event naming a lead, with how many more came', async () => {
+    const admin = await loginAdmin(ctx);
+    const pkg = await createPackage(ctx, { category: 'FINAL_EXPENSE', leadsPerDay: 3 });
+    const a = await registerAgent(ctx.app);
+    const b = await registerAgent(ctx.app);
+    await subscribe(ctx, a.id, pkg.id);
+    await subscribe(ctx, b.id, pkg.id);
+    const first = tag('Run');
+    await insertLeads(
+      ctx,
+      Array.from({ length: 5 }, (_, i) => ({
+        firstName: `${first}${i}`,
+        category: 'FINAL_EXPENSE' as const,
+        city: 'Tulsa',
+        state: 'OK',
+      })),
+    );
+    const streamA = await openStream(port, a.client.cookie);
+    const streamB = await openStream(port, b.client.cookie);
+    try {
+      const res = await admin.client.post('/api/admin/assignment/run');
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ assigned: 5, agentsAssigned: 2 });
+      const eventA = (await streamA.nth(1)).data as { more: number; leadId: number };
+      const eventB = (await streamB.nth(1)).data as { more: number; leadId: number };
+      expect([eventA.more, eventB.more].sort()).toEqual([1, 2]);
+      expect(eventA).toMatchObject({ city: 'Tulsa', state: 'OK', category: 'FINAL_EXPENSE' });
+      await sleep(300);
+      expect(streamA.events).toHaveLength(1);
+      expect(streamB.events).toHaveLength(1);
+
+      // one notification per agent for the run, naming the lead of the event
+      const bell = (await a.client.get('/api/agent/notifications')).json();
+      expect(bell.unread).toBe(1);
+      expect(bell.items).toHaveLength(1);
+      expect(bell.items[0]).toMatchObject({
+        kind: 'lead.assigned',
+        leadId: eventA.leadId,
+        title: `${eventA.more + 1} new leads`,
+        readAt: null,
+      });
+      expect(bell.items[0].body).toMatch(
+        new RegExp(`^${first}\\d, Tulsa, OK and ${eventA.more} more$`),
+      );
+    } finally {
+      streamA.close();
+      streamB.close();
+    }
+  });
+
+  it(`allows a few streams per agent, then answers 429`, async () => {
+    const agent = await registerAgent(ctx.app);
+    const streams = [];
+    try {
+      for (let i = 0; i < 5; i++) streams.push(await openStream(port, agent.client.cookie));
+      expect(streams.map((s) => s.status)).toEqual([200, 200, 200, 200, 200]);
+      const sixth = await openStream(port, agent.client.cookie);
+      expect(sixth.status).toBe(429);
+      streams[0].close();
+      await sleep(200);
+      const again = await openStream(port, agent.client.cookie);
+      streams.push(again);
+      expect(again.status).toBe(200);
+    } finally {
+      for (const s of streams) s.close();
+    }
+  });
+});
+
+describe('notifications', () => {
+  it('lists newest first with the unread count, and marks named ones or all read', async () => {
+    const admin = await loginAdmin(ctx);
+    const agent = await registerAgent(ctx.app);
+    const other = await registerAgent(ctx.app);
+    const leads = [];
+    for (let i = 0; i < 3; i++) leads.push(await assignManually(admin, agent.id));
+    await assignManually(admin, other.id);
+
+    const list = (await agent.client.get('/api/agent/notifications')).json();
+    expect(list.unread).toBe(3);
+    expect(list.items.map((n: { leadId: number }) => n.leadId)).toEqual(
+      leads.map((l) => l.id).reverse(),
+    );
+    expect(list.items[0]).toMatchObject({
+      kind: 'lead.assigned',
+      title: `New lead: ${leads[2].name}`,
+      body: 'Miami, FL · MEDICARE',
+      readAt: null,
+    });
+    expect(list.items[0].createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+
+    // another agent's ids are ignored
+    const theirs = (await other.client.get('/api/agent/notifications')).json();
+    const foreign = await agent.client.post('/api/agent/notifications/read', {
+      ids: [theirs.items[0].id],
+    });
+    expect(foreign.json().unread).toBe(3);
+    expect((await other.client.get('/api/agent/notifications')).json().unread).toBe(1);
+
+    const one = await agent.client.post('/api/agent/notifications/read', {
+      ids: [list.items[1].id],
+    });
+    expect(one.statusCode).toBe(200);
+    expect(one.json().unread).toBe(2);
+    expect(one.json().items[1].readAt).toEqual(expect.any(String));
+    const all = await agent.client.post('/api/agent/notifications/read', {});
+    expect(all.json().unread).toBe(0);
+    expect((await other.client.get('/api/agent/notifications')).json().unread).toBe(1);
+  });
+
+  it('serves admins on their own path, each role only its own', async () => {
+    const admin = await loginAdmin(ctx);
+    const agent = await registerAgent(ctx.app);
+    await ctx.database.db.execute(sql`insert into notifications (user_id, kind, title, body)
+      values (${admin.id}, 'webhook.disabled', 'CRM endpoint switched off', 'After 20 failures')`);
+    const list = (await admin.client.get('/api/admin/notifications')).json();
+    expect(list).toMatchObject({ unread: 1, items: [{ title: 'CRM endpoint switched off' }] });
+    expect((await admin.client.post('/api/admin/notifications/read', {})).json().unread).toBe(0);
+    expect((await agent.client.get('/api/admin/notifications')).statusCode).toBe(403);
+    expect((await admin.client.get('/api/agent/notifications')).statusCode).toBe(403);
+  });
+});
+
+// PostgreSQL only: PGlite is embedded in one process, so there is no second process to reach
+describe.runIf(TEST_DB === 'postgres')(
+  'two app processes on one PostgreSQL database (PostgreSQL only)',
+  () => {
+    let appB: FastifyInstance;
+    let portB: number;
+    let closeB: () => Promise<void>;
+
+    beforeAll(async () => {
+      const url = (ctx.database as { url?: string }).url;
+      if (!url) throw new Error('the PostgreSQL test database has no url');
+      const database = await openDatabase({ databaseUrl: url, poolSize: 2 });
+      appB = await buildApp({ config: testConfig(TIMEOUTS), database, serveSpa: false });
+      await appB.listen({ port: 0, host: '127.0.0.1' });
+      portB = (appB.server.address() as AddressInfo).port;
+      closeB = async () => {
+        await appB.close();
+        await database.close();
+      };
+    });
+    afterAll(async () => {
+      await closeB?.();
+    });
+
+    it('a lead assigned through app A reaches the agent connected to app B', async () => {
+      const admin = await loginAdmin(ctx); // signed in on A
+      const agent = await registerAgent(ctx.app);
+      const onB = await openStream(portB, agent.client.cookie);
+      try {
+        expect(onB.status).toBe(200);
+        const lead = await assignManually(admin, agent.id);
+        expect((await onB.nth(1)).data).toMatchObject({ leadId: lead.id, name: lead.name });
+      } finally {
+        onB.close();
+      }
+    });
+  },
+);
