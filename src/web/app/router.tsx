@@ -20,6 +20,10 @@ const AgentPreferencesPage = lazyNamed(
   'AgentPreferencesPage',
 );
 const AgentPackagePage = lazyNamed(() => import('./pages/agent-package-page'), 'AgentPackagePage');
+const AgentDeliveryPage = lazyNamed(
+  () => import('./pages/agent-delivery-page'),
+  'AgentDeliveryPage',
+);
 const AdminDashboardPage = lazyNamed(
   () => import('./pages/admin-dashboard-page'),
   'AdminDashboardPage',
@@ -35,16 +39,23 @@ const AdminAnalyticsPage = lazyNamed(
   'AdminAnalyticsPage',
 );
 
+const AdminDeliveriesPage = lazyNamed(
+  () => import('./pages/admin-deliveries-page'),
+  'AdminDeliveriesPage',
+);
+
 const protectedRoutes: { path: string; role: UserRole; page: ComponentType }[] = [
   { path: paths.agent.dashboard, role: 'AGENT', page: AgentDashboardPage },
   { path: paths.agent.leads, role: 'AGENT', page: AgentLeadsPage },
   { path: paths.agent.preferences, role: 'AGENT', page: AgentPreferencesPage },
   { path: paths.agent.package, role: 'AGENT', page: AgentPackagePage },
+  { path: paths.agent.delivery, role: 'AGENT', page: AgentDeliveryPage },
   { path: paths.admin.dashboard, role: 'ADMIN', page: AdminDashboardPage },
   { path: paths.admin.packages, role: 'ADMIN', page: AdminPackagesPage },
   { path: paths.admin.leads, role: 'ADMIN', page: AdminLeadsPage },
   { path: paths.admin.agents, role: 'ADMIN', page: AdminAgentsPage },
   { path: paths.admin.analytics, role: 'ADMIN', page: AdminAnalyticsPage },
+  { path: paths.admin.deliveries, role: 'ADMIN', page: AdminDeliveriesPage },
 ];
 
 /** A new screen starts at the top, unless the URL points at an anchor. */

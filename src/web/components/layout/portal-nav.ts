@@ -7,6 +7,7 @@ import {
   LayoutDashboard,
   type LucideIcon,
   Package,
+  Send,
   SlidersHorizontal,
   Users,
 } from 'lucide-react';
@@ -18,6 +19,7 @@ const agentNav: PortalNavItem[] = [
   { title: 'My Leads', href: paths.agent.leads, icon: FileText },
   { title: 'Preferences', href: paths.agent.preferences, icon: SlidersHorizontal },
   { title: 'Package', href: paths.agent.package, icon: CreditCard },
+  { title: 'Delivery', href: paths.agent.delivery, icon: Send },
 ];
 
 const adminNav: PortalNavItem[] = [
@@ -26,6 +28,7 @@ const adminNav: PortalNavItem[] = [
   { title: 'Leads', href: paths.admin.leads, icon: FileText },
   { title: 'Agents', href: paths.admin.agents, icon: Users },
   { title: 'Analytics', href: paths.admin.analytics, icon: ChartColumn },
+  { title: 'Deliveries', href: paths.admin.deliveries, icon: Send },
 ];
 
 /** The menu of a role's portal; any role other than ADMIN is an agent. */

@@ -21,6 +21,7 @@ import {
 } from '@web/components/ui/select';
 import { Spinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
+import { LeadActivity } from '@web/features/leads/components/lead-activity';
 import { LeadStatusBadge } from '@web/features/leads/components/lead-status-badge';
 import { errorMessage } from '@web/lib/api-client';
 import { type FormEvent, useState } from 'react';
@@ -45,7 +46,8 @@ export function UpdateLeadStatusDrawer({
       }}
     >
       <DrawerContent data-testid="update-status-drawer">
-        <div className="mx-auto w-full max-w-md">
+        {/* scrolls inside the drawer's 80vh once the lead's activity grows */}
+        <div className="mx-auto w-full max-w-md overflow-y-auto">
           {shown && <StatusForm key={shown.id} lead={shown} onDone={onClose} />}
         </div>
       </DrawerContent>
@@ -123,6 +125,7 @@ function StatusForm({ lead, onDone }: { lead: Lead; onDone: () => void }) {
             </SelectContent>
           </Select>
         </div>
+        <LeadActivity leadId={lead.id} />
       </div>
       <DrawerFooter>
         <Button type="submit" disabled={!status || update.isPending}>
