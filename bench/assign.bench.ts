@@ -233,8 +233,19 @@ function nodeCpuMs(since: NodeJS.CpuUsage): number {
   return Math.round((used.user + used.system) / 1000);
 }
 
-async function engineChild(): Promise<ChildReport> {
-  const config = loadConfig({ NODE_ENV: 'production', SCHEDULER: 'false' } as NodeJS.ProcessEnv);
+/**
+ * The engine run. `deliver`: as every real run, with the deliveries of its leads enqueued in its
+ * transaction (the bench gives every agent a CRM webhook and the server an SMTP_URL, so each
+ * assigned lead has a webhook delivery and each agent an email); otherwise without them, the
+ * figure the delivered run is compared with.
+ */
+async function engineChild(deliver: boolean): Promise<ChildReport> {
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    SCHEDULER: 'false',
+    // never connected to: the run only enqueues
+    SMTP_URL: 'smtp://127.0.0.1:2525',
+  } as NodeJS.ProcessEnv);
   // one connection: the run's transaction, whose backend's CPU time is read from /proc
   const database = await openDatabase({ databaseUrl: BENCH_URL, poolSize: 1 });
   const [{ pid }] = await queryRows<{ pid: number }>(
@@ -265,6 +276,7 @@ async function engineChild(): Promise<ChildReport> {
     trigger: 'MANUAL',
     now: new Date('2026-06-15T16:00:00Z'),
     timings,
+    deliver,
   });
   const wallMs = Math.round(performance.now() - t0);
   const cpuMs = nodeCpuMs(cpu0);
@@ -371,7 +383,9 @@ async function baselineChild(): Promise<ChildReport> {
   };
 }
 
-function runChild(mode: 'engine' | 'baseline'): Promise<ChildReport> {
+type ChildMode = 'engine' | 'engine-undelivered' | 'baseline';
+
+function runChild(mode: ChildMode): Promise<ChildReport> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
@@ -420,6 +434,26 @@ async function checkEngineResult(pool: Pool): Promise<{ assigned: number; overQu
   }
 }
 
+async function queryBench<T extends pg.QueryResultRow>(text: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: BENCH_URL });
+  await client.connect();
+  try {
+    return (await client.query<T>(text)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Every agent has a CRM webhook (never called: the run only enqueues) and email on. */
+async function giveEveryAgentAWebhook(): Promise<void> {
+  await queryBench(
+    `insert into delivery_settings (user_id, webhook_url, webhook_enabled, webhook_secret)
+     select id, 'http://127.0.0.1:9/leads', true,
+            'whsec_' || encode(decode(md5(id::text) || md5(random()::text), 'hex'), 'base64')
+       from users where role = 'AGENT'`,
+  );
+}
+
 async function resetDatabase(): Promise<void> {
   const admin = new pg.Client({ connectionString: BASE_URL });
   await admin.connect();
@@ -462,8 +496,17 @@ async function benchCase(leadCount: number, agentCount: number): Promise<void> {
 
   const loadBefore = loadavg()[0].toFixed(1);
   const baseline = await runChild('baseline');
+  const undelivered = await runChild('engine-undelivered');
+  t = performance.now();
+  await load(pool, BENCH_URL);
+  await giveEveryAgentAWebhook();
+  console.log(`reloaded in ${secs(performance.now() - t)} for the delivered run`);
   const engine = await runChild('engine');
   const check = await checkEngineResult(pool);
+  const [queued] = await queryBench<{ deliveries: number; notifications: number }>(
+    `select (select count(*)::int from deliveries) as deliveries,
+            (select count(*)::int from notifications) as notifications`,
+  );
   if (check.assigned !== engine.assigned) throw new Error('engine count differs from the database');
 
   const row = (name: string, r: ChildReport) =>
@@ -481,11 +524,15 @@ async function benchCase(leadCount: number, agentCount: number): Promise<void> {
     '| | assigned | of the bound | wall time | steps (wall) | CPU node + PostgreSQL | peak RSS |',
   );
   console.log('|---|---|---|---|---|---|---|');
-  console.log(row('engine', engine));
+  console.log(row('engine, deliveries enqueued', engine));
+  console.log(row('engine without deliveries', undelivered));
   console.log(row('naive baseline', baseline));
   console.log('');
   console.log(
     `engine: ${fmt(engine.eligibleAgents ?? 0)} eligible agents, ${fmt(engine.candidateLeads ?? 0)} candidate leads, ${fmt(engine.agentsAssigned ?? 0)} agents served; agents over quota: ${check.overQuota}; history rows match`,
+  );
+  console.log(
+    `deliveries: ${fmt(queued.deliveries)} delivery rows and ${fmt(queued.notifications)} notifications enqueued in the run's transaction; wall time with them / without them ${(engine.wallMs / undelivered.wallMs).toFixed(2)}x (goal <= 1.2x)`,
   );
   console.log(
     `baseline: ${fmt(baseline.agentsAssigned ?? 0)} agents served; engine/baseline assigned ${(engine.assigned / baseline.assigned).toFixed(4)}x, ${fmt(engine.assigned - baseline.assigned)} more leads; wall time ratio ${(engine.wallMs / baseline.wallMs).toFixed(2)}x`,
@@ -496,7 +543,8 @@ async function main(): Promise<void> {
   const childAt = process.argv.indexOf('--child');
   if (childAt >= 0) {
     const mode = process.argv[childAt + 1];
-    const report = mode === 'engine' ? await engineChild() : await baselineChild();
+    const report =
+      mode === 'baseline' ? await baselineChild() : await engineChild(mode === 'engine');
     console.log(JSON.stringify(report));
     return;
   }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { runFrontendBench } from './frontend.bench';
 import { runHttpBench } from './http.bench';
 import { runImportBench } from './import.bench';
+import { runIntakeBench } from './intake.bench';
 import { machineInfo } from './lib/proc';
 import { type BenchReport, gitState, log, markdownTable, textTable } from './lib/report';
 import { WORK_DIR } from './lib/server';
@@ -19,6 +20,7 @@ const BENCHES: Record<string, () => Promise<BenchReport>> = {
   frontend: runFrontendBench,
   import: runImportBench,
   http: runHttpBench,
+  intake: runIntakeBench,
 };
 
 async function main() {

@@ -34,6 +34,13 @@ declare module 'autocannon' {
     method?: string;
     headers?: Record<string, string>;
     timeout?: number;
+    /** stop after this many requests (instead of a duration) */
+    amount?: number;
+    body?: string;
+    /** a request sequence; setupRequest may change each request before it is sent */
+    requests?: {
+      setupRequest?: (req: Record<string, unknown>) => Record<string, unknown>;
+    }[];
   }
 
   function autocannon(opts: Options): Promise<Result>;

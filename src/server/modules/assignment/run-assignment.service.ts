@@ -37,6 +37,11 @@ export interface RunOptions {
   now?: Date;
   /** Filled with the milliseconds of each step (the benchmark reports them). */
   timings?: RunTimings;
+  /**
+   * false: the run's leads are not delivered (no notifications, no deliveries). Only the
+   * assignment benchmark uses it, to measure what delivery adds to a run; every real run delivers.
+   */
+  deliver?: boolean;
 }
 
 export type EngineConfig = Pick<AppConfig, 'BUSINESS_TZ' | 'ENROLLMENT_WINDOWS' | 'SMTP_URL'>;
@@ -117,7 +122,9 @@ export async function runAssignment(
         figures.assigned = written.assigned;
         step('write');
         // lead.assigned: notifications and deliveries, in this transaction (design 8)
-        if (written.assigned > 0) await leadsAssigned(tx, config, { runId });
+        if (written.assigned > 0 && options.deliver !== false) {
+          await leadsAssigned(tx, config, { runId });
+        }
         step('deliver');
       } catch (err) {
         // nothing of this run may reach the connection after its transaction has ended

@@ -1,0 +1,478 @@
+/**
+ * npm run bench -- intake: the real-time intake and delivery on PostgreSQL (issue 14, design 7
+ * and 8), with 10,000 agents (random preferences and quotas) and 1,000,000 leads already stored
+ * (the assignment bench's pool, bench/lib/assign-pool.ts). Every figure sits beside GET
+ * /api/health measured in the same run. Parts:
+ *   1. intake answers at 50 connections (autocannon, every request a different lead): leads/s
+ *      and p99; then the check that every lead left NEW fits no agent with quota left;
+ *   2. speed to lead at a steady 100 leads/s: from the intake's answer to the webhook arriving at
+ *      a local HTTP receiver and to the email accepted by a local SMTP server (p50, p99);
+ *   3. a backlog of webhook deliveries enqueued while the server is down (an engine run in this
+ *      process), drained by a fresh server: deliveries/s; then a crash (kill -9) halfway through
+ *      a second backlog and a restart: every lead delivered, repeats counted by webhook-id.
+ * Env: BENCH_INTAKE_LEADS (1000000), BENCH_INTAKE_AGENTS (10000), BENCH_INTAKE_REQUESTS (20000),
+ * BENCH_INTAKE_STEADY_S (30), BENCH_INTAKE_BACKLOG (10000), BENCH_KEEP=1 keeps the database.
+ */
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import autocannon from 'autocannon';
+import { SMTPServer } from 'smtp-server';
+import { loadConfig } from '../src/server/config/env';
+import { migrateDatabase, openDatabase } from '../src/server/db/client';
+import { runAssignment } from '../src/server/modules/assignment/run-assignment.service';
+import { LEAD_CATEGORIES, STATE_CODES } from '../src/shared/domain';
+import { generate, leadCity, load, type Pool } from './lib/assign-pool';
+import { apiOk, loginAdmin } from './lib/client';
+import { dropDatabase, query, recreateDatabase } from './lib/pg';
+import { type BenchReport, figure, log, measure } from './lib/report';
+import { type BenchServer, startServer } from './lib/server';
+
+const DB_NAME = 'lf_bench_intake';
+const LEADS = Number(process.env.BENCH_INTAKE_LEADS ?? 1_000_000);
+const AGENTS = Number(process.env.BENCH_INTAKE_AGENTS ?? 10_000);
+const REQUESTS = Number(process.env.BENCH_INTAKE_REQUESTS ?? 20_000);
+const STEADY_S = Number(process.env.BENCH_INTAKE_STEADY_S ?? 30);
+const STEADY_RATE = 100;
+const BACKLOG = Number(process.env.BENCH_INTAKE_BACKLOG ?? 10_000);
+const CRASH_BACKLOG = 1_000;
+const CONNECTIONS = 50;
+/** keys used round-robin: each key has its own rate limit (default 50 requests/s, design 7) */
+const KEYS = 40;
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0
+    ? Number.NaN
+    : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A lead shaped like the stored pool's lead i (its category, state, city and age), new name. */
+function leadBody(pool: Pool, i: number, token: string) {
+  const k = i % pool.age.length;
+  return {
+    firstName: token,
+    lastName: 'Bench',
+    phone: `555${String(i % 10_000_000).padStart(7, '0')}`,
+    city: leadCity(pool, k),
+    state: STATE_CODES[pool.state[k]],
+    age: pool.age[k],
+    category: LEAD_CATEGORIES[pool.category[k]],
+  };
+}
+
+/** The local CRM: notes when each lead's webhook arrived, and every webhook-id it saw. */
+async function webhookReceiver() {
+  const arrivals = new Map<number, number>();
+  const ids = new Map<string, number>();
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const at = Date.now();
+      const id = String(req.headers['webhook-id'] ?? '');
+      ids.set(id, (ids.get(id) ?? 0) + 1);
+      try {
+        const body = JSON.parse(Buffer.concat(chunks).toString()) as {
+          data?: { lead?: { id?: number } };
+        };
+        const leadId = body.data?.lead?.id;
+        if (typeof leadId === 'number' && !arrivals.has(leadId)) arrivals.set(leadId, at);
+      } catch {
+        // not a lead event
+      }
+      res.writeHead(200).end('ok');
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/leads`,
+    arrivals,
+    ids,
+    repeats: () => [...ids.values()].reduce((sum, n) => sum + (n > 1 ? n - 1 : 0), 0),
+    reset() {
+      arrivals.clear();
+      ids.clear();
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The local mail server: notes when a message naming each bench token was accepted. */
+async function smtpReceiver() {
+  const arrivals = new Map<string, number>();
+  let messages = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, _session, callback) {
+      let text = '';
+      stream.on('data', (c: Buffer) => (text += c.toString('latin1')));
+      stream.on('end', () => {
+        const at = Date.now();
+        messages++;
+        for (const m of text.matchAll(/\bB\d+x\b/g))
+          if (!arrivals.has(m[0])) arrivals.set(m[0], at);
+        callback();
+      });
+    },
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server.server, 'listening');
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    arrivals,
+    messages: () => messages,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function healthLoad(server: BenchServer) {
+  const url = `${server.url}/api/health`;
+  await autocannon({ url, connections: CONNECTIONS, duration: 2 });
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: 10 });
+  return { rps: Math.round(r.latency.totalCount / r.duration), p99: r.latency.p99 };
+}
+
+async function unloadedHealthMs(server: BenchServer): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < 21; i++) {
+    const t = performance.now();
+    await (await fetch(`${server.url}/api/health`)).arrayBuffer();
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return Math.round(times[10] * 10) / 10;
+}
+
+/** A source and KEYS keys through the admin API, as an admin would make them. */
+async function sourceWithKeys(server: BenchServer): Promise<{ sourceId: number; keys: string[] }> {
+  const admin = await loginAdmin(server.url);
+  const source = await apiOk<{ id: number }>(
+    server.url,
+    '/api/admin/sources',
+    { cookie: admin.cookie, body: { name: `Bench vendor ${Date.now()}`, costPerLeadCents: 2500 } },
+    201,
+  );
+  const keys: string[] = [];
+  for (let i = 0; i < KEYS; i++) {
+    const created = await apiOk<{ key: string }>(
+      server.url,
+      `/api/admin/sources/${source.id}/keys`,
+      { cookie: admin.cookie, method: 'POST' },
+      201,
+    );
+    keys.push(created.key);
+  }
+  return { sourceId: source.id, keys };
+}
+
+/**
+ * Leads of the source left NEW although some eligible agent fits them and still has quota today
+ * (the quota left now was also left when the lead came: quotas only fill up during the bench).
+ */
+async function missedLeads(url: string, sourceId: number): Promise<number> {
+  const [row] = await query<{ n: number }>(
+    url,
+    `with used as (
+       select agent_id, count(*)::int as n from leads
+        where assigned_on = (now() at time zone 'America/New_York')::date group by agent_id
+     ), open_agents as (
+       select u.id, p.category, p.leads_per_day, coalesce(pr.states, '{}') as states,
+              coalesce(pr.cities, '{}') as cities, pr.age_min, pr.age_max,
+              coalesce(pr.categories, '{}') as categories
+         from users u
+         join subscriptions s on s.user_id = u.id and s.status = 'ACTIVE'
+         join packages p on p.id = s.package_id
+         left join preferences pr on pr.user_id = u.id
+         left join used on used.agent_id = u.id
+        where u.role = 'AGENT' and coalesce(used.n, 0) < p.leads_per_day
+     )
+     select count(*)::int as n from leads l
+      where l.source_id = $1 and l.status = 'NEW'
+        and exists (
+          select 1 from open_agents a
+           where a.category = l.category
+             and (cardinality(a.categories) = 0 or l.category = any(a.categories))
+             and (cardinality(a.states) = 0 or l.state = any(a.states))
+             and (cardinality(a.cities) = 0 or exists (
+                   select 1 from unnest(a.cities) c
+                    where lower(regexp_replace(trim(c), '\\s+', ' ', 'g'))
+                        = lower(regexp_replace(trim(l.city), '\\s+', ' ', 'g'))))
+             and (a.age_min is null or l.age >= a.age_min)
+             and (a.age_max is null or l.age <= a.age_max))`,
+    [sourceId],
+  );
+  return row.n;
+}
+
+async function waitFor(done: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) return false;
+    await sleep(50);
+  }
+  return true;
+}
+
+/** An engine run in this process while no server runs: its deliveries wait in the queue. */
+async function backlogByEngineRun(url: string, keepNew: number): Promise<number> {
+  // only `keepNew` stored leads stay candidates, so the run enqueues about that many deliveries
+  await query(
+    url,
+    `update leads set status = 'INVALID'
+      where status = 'NEW' and agent_id is null
+        and id not in (select id from leads where status = 'NEW' and agent_id is null
+                        order by id desc limit $1)`,
+    [keepNew],
+  );
+  const config = loadConfig({ NODE_ENV: 'production', SCHEDULER: 'false' } as NodeJS.ProcessEnv);
+  const database = await openDatabase({ databaseUrl: url, poolSize: 2 });
+  try {
+    const run = await runAssignment(database.db, config, { trigger: 'MANUAL' });
+    if (!run || run.error) throw new Error(`engine run failed: ${run?.error}`);
+  } finally {
+    await database.close();
+  }
+  const [row] = await query<{ n: number }>(
+    url,
+    `select count(*)::int as n from deliveries where channel = 'WEBHOOK' and status = 'PENDING'`,
+  );
+  return row.n;
+}
+
+export function runIntakeBench(): Promise<BenchReport> {
+  const workload = `PostgreSQL with ${fmt(AGENTS)} agents (random preferences, quotas 5-50 a day) and ${fmt(LEADS)} leads stored; the real server; autocannon and both receivers run in the bench process on the same 2 cores`;
+  return measure('intake', workload, async (figures, notes) => {
+    const url = await recreateDatabase(DB_NAME);
+    let server: BenchServer | null = null;
+    const hooks = await webhookReceiver();
+    const mail = await smtpReceiver();
+    try {
+      const migrated = await openDatabase({ databaseUrl: url, poolSize: 1 });
+      await migrateDatabase(migrated);
+      await migrated.close();
+      let t = performance.now();
+      const pool = generate(LEADS, AGENTS);
+      await load(pool, url);
+      log(
+        `loaded ${fmt(LEADS)} leads and ${fmt(AGENTS)} agents in ${Math.round(performance.now() - t)} ms`,
+      );
+
+      // 1. intake throughput: no email, no webhooks (the intake alone)
+      server = await startServer({ database: { databaseUrl: url } });
+      const health = await healthLoad(server);
+      const { sourceId, keys } = await sourceWithKeys(server);
+      let n = 0;
+      const pool1 = pool;
+      const body = () => JSON.stringify(leadBody(pool1, n * 7919, `B${n}x`));
+      await autocannon({
+        url: `${server.url}/api/v1/leads`,
+        connections: CONNECTIONS,
+        amount: 500,
+        method: 'POST',
+        requests: [
+          {
+            setupRequest: (req: Record<string, unknown>) => {
+              n++;
+              return {
+                ...req,
+                headers: {
+                  'content-type': 'application/json',
+                  authorization: `Bearer ${keys[n % KEYS]}`,
+                },
+                body: body(),
+              };
+            },
+          },
+        ],
+      });
+      server.drainErrors();
+      const burst = await autocannon({
+        url: `${server.url}/api/v1/leads`,
+        connections: CONNECTIONS,
+        amount: REQUESTS,
+        method: 'POST',
+        requests: [
+          {
+            setupRequest: (req: Record<string, unknown>) => {
+              n++;
+              return {
+                ...req,
+                headers: {
+                  'content-type': 'application/json',
+                  authorization: `Bearer ${keys[n % KEYS]}`,
+                },
+                body: body(),
+              };
+            },
+          },
+        ],
+      });
+      const leadsPerS = Math.round(burst.latency.totalCount / burst.duration);
+      const codes = Object.entries(burst.statusCodeStats)
+        .map(([code, s]) => `${code} x${s.count}`)
+        .join(', ');
+      const [stored] = await query<{ assigned: number; waiting: number }>(
+        url,
+        `select count(*) filter (where status = 'ASSIGNED')::int as assigned,
+                count(*) filter (where status = 'NEW')::int as waiting
+           from leads where source_id = $1`,
+        [sourceId],
+      );
+      const missed = await missedLeads(url, sourceId);
+      figures.push(
+        figure('intake at 50 connections', leadsPerS, 'leads/s', {
+          baseline: { label: 'GET /api/health at 50 connections', value: health.rps },
+          goal: { text: '>= 1,000 leads/s', met: leadsPerS >= 1000 },
+          detail: `${codes}; errors ${burst.errors}, timeouts ${burst.timeouts}`,
+        }),
+        figure('intake p99 at 50 connections', burst.latency.p99, 'ms', {
+          baseline: { label: 'GET /api/health p99', value: health.p99 },
+          goal: { text: 'p99 < 50 ms', met: burst.latency.p99 < 50 },
+          detail: `p50 ${burst.latency.p50} ms`,
+        }),
+      );
+      notes.push(
+        `intake: ${fmt(REQUESTS)} requests after 500 of warm-up, each a different lead shaped like the stored pool (category, state, city, age), ${KEYS} keys of one source used in turn (each key's own rate limit); stored ${fmt(stored.assigned)} ASSIGNED in their own request and ${fmt(stored.waiting)} NEW; NEW leads that fit an agent with quota left: ${missed} (goal 0); server errors: ${server.drainErrors() || 'none'}`,
+      );
+      await server.stop();
+      server = null;
+
+      // 2. speed to lead: every agent has a CRM webhook to the local receiver; email on
+      await query(
+        url,
+        `insert into delivery_settings (user_id, webhook_url, webhook_enabled, webhook_secret)
+         select id, $1, true, 'whsec_' || encode(decode(md5(random()::text) || md5(random()::text), 'hex'), 'base64') from users
+          where role = 'AGENT'
+         on conflict (user_id) do update set webhook_url = excluded.webhook_url, webhook_enabled = true`,
+        [hooks.url],
+      );
+      const deliveryEnv = { SMTP_URL: mail.url, WEBHOOK_ALLOW_PRIVATE: 'true' };
+      server = await startServer({ database: { databaseUrl: url }, env: deliveryEnv });
+      const healthMs = await unloadedHealthMs(server);
+      const answered = new Map<number, { at: number; token: string }>();
+      const sends: Promise<void>[] = [];
+      const steadyStart = Date.now();
+      const total = STEADY_RATE * STEADY_S;
+      for (let i = 0; i < total; i++) {
+        const due = steadyStart + (i * 1000) / STEADY_RATE;
+        const wait = due - Date.now();
+        if (wait > 0) await sleep(wait);
+        n++;
+        const token = `B${n}x`;
+        const key = keys[n % KEYS];
+        const lead = leadBody(pool, n * 7919, token);
+        const srv = server;
+        sends.push(
+          fetch(`${srv.url}/api/v1/leads`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+            body: JSON.stringify(lead),
+          }).then(async (res) => {
+            const at = Date.now();
+            const answer = (await res.json()) as { id?: number; status?: string };
+            if (res.status === 201 && answer.status === 'ASSIGNED' && answer.id)
+              answered.set(answer.id, { at, token });
+          }),
+        );
+      }
+      await Promise.all(sends);
+      const sentIn = (Date.now() - steadyStart) / 1000;
+      await waitFor(
+        () =>
+          [...answered.keys()].every((id) => hooks.arrivals.has(id)) &&
+          [...answered.values()].every((a) => mail.arrivals.has(a.token)),
+        60_000,
+      );
+      const webhookMs: number[] = [];
+      const emailMs: number[] = [];
+      let webhookMissing = 0;
+      let emailMissing = 0;
+      for (const [id, a] of answered) {
+        const hook = hooks.arrivals.get(id);
+        if (hook === undefined) webhookMissing++;
+        else webhookMs.push(Math.max(0, hook - a.at));
+        const email = mail.arrivals.get(a.token);
+        if (email === undefined) emailMissing++;
+        else emailMs.push(Math.max(0, email - a.at));
+      }
+      webhookMs.sort((a, b) => a - b);
+      emailMs.sort((a, b) => a - b);
+      const base = { label: 'GET /api/health, unloaded round trip', value: healthMs };
+      figures.push(
+        figure('speed to lead, webhook p99', percentile(webhookMs, 0.99), 'ms', {
+          baseline: base,
+          goal: {
+            text: 'p99 < 1 s',
+            met: percentile(webhookMs, 0.99) < 1000 && webhookMissing === 0,
+          },
+          detail: `p50 ${percentile(webhookMs, 0.5)} ms; ${fmt(webhookMs.length)} leads, ${webhookMissing} never arrived`,
+        }),
+        figure('speed to lead, email p99', percentile(emailMs, 0.99), 'ms', {
+          baseline: base,
+          goal: { text: 'p99 < 1 s', met: percentile(emailMs, 0.99) < 1000 && emailMissing === 0 },
+          detail: `p50 ${percentile(emailMs, 0.5)} ms; ${fmt(emailMs.length)} leads, ${emailMissing} never arrived; ${mail.messages()} messages`,
+        }),
+      );
+      notes.push(
+        `speed to lead: ${fmt(total)} leads at ${STEADY_RATE}/s (sent in ${sentIn.toFixed(1)} s), ${fmt(answered.size)} answered ASSIGNED; every agent has a webhook to a local receiver and email on (local SMTP server); time from the intake's answer reaching the client to the webhook's arrival and to the email's acceptance; server errors: ${server.drainErrors() || 'none'}`,
+      );
+      await server.stop();
+      server = null;
+
+      // 3. a backlog drained by a fresh server, then a crash halfway through another
+      hooks.reset();
+      t = performance.now();
+      const backlog = await backlogByEngineRun(url, BACKLOG);
+      log(
+        `backlog of ${fmt(backlog)} webhook deliveries enqueued in ${Math.round(performance.now() - t)} ms`,
+      );
+      const webhookOnly = { WEBHOOK_ALLOW_PRIVATE: 'true' };
+      const drainStart = Date.now();
+      server = await startServer({ database: { databaseUrl: url }, env: webhookOnly });
+      const healthyAt = Date.now();
+      const drained = await waitFor(() => hooks.arrivals.size >= backlog, 600_000);
+      const drainS = (Date.now() - healthyAt) / 1000;
+      const drainRate = Math.round(hooks.arrivals.size / drainS);
+      figures.push(
+        figure('webhook backlog drain', drainRate, 'deliveries/s', {
+          baseline: { label: 'GET /api/health at 50 connections', value: health.rps },
+          goal: { text: '>= 500/s', met: drained && drainRate >= 500 },
+          detail: `${fmt(hooks.arrivals.size)} of ${fmt(backlog)} in ${drainS.toFixed(1)} s after the server was healthy (${((healthyAt - drainStart) / 1000).toFixed(1)} s to start)`,
+        }),
+      );
+      await server.stop();
+      server = null;
+
+      hooks.reset();
+      const crashBacklog = await backlogByEngineRun(url, CRASH_BACKLOG);
+      server = await startServer({ database: { databaseUrl: url }, env: webhookOnly });
+      await waitFor(() => hooks.arrivals.size >= crashBacklog / 3, 120_000);
+      const beforeCrash = hooks.arrivals.size;
+      process.kill(server.pid, 'SIGKILL');
+      await server.stop();
+      server = await startServer({ database: { databaseUrl: url }, env: webhookOnly });
+      const allDelivered = await waitFor(() => hooks.arrivals.size >= crashBacklog, 300_000);
+      notes.push(
+        `crash: ${fmt(crashBacklog)} webhook deliveries pending, the server killed (SIGKILL) after ${fmt(beforeCrash)} had arrived, then restarted: ${fmt(hooks.arrivals.size)} leads arrived${allDelivered ? ' (all)' : ' (NOT all)'}, ${hooks.repeats()} arrived more than once (same webhook-id: a receiver drops them)`,
+      );
+    } finally {
+      await server?.stop();
+      await hooks.close();
+      await mail.close();
+      await dropDatabase(DB_NAME);
+    }
+  });
+}
+
+if (process.argv[1]?.endsWith('intake.bench.ts')) {
+  const report = await runIntakeBench();
+  console.log(JSON.stringify(report.figures, null, 2));
+  for (const note of report.notes) console.log(`- ${note}`);
+}
