@@ -22,6 +22,10 @@ export const sourceBody = z.object({
 });
 export type SourceBody = z.infer<typeof sourceBody>;
 
+/** PATCH /api/admin/sources/{id}: any of the fields; `active: false` deactivates the source. */
+export const sourcePatchBody = sourceBody.partial();
+export type SourcePatchBody = z.infer<typeof sourcePatchBody>;
+
 export const apiKeySchema = z.object({
   id: z.number().int(),
   sourceId: z.number().int(),

@@ -20,6 +20,8 @@ export const IMPORT_RECORD_LOCK = 0x4c464952;
 export interface NewImport {
   userId: number;
   filename: string;
+  /** the source the upload names (its leads carry it too), if any */
+  sourceId: number | null;
 }
 
 /** One statement on a connection the caller holds outside drizzle's pool; answers its rows. */
@@ -35,7 +37,7 @@ export type ImportFigures = Pick<
 export async function insertImportRecord(db: Db, record: NewImport): Promise<number> {
   const [row] = await db
     .insert(imports)
-    .values({ userId: record.userId, filename: record.filename })
+    .values({ userId: record.userId, filename: record.filename, sourceId: record.sourceId })
     .returning({ id: imports.id });
   return row.id;
 }
@@ -49,9 +51,9 @@ export async function insertLockedImportRecord(
   record: NewImport,
 ): Promise<number> {
   const rows = (await query(
-    `with r as (insert into imports (user_id, filename) values ($1, $2) returning id)
+    `with r as (insert into imports (user_id, filename, source_id) values ($1, $2, $4) returning id)
      select id, pg_advisory_lock($3, id) from r`,
-    [record.userId, record.filename, IMPORT_RECORD_LOCK],
+    [record.userId, record.filename, IMPORT_RECORD_LOCK, record.sourceId],
   )) as { id: number }[];
   return rows[0].id;
 }

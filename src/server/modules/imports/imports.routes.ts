@@ -8,6 +8,7 @@ import { currentUser, requireRole } from '../../plugins/auth';
 import {
   getImport,
   importLeads,
+  importSource,
   listRecentImports,
   noAssignmentAfterImport,
   type OnImported,
@@ -67,11 +68,17 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
           `Only .csv files can be imported ('${filename.slice(0, 100)}' is ${part.mimetype || 'of an unknown type'})`,
         );
       }
+      // a sourceId field must come before the file part (fields after it are not read yet)
+      const sourceId = await importSource(app.db, fieldValue(part.fields.sourceId)).catch((err) => {
+        part.file.resume();
+        throw err;
+      });
       const result = await importLeads(
         app.database,
         {
           file: guardUpload(part.file),
           filename,
+          sourceId,
           actorId: currentUser(request).id,
           wasTruncated: () => part.file.truncated,
           maxBytes,
@@ -115,6 +122,13 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
     (request) => getImport(app.db, request.params.id),
   );
 };
+
+/** A multipart text field's value (the first, when sent twice); undefined when absent. */
+function fieldValue(field: unknown): string | undefined {
+  const first = Array.isArray(field) ? field[0] : field;
+  const value = (first as { type?: string; value?: unknown } | undefined)?.value;
+  return first && (first as { type?: string }).type === 'field' ? String(value) : undefined;
+}
 
 /** Refuses before any byte is read: a body that is not multipart, or one declared too large. */
 function checkUploadHeaders(request: FastifyRequest, maxBytes: number): void {

@@ -6,6 +6,7 @@ import type {
 } from '../../../shared/contracts/leads';
 import type { Database, Db } from '../../db/client';
 import { AppError, notFound } from '../../lib/app-error';
+import { requireActiveSource } from '../sources/sources.service';
 import { type ImportConnection, withImportConnection } from './import-connection';
 import { endProgress, type ImportProgress, startProgress } from './import-progress';
 import {
@@ -60,6 +61,8 @@ export interface ImportInput {
   file: AsyncIterable<Buffer> | NodeJS.ReadableStream;
   filename: string;
   actorId: number;
+  /** the source the upload names (multipart field sourceId): every lead keeps it */
+  sourceId: number | null;
   /** true once the whole upload was read, if it was cut at the size limit */
   wasTruncated: () => boolean;
   maxBytes: number;
@@ -86,7 +89,11 @@ export async function importLeads(
 ): Promise<ImportResult> {
   // a process that died mid-import left its record RUNNING: settle it before this one starts
   await failAbandonedImports(database).catch(() => {});
-  const record = { userId: input.actorId, filename: input.filename.slice(0, 255) };
+  const record = {
+    userId: input.actorId,
+    filename: input.filename.slice(0, 255),
+    sourceId: input.sourceId,
+  };
   const result = await withImportConnection(database, record, (connection) =>
     runImport(database, connection, input),
   );
@@ -120,7 +127,10 @@ async function runImport(
         for await (const batch of parseLeadCsv(file)) {
           countBatch(batch, progress, errors);
           saver.maybeSave();
-          await writer.add(encodeLeadRows(batch.leads, importId), batch.leads.length);
+          await writer.add(
+            encodeLeadRows(batch.leads, importId, input.sourceId),
+            batch.leads.length,
+          );
           if (writer.size >= groupRows) count(await writer.endGroup());
         }
         count(await writer.endGroup());
@@ -246,6 +256,24 @@ function formatBytes(n: number): string {
   if (n >= 1024 * 1024) return `${Math.round((n / (1024 * 1024)) * 10) / 10} MB`;
   if (n >= 1024) return `${Math.round((n / 1024) * 10) / 10} KB`;
   return `${n} bytes`;
+}
+
+/**
+ * The source an upload names, as the multipart field gives it: null for none, else an existing,
+ * active source's id (400 otherwise, before a row is read).
+ */
+export async function importSource(db: Db, field: string | undefined): Promise<number | null> {
+  const raw = field?.trim() ?? '';
+  if (raw === '') return null;
+  const id = /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(id) || id <= 0) {
+    throw new AppError(
+      'BAD_REQUEST',
+      `sourceId must be a source's id (a positive integer), not '${raw.slice(0, 40)}'`,
+    );
+  }
+  await requireActiveSource(db, id);
+  return id;
 }
 
 /** The most recent imports, newest first (the import screen polls this while one runs). */

@@ -46,9 +46,11 @@ describe('COPY text format', () => {
     const lines = text.split('\n');
     expect(lines).toHaveLength(3);
     expect(lines[2]).toBe('');
-    expect(lines[0]).toBe('X-1\tAnn\tLee\t555-0100\tann@example.com\tAustin\tTX\t65\tMEDICARE\t42');
+    expect(lines[0]).toBe(
+      'X-1\tAnn\tLee\t555-0100\tann@example.com\tAustin\tTX\t65\tMEDICARE\t42\t\\N',
+    );
     const fields = lines[1].split('\t');
-    expect(fields).toHaveLength(10);
+    expect(fields).toHaveLength(11);
     expect(fields.map(readCopyValue)).toEqual([
       null,
       'A\tB',
@@ -60,7 +62,9 @@ describe('COPY text format', () => {
       '65',
       'MEDICARE',
       '42',
+      null,
     ]);
     expect(encodeLeadRows([], 1)).toBe('');
+    expect(encodeLeadRows([lead()], 42, 7)).toMatch(/\tMEDICARE\t42\t7\n$/);
   });
 });

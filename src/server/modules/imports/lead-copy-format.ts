@@ -2,7 +2,7 @@ import type { ParsedLead } from './lead-csv';
 
 /** The leads columns an import writes, in the order of the encoded rows. */
 export const LEAD_COPY_COLUMNS =
-  'external_id, first_name, last_name, phone, email, city, state, age, category, import_id';
+  'external_id, first_name, last_name, phone, email, city, state, age, category, import_id, source_id';
 
 /** What COPY's text format gives a meaning to inside a value: escaped, everything else is literal. */
 const SPECIAL = /[\\\t\n\r]/;
@@ -21,8 +21,12 @@ export function copyValue(value: string | null): string {
  * a character that needs escaping; a row without one takes the fast path (a test per field, no
  * intermediate strings: this runs a million times per large import).
  */
-export function encodeLeadRows(batch: readonly ParsedLead[], importId: number): string {
-  const tail = `\t${importId}\n`;
+export function encodeLeadRows(
+  batch: readonly ParsedLead[],
+  importId: number,
+  sourceId: number | null = null,
+): string {
+  const tail = `\t${importId}\t${sourceId ?? '\\N'}\n`;
   let out = '';
   for (const l of batch) {
     const { externalId: x, firstName: f, lastName: s, phone: p, email: e, city: c } = l;

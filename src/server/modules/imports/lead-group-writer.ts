@@ -128,7 +128,8 @@ export class LeadGroupWriter {
     await this.session.run(
       `create temp table lead_import_staging (
          external_id text, first_name text, last_name text, phone text, email text,
-         city text, state text, age integer, category lead_category, import_id integer
+         city text, state text, age integer, category lead_category, import_id integer,
+         source_id integer
        ) on commit drop`,
     );
     this.stagingReady = true;

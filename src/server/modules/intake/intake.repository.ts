@@ -1,0 +1,163 @@
+/**
+ * The intake's statements (design 7): store one lead (idempotent per source and externalId),
+ * pick the agent that gets it at once, and hand it over under a per-agent lock with the quota
+ * checked again (docs/decisions/015-intake-assignment.md).
+ */
+import { sql } from 'drizzle-orm';
+import type { LeadCategory } from '../../../shared/domain';
+import { type Db, queryRows } from '../../db/client';
+
+export interface IntakeLeadRow {
+  externalId: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  phone: string | null;
+  email: string | null;
+  city: string;
+  state: string;
+  age: number;
+  category: LeadCategory;
+  sourceId: number;
+  consentAt: string | null;
+  consentText: string | null;
+  trustedFormCertUrl: string | null;
+  jornayaLeadId: string | null;
+  consentIp: string | null;
+}
+
+/**
+ * Inserts the lead and its RECEIVED history row in one statement; null when the source already
+ * sent this externalId (the unique index decides, also between concurrent requests: the second
+ * waits for the first to commit, then inserts nothing).
+ */
+export async function insertIntakeLead(tx: Db, lead: IntakeLeadRow): Promise<number | null> {
+  const [row] = await queryRows<{ id: number }>(
+    tx,
+    sql`with l as (
+          insert into leads (external_id, first_name, last_name, phone, email, city, state, age,
+                             category, source_id, consent_at, consent_text,
+                             trusted_form_cert_url, jornaya_lead_id, consent_ip)
+          values (${lead.externalId}, ${lead.firstName}, ${lead.lastName}, ${lead.phone},
+                  ${lead.email}, ${lead.city}, ${lead.state}, ${lead.age},
+                  ${lead.category}::lead_category, ${lead.sourceId}, ${lead.consentAt}::timestamptz,
+                  ${lead.consentText}, ${lead.trustedFormCertUrl}, ${lead.jornayaLeadId},
+                  ${lead.consentIp})
+          on conflict ((coalesce(source_id, 0)), external_id) do nothing
+          returning id),
+        h as (
+          insert into lead_history (lead_id, kind, to_status)
+          select id, 'RECEIVED', 'NEW' from l)
+        select id::int as id from l`,
+  );
+  return row?.id ?? null;
+}
+
+/** The lead a source sent earlier with this externalId: its id and status now. */
+export async function findSourceLead(
+  db: Db,
+  sourceId: number,
+  externalId: string,
+): Promise<{ id: number; status: string } | null> {
+  const [row] = await queryRows<{ id: number; status: string }>(
+    db,
+    sql`select id::int as id, status::text as status from leads
+         where coalesce(source_id, 0) = ${sourceId} and external_id = ${externalId}`,
+  );
+  return row ?? null;
+}
+
+export interface PickInput {
+  category: LeadCategory;
+  state: string;
+  /** normalized as eligibility.normalizeCity does */
+  city: string;
+  age: number;
+  businessDate: string;
+  /** whether the category's enrollment window is open (or it has none) on the business date */
+  enrollmentOpen: boolean;
+  /** agents that already lost a race for this lead */
+  exclude: number[];
+}
+
+export interface PickedAgent {
+  id: number;
+  quota: number;
+}
+
+/**
+ * The fitting eligible agent with the lowest (a + 1) / q (a: leads today by any trigger, q: the
+ * package's leads per day), ties to the agent whose last lead today is oldest (none today counts
+ * as oldest), then the lower id. One statement: the fits in SQL, a per agent from the
+ * (assigned_on, agent_id) index (at most q entries each), never a scan of today's leads.
+ */
+export async function pickAgent(tx: Db, input: PickInput): Promise<PickedAgent | null> {
+  const exclude = `{${input.exclude.join(',')}}`;
+  const [row] = await queryRows<PickedAgent>(
+    tx,
+    sql`with fit as (
+          select u.id, p.leads_per_day as q
+            from packages p
+            join subscriptions s on s.package_id = p.id and s.status = 'ACTIVE'
+            join users u on u.id = s.user_id and u.role = 'AGENT'
+            left join preferences pr on pr.user_id = u.id
+           where p.category = ${input.category}::lead_category
+             and p.leads_per_day > 0
+             and (not p.enrollment_only or ${input.enrollmentOpen}::boolean)
+             and (pr.user_id is null or (
+                  (cardinality(pr.categories) = 0 or p.category = any(pr.categories))
+              and (cardinality(pr.states) = 0 or ${input.state}::text = any(pr.states))
+              and (cardinality(pr.cities) = 0 or exists (
+                     select 1 from unnest(pr.cities) c
+                      where lower(regexp_replace(regexp_replace(c, '^\\s+|\\s+$', '', 'g'),
+                                                 '\\s+', ' ', 'g')) = ${input.city}::text))
+              and (pr.age_min is null or ${input.age}::int >= pr.age_min)
+              and (pr.age_max is null or ${input.age}::int <= pr.age_max)))
+             and u.id <> all(${exclude}::int[])),
+        counted as (
+          select f.id, f.q, t.a, t.last
+            from fit f
+            cross join lateral (
+              select count(*)::int as a, max(l.assigned_at) as last
+                from leads l
+               where l.assigned_on = ${input.businessDate}::date and l.agent_id = f.id) t)
+        select id, q as quota from counted
+         where a < q
+         order by (a + 1)::float8 / q, last asc nulls first, id
+         limit 1`,
+  );
+  return row ?? null;
+}
+
+/** Namespace of the per-agent intake locks (two-int advisory keys: 'LFIA', agent id). */
+const AGENT_LOCK_NAMESPACE = 0x4c464941;
+
+/**
+ * Hands the lead to the agent: waits for the agent's lock (held to the end of the transaction),
+ * then one conditional UPDATE whose snapshot, taken after the lock, sees every assignment that
+ * an earlier holder committed; it re-checks the quota and that the lead is still NEW. Also
+ * writes the AUTO_ASSIGNED history row (no run: assignment_run_id null). False when the agent
+ * is full by now.
+ */
+export async function assignToAgent(
+  tx: Db,
+  input: { leadId: number; agentId: number; quota: number; businessDate: string },
+): Promise<boolean> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${AGENT_LOCK_NAMESPACE}, ${input.agentId})`);
+  const rows = await queryRows<{ id: number }>(
+    tx,
+    sql`with a as (
+          update leads
+             set status = 'ASSIGNED', agent_id = ${input.agentId}, assigned_at = now(),
+                 assigned_on = ${input.businessDate}::date, assignment_run_id = null
+           where id = ${input.leadId} and status = 'NEW' and agent_id is null
+             and (select count(*) from leads l
+                   where l.assigned_on = ${input.businessDate}::date
+                     and l.agent_id = ${input.agentId}) < ${input.quota}
+          returning id),
+        h as (
+          insert into lead_history (lead_id, kind, from_status, to_status, agent_id)
+          select id, 'AUTO_ASSIGNED', 'NEW', 'ASSIGNED', ${input.agentId} from a)
+        select id::int as id from a`,
+  );
+  return rows.length > 0;
+}

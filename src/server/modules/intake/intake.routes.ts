@@ -1,0 +1,81 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { intakeAccepted, intakeLeadBody, intakeRefused } from '../../../shared/contracts/sources';
+import { AppError } from '../../lib/app-error';
+import { findApiKey, noteApiKeyUsed } from '../sources/api-keys.service';
+import { type IntakeInput, receiveLead } from './intake.service';
+import { KeyRateLimiter } from './key-rate';
+
+export interface IntakeRoutesOptions {
+  /** requests per second per key (design 7: 50 by default) */
+  ratePerSecond?: number;
+}
+
+/** design 7: one lead's JSON (its consent text included) fits in 16 KiB */
+export const INTAKE_BODY_LIMIT = 16 * 1024;
+
+const unauthorized = (message: string) =>
+  new AppError('UNAUTHORIZED', message, { 'WWW-Authenticate': 'Bearer' });
+
+/**
+ * POST /api/v1/leads: server to server, authenticated by a source's API key alone (no cookie, no
+ * session, no CSRF: the security plugin lets a POST without Origin or Sec-Fetch-Site through,
+ * which is what a server sends, and a browser cannot set the Authorization header cross-site
+ * without a CORS preflight this app never grants).
+ */
+export const intakeRoutes: FastifyPluginAsyncZod<IntakeRoutesOptions> = async (app, opts) => {
+  const limiter = new KeyRateLimiter(opts.ratePerSecond ?? 50);
+  const sourceOf = new WeakMap<FastifyRequest, number>();
+
+  app.post(
+    '/api/v1/leads',
+    {
+      bodyLimit: INTAKE_BODY_LIMIT,
+      // the lead's values are checked by the CSV's rules in the service (422 with every field),
+      // not refused here with a 400: the schema documents the body, the service decides
+      attachValidation: true,
+      onRequest: async (request) => {
+        const header = request.headers.authorization ?? '';
+        const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+        if (!match) throw unauthorized('Send the source API key as Authorization: Bearer <key>');
+        const key = await findApiKey(app.db, match[1]);
+        if (!key) throw unauthorized('Unknown API key');
+        if (!key.usable) throw unauthorized('This API key is revoked or its source is inactive');
+        const wait = limiter.take(key.keyId);
+        if (wait > 0) {
+          throw new AppError('TOO_MANY_REQUESTS', 'Too many requests for this API key', {
+            'Retry-After': String(wait),
+          });
+        }
+        sourceOf.set(request, key.sourceId);
+        await noteApiKeyUsed(app.db, key.keyId).catch((err) =>
+          request.log.warn({ err }, 'could not record the API key use'),
+        );
+      },
+      schema: {
+        body: intakeLeadBody,
+        response: { 200: intakeAccepted, 201: intakeAccepted, 422: intakeRefused },
+      },
+    },
+    async (request, reply) => {
+      const sourceId = sourceOf.get(request) as number;
+      const body = request.body as unknown;
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+        return reply.status(422).send({
+          message: 'The body must be one lead as a JSON object',
+          reason: 'invalid',
+          errors: [{ field: 'body', message: 'The body must be a JSON object' }],
+        });
+      }
+      const outcome = await receiveLead(app.db, app.config, sourceId, body as IntakeInput);
+      if (outcome.kind === 'invalid') {
+        return reply.status(422).send({
+          message: `The lead is invalid: ${outcome.errors.map((e) => e.message).join('; ')}`,
+          reason: 'invalid',
+          errors: outcome.errors,
+        });
+      }
+      return reply.status(outcome.kind === 'accepted' ? 201 : 200).send(outcome.answer);
+    },
+  );
+};

@@ -1,0 +1,213 @@
+/**
+ * The real-time intake (design 7): one lead from a source's system, validated by the same rules
+ * as a CSV row, stored once per (source, externalId), and given at once to the fitting eligible
+ * agent with the lowest (a + 1) / q, in the request (docs/decisions/015-intake-assignment.md).
+ */
+import type { IntakeAccepted } from '../../../shared/contracts/sources';
+import type { AppConfig } from '../../config/env';
+import type { Db } from '../../db/client';
+import { businessDate } from '../../lib/business-time';
+import { enrollmentOpen, lockQuotasShared, normalizeCity } from '../assignment/quota.service';
+import { leadsAssigned } from '../delivery/lead-assigned.service';
+import { type LeadField, type LeadValues, validateLead } from '../leads/lead-row.service';
+import {
+  assignToAgent,
+  findSourceLead,
+  type IntakeLeadRow,
+  insertIntakeLead,
+  pickAgent,
+} from './intake.repository';
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export interface IntakeConsent {
+  at?: unknown;
+  text?: unknown;
+  trustedFormCertUrl?: unknown;
+  jornayaLeadId?: unknown;
+  ip?: unknown;
+}
+
+/** The lead as the source sent it: values are checked here, not by the route's schema. */
+export type IntakeInput = Partial<Record<LeadField | 'zip', unknown>> & {
+  consent?: IntakeConsent | null;
+};
+
+export type IntakeOutcome =
+  | { kind: 'accepted'; answer: IntakeAccepted }
+  | { kind: 'duplicate'; answer: IntakeAccepted }
+  | { kind: 'invalid'; errors: FieldError[] };
+
+/** How many agents may lose the race for a lead before it stays NEW for the next run. */
+const PICK_ATTEMPTS = 3;
+
+const CONSENT_LIMITS = { text: 5000, trustedFormCertUrl: 2000, jornayaLeadId: 200, ip: 64 };
+
+/** Validates the lead with the CSV's rules (lead-row.service) plus the consent's own. */
+export function validateIntakeLead(
+  input: IntakeInput,
+):
+  | { lead: LeadValues; consent: Omit<IntakeLeadRow, keyof LeadValues | 'sourceId'> }
+  | FieldError[] {
+  const errors: FieldError[] = [];
+  const values: Partial<Record<LeadField, string | null>> = {};
+  for (const field of LEAD_FIELD_NAMES) {
+    const v = input[field];
+    if (v === undefined || v === null) continue;
+    if (typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)))
+      values[field] = String(v);
+    else errors.push({ field, message: `${field} must be text` });
+  }
+  const result = validateLead(values);
+  if (typeof result === 'string') errors.push(...reasonsByField(result));
+
+  const consent = input.consent ?? null;
+  const out = {
+    consentAt: null,
+    consentText: null,
+    trustedFormCertUrl: null,
+    jornayaLeadId: null,
+    consentIp: null,
+  } as {
+    consentAt: string | null;
+    consentText: string | null;
+    trustedFormCertUrl: string | null;
+    jornayaLeadId: string | null;
+    consentIp: string | null;
+  };
+  if (consent !== null) {
+    if (typeof consent !== 'object' || Array.isArray(consent)) {
+      errors.push({ field: 'consent', message: 'consent must be an object' });
+    } else {
+      const at = typeof consent.at === 'string' ? Date.parse(consent.at) : Number.NaN;
+      if (consent.at === undefined || consent.at === null || consent.at === '') {
+        errors.push({
+          field: 'consent.at',
+          message: 'consent.at is required when consent is given',
+        });
+      } else if (Number.isNaN(at)) {
+        errors.push({ field: 'consent.at', message: 'consent.at must be an ISO 8601 date-time' });
+      } else {
+        out.consentAt = new Date(at).toISOString();
+      }
+      const texts = [
+        ['text', 'consentText'],
+        ['trustedFormCertUrl', 'trustedFormCertUrl'],
+        ['jornayaLeadId', 'jornayaLeadId'],
+        ['ip', 'consentIp'],
+      ] as const;
+      for (const [name, column] of texts) {
+        const v = consent[name];
+        if (v === undefined || v === null) continue;
+        if (typeof v !== 'string')
+          errors.push({ field: `consent.${name}`, message: `consent.${name} must be text` });
+        else if (v.length > CONSENT_LIMITS[name]) {
+          errors.push({
+            field: `consent.${name}`,
+            message: `consent.${name} is longer than ${CONSENT_LIMITS[name]} characters`,
+          });
+        } else out[column] = v.trim() === '' ? null : v.trim();
+      }
+    }
+  }
+  if (errors.length > 0 || typeof result === 'string') return errors;
+  return { lead: result, consent: out };
+}
+
+const LEAD_FIELD_NAMES: readonly LeadField[] = [
+  'externalId',
+  'firstName',
+  'lastName',
+  'phone',
+  'email',
+  'city',
+  'state',
+  'age',
+  'category',
+];
+
+/**
+ * The row rules answer one text ("Missing city; Invalid email: 'x'"); each part names its field
+ * before any quoted value, which is how it is attributed here.
+ */
+function reasonsByField(reason: string): FieldError[] {
+  return reason.split('; ').map((message) => {
+    const head = message.split(':')[0].toLowerCase();
+    const field = LEAD_FIELD_NAMES.find((f) => new RegExp(`\\b${f.toLowerCase()}\\b`).test(head));
+    return { field: field ?? 'lead', message };
+  });
+}
+
+/**
+ * Stores the lead and assigns it at once when an agent fits. A repeated externalId from the
+ * same source answers the first lead's id and current status (duplicate: true); nothing is
+ * stored twice.
+ */
+export async function receiveLead(
+  db: Db,
+  config: Pick<AppConfig, 'BUSINESS_TZ' | 'ENROLLMENT_WINDOWS' | 'SMTP_URL'>,
+  sourceId: number,
+  input: IntakeInput,
+): Promise<IntakeOutcome> {
+  const valid = validateIntakeLead(input);
+  if (Array.isArray(valid)) return { kind: 'invalid', errors: valid };
+  const { lead, consent } = valid;
+  const day = businessDate(config.BUSINESS_TZ);
+
+  return db.transaction(async (tx) => {
+    // waits for an engine run in flight, so the run's read of the quotas and its write never
+    // see an intake assignment land in between
+    await lockQuotasShared(tx);
+    const id = await insertIntakeLead(tx, { ...lead, ...consent, sourceId });
+    if (id === null) {
+      const first = await findSourceLead(tx, sourceId, lead.externalId as string);
+      if (!first) throw new Error('duplicate externalId without a stored lead');
+      return {
+        kind: 'duplicate',
+        answer: {
+          id: first.id,
+          status: first.status === 'NEW' ? 'NEW' : 'ASSIGNED',
+          duplicate: true,
+        },
+      };
+    }
+    const assigned = await assignAtOnce(tx, id, lead, day, config);
+    if (assigned) await leadsAssigned(tx, config, { leadIds: [id] });
+    return {
+      kind: 'accepted',
+      answer: { id, status: assigned ? 'ASSIGNED' : 'NEW', duplicate: false },
+    };
+  });
+}
+
+async function assignAtOnce(
+  tx: Db,
+  leadId: number,
+  lead: LeadValues,
+  day: string,
+  config: Pick<AppConfig, 'ENROLLMENT_WINDOWS'>,
+): Promise<boolean> {
+  const exclude: number[] = [];
+  for (let attempt = 0; attempt < PICK_ATTEMPTS; attempt++) {
+    const agent = await pickAgent(tx, {
+      category: lead.category,
+      state: lead.state,
+      city: normalizeCity(lead.city),
+      age: lead.age,
+      businessDate: day,
+      enrollmentOpen: enrollmentOpen(lead.category, true, day, config.ENROLLMENT_WINDOWS),
+      exclude,
+    });
+    if (!agent) return false;
+    if (
+      await assignToAgent(tx, { leadId, agentId: agent.id, quota: agent.quota, businessDate: day })
+    ) {
+      return true;
+    }
+    exclude.push(agent.id); // filled by a concurrent request since the pick: the next one
+  }
+  return false;
+}

@@ -1,0 +1,74 @@
+/** Statements on `api_keys`: stored as a sha256 hash, listed by prefix (design 7). */
+import { sql } from 'drizzle-orm';
+import type { ApiKey } from '../../../shared/contracts/sources';
+import { type Db, queryPreparedRows, queryRows } from '../../db/client';
+
+const iso = (column: string) =>
+  sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+
+const KEY_COLUMNS = sql`k.id, k.source_id as "sourceId", k.prefix,
+  ${iso('k.created_at')} as "createdAt", ${iso('k.last_used_at')} as "lastUsedAt",
+  ${iso('k.revoked_at')} as "revokedAt"`;
+
+export function listKeyRows(db: Db, sourceId: number): Promise<ApiKey[]> {
+  return queryRows<ApiKey>(
+    db,
+    sql`select ${KEY_COLUMNS} from api_keys k where k.source_id = ${sourceId}
+         order by k.revoked_at is not null, k.created_at desc, k.id desc`,
+  );
+}
+
+export async function insertKey(
+  db: Db,
+  input: { sourceId: number; keyHash: string; prefix: string },
+): Promise<ApiKey> {
+  const [row] = await queryRows<ApiKey>(
+    db,
+    sql`with k as (
+          insert into api_keys (source_id, key_hash, prefix)
+          values (${input.sourceId}, ${input.keyHash}, ${input.prefix})
+          returning *)
+        select ${KEY_COLUMNS} from k`,
+  );
+  return row;
+}
+
+/** Revokes a key of the source (a revoked key keeps its first revocation time); null if none. */
+export async function revokeKeyRow(
+  db: Db,
+  sourceId: number,
+  keyId: number,
+): Promise<ApiKey | null> {
+  const [row] = await queryRows<ApiKey>(
+    db,
+    sql`with k as (
+          update api_keys set revoked_at = coalesce(revoked_at, now())
+           where id = ${keyId} and source_id = ${sourceId}
+          returning *)
+        select ${KEY_COLUMNS} from k`,
+  );
+  return row ?? null;
+}
+
+export interface KeyHolder {
+  keyId: number;
+  sourceId: number;
+  /** the key is not revoked and its source is active */
+  usable: boolean;
+}
+
+/** The key with this hash and whether it may send leads: one index lookup per intake request. */
+export async function findKeyByHash(db: Db, keyHash: string): Promise<KeyHolder | null> {
+  const [row] = await queryPreparedRows<KeyHolder>(
+    db,
+    sql`select k.id as "keyId", k.source_id as "sourceId",
+               (k.revoked_at is null and s.active) as "usable"
+          from api_keys k join sources s on s.id = k.source_id
+         where k.key_hash = ${keyHash}`,
+  );
+  return row ?? null;
+}
+
+export async function touchKey(db: Db, keyId: number): Promise<void> {
+  await db.execute(sql`update api_keys set last_used_at = now() where id = ${keyId}`);
+}

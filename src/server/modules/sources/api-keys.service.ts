@@ -1,0 +1,71 @@
+/**
+ * A source's API keys (design 7, SECURITY.md "Intake API keys"): `lf_live_` + 32 random bytes in
+ * base64url, shown once in the answer that creates it, stored only as its sha256 (a key is as
+ * random as a session token, so a fast hash is enough: nothing to brute-force), listed by prefix.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { ApiKey, CreatedApiKey } from '../../../shared/contracts/sources';
+import type { Db } from '../../db/client';
+import { notFound } from '../../lib/app-error';
+import {
+  findKeyByHash,
+  insertKey,
+  type KeyHolder,
+  listKeyRows,
+  revokeKeyRow,
+  touchKey,
+} from './api-keys.repository';
+import { getSource } from './sources.service';
+
+export const API_KEY_PREFIX = 'lf_live_';
+/** what lists show: the fixed prefix and 8 random characters */
+const SHOWN_PREFIX_LENGTH = API_KEY_PREFIX.length + 8;
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+export async function createApiKey(db: Db, sourceId: number): Promise<CreatedApiKey> {
+  await getSource(db, sourceId); // 404 for an unknown source
+  const key = `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
+  const row = await insertKey(db, {
+    sourceId,
+    keyHash: hashApiKey(key),
+    prefix: key.slice(0, SHOWN_PREFIX_LENGTH),
+  });
+  return { ...row, key };
+}
+
+export async function listApiKeys(db: Db, sourceId: number): Promise<ApiKey[]> {
+  await getSource(db, sourceId);
+  return listKeyRows(db, sourceId);
+}
+
+export async function revokeApiKey(db: Db, sourceId: number, keyId: number): Promise<ApiKey> {
+  const row = await revokeKeyRow(db, sourceId, keyId);
+  if (!row) throw notFound('API key');
+  return row;
+}
+
+export type { KeyHolder };
+
+/** The key a bearer token names, or null for a token that is no key at all. */
+export function findApiKey(db: Db, token: string): Promise<KeyHolder | null> {
+  if (!token.startsWith(API_KEY_PREFIX) || token.length > 200) return Promise.resolve(null);
+  return findKeyByHash(db, hashApiKey(token));
+}
+
+/** How often a key's lastUsedAt is written at most: not a write per request. */
+export const LAST_USED_WRITE_MS = 60_000;
+const lastWritten = new Map<number, number>();
+
+/**
+ * Records that the key was used, at most once a minute per key and process (lastUsedAt is
+ * therefore up to a minute behind). Awaited: a failed write is the caller's to log.
+ */
+export async function noteApiKeyUsed(db: Db, keyId: number, now = Date.now()): Promise<void> {
+  const last = lastWritten.get(keyId);
+  if (last !== undefined && now - last < LAST_USED_WRITE_MS) return;
+  lastWritten.set(keyId, now);
+  await touchKey(db, keyId);
+}

@@ -1,0 +1,54 @@
+/**
+ * Lead sources (design 7): where leads come from. Admins create, rename, price and deactivate
+ * them; imports and the intake API name them. A source is never deleted: its leads keep it.
+ */
+import type { Source, SourceBody, SourcePatchBody } from '../../../shared/contracts/sources';
+import type { Db } from '../../db/client';
+import { badRequest, conflict, notFound } from '../../lib/app-error';
+import {
+  findSourceActive,
+  findSourceRow,
+  insertSource,
+  listSourceRows,
+  updateSource,
+} from './sources.repository';
+
+export function listSources(db: Db): Promise<Source[]> {
+  return listSourceRows(db);
+}
+
+export async function getSource(db: Db, id: number): Promise<Source> {
+  const source = await findSourceRow(db, id);
+  if (!source) throw notFound('Source');
+  return source;
+}
+
+const nameTaken = (name: string) => conflict(`A source named '${name}' already exists`);
+
+export async function createSource(db: Db, body: SourceBody): Promise<Source> {
+  const id = await insertSource(db, body);
+  if (id === null) throw nameTaken(body.name);
+  return getSource(db, id);
+}
+
+/** Changes the name, the cost per lead or whether the source is active (false: deactivated). */
+export async function editSource(db: Db, id: number, body: SourcePatchBody): Promise<Source> {
+  const outcome = await updateSource(db, id, body);
+  if (outcome === 'missing') throw notFound('Source');
+  if (outcome === 'taken') throw nameTaken(body.name ?? '');
+  return getSource(db, id);
+}
+
+/**
+ * For an import that names a source: it must exist and be active, else the upload is refused
+ * (400) before a row is read.
+ */
+export async function requireActiveSource(db: Db, id: number): Promise<void> {
+  const active = await findSourceActive(db, id);
+  if (active === null) throw badRequest(`Unknown source: there is no source with id ${id}`);
+  if (!active) {
+    throw badRequest(
+      `Source ${id} is inactive: activate it on the Sources screen or choose another source`,
+    );
+  }
+}
