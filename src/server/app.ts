@@ -16,6 +16,7 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { findSession } from './modules/auth/auth.service';
 import { healthRoutes } from './modules/health/health.routes';
 import { importsRoutes } from './modules/imports/imports.routes';
+import { intakeRoutes } from './modules/intake/intake.routes';
 import { adminLeadsRoutes } from './modules/leads/leads-admin.routes';
 import { agentLeadsRoutes } from './modules/leads/leads-agent.routes';
 import { leadsExportRoutes } from './modules/leads/leads-export.routes';
@@ -24,6 +25,7 @@ import { liveEventsRoutes } from './modules/notifications/live-events.routes';
 import { notificationsRoutes } from './modules/notifications/notifications.routes';
 import { packagesRoutes } from './modules/packages/packages.routes';
 import { preferencesRoutes } from './modules/preferences/preferences.routes';
+import { sourcesRoutes } from './modules/sources/sources.routes';
 import { adminStatsRoutes } from './modules/stats/stats-admin.routes';
 import { agentStatsRoutes } from './modules/stats/stats-agent.routes';
 import { adminSubscriptionRoutes } from './modules/subscriptions/subscriptions-admin.routes';
@@ -123,6 +125,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(agentSubscriptionRoutes);
   await app.register(preferencesRoutes);
   await app.register(analyticsRoutes);
+  await app.register(sourcesRoutes);
+  await app.register(intakeRoutes);
   await app.register(notificationsRoutes);
   await app.register(liveEventsRoutes, { live });
 
