@@ -12,6 +12,23 @@ CREATE TABLE "api_keys" (
 	CONSTRAINT "api_keys_key_hash_unique" UNIQUE("key_hash")
 );
 --> statement-breakpoint
+CREATE TABLE "billing_customers" (
+	"user_id" integer PRIMARY KEY NOT NULL,
+	"stripe_customer_id" text NOT NULL,
+	"checkout_session_id" text,
+	"checkout_package_id" integer,
+	"checkout_started_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "billing_customers_stripe_customer_id_unique" UNIQUE("stripe_customer_id")
+);
+--> statement-breakpoint
+CREATE TABLE "billing_events" (
+	"id" text PRIMARY KEY NOT NULL,
+	"type" text NOT NULL,
+	"event_created_at" timestamp with time zone NOT NULL,
+	"processed_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "deliveries" (
 	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "deliveries_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
 	"lead_id" bigint NOT NULL,
@@ -79,7 +96,21 @@ ALTER TABLE "leads" ADD COLUMN "consent_text" text;--> statement-breakpoint
 ALTER TABLE "leads" ADD COLUMN "trusted_form_cert_url" text;--> statement-breakpoint
 ALTER TABLE "leads" ADD COLUMN "jornaya_lead_id" text;--> statement-breakpoint
 ALTER TABLE "leads" ADD COLUMN "consent_ip" text;--> statement-breakpoint
+ALTER TABLE "packages" ADD COLUMN "stripe_product_id" text;--> statement-breakpoint
+ALTER TABLE "packages" ADD COLUMN "stripe_price_id" text;--> statement-breakpoint
+ALTER TABLE "packages" ADD COLUMN "stripe_price_cents" integer;--> statement-breakpoint
+ALTER TABLE "subscriptions" ADD COLUMN "stripe_subscription_id" text;--> statement-breakpoint
+ALTER TABLE "subscriptions" ADD COLUMN "stripe_price_id" text;--> statement-breakpoint
+ALTER TABLE "subscriptions" ADD COLUMN "current_period_end" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "subscriptions" ADD COLUMN "billing_event_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "subscriptions" ADD COLUMN "last_invoice_id" text;--> statement-breakpoint
+ALTER TABLE "subscriptions" ADD COLUMN "last_invoice_status" text;--> statement-breakpoint
+ALTER TABLE "subscriptions" ADD COLUMN "last_invoice_amount_cents" integer;--> statement-breakpoint
+ALTER TABLE "subscriptions" ADD COLUMN "last_invoice_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "subscriptions" ADD COLUMN "last_invoice_url" text;--> statement-breakpoint
 ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_source_id_sources_id_fk" FOREIGN KEY ("source_id") REFERENCES "public"."sources"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "billing_customers" ADD CONSTRAINT "billing_customers_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "billing_customers" ADD CONSTRAINT "billing_customers_checkout_package_id_packages_id_fk" FOREIGN KEY ("checkout_package_id") REFERENCES "public"."packages"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "delivery_attempts" ADD CONSTRAINT "delivery_attempts_delivery_id_deliveries_id_fk" FOREIGN KEY ("delivery_id") REFERENCES "public"."deliveries"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "delivery_settings" ADD CONSTRAINT "delivery_settings_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "notifications" ADD CONSTRAINT "notifications_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -92,4 +123,5 @@ CREATE INDEX "notifications_user_idx" ON "notifications" USING btree ("user_id",
 CREATE INDEX "notifications_unread_idx" ON "notifications" USING btree ("user_id") WHERE "notifications"."read_at" is null;--> statement-breakpoint
 CREATE UNIQUE INDEX "sources_name_key" ON "sources" USING btree (lower("name"));--> statement-breakpoint
 ALTER TABLE "imports" ADD CONSTRAINT "imports_source_id_sources_id_fk" FOREIGN KEY ("source_id") REFERENCES "public"."sources"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-CREATE UNIQUE INDEX "leads_source_external_id_key" ON "leads" USING btree (coalesce("source_id", 0),"external_id");
+CREATE UNIQUE INDEX "leads_source_external_id_key" ON "leads" USING btree (coalesce("source_id", 0),"external_id");--> statement-breakpoint
+ALTER TABLE "subscriptions" ADD CONSTRAINT "subscriptions_stripe_subscription_id_unique" UNIQUE("stripe_subscription_id");

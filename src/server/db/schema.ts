@@ -88,6 +88,10 @@ export const packages = pgTable('packages', {
   serviceCrm: boolean('service_crm').notNull().default(true),
   serviceCallRecording: boolean('service_call_recording').notNull().default(true),
   serviceFollowUpMessage: boolean('service_follow_up_message').notNull().default(false),
+  /** Stripe Billing (design 11): the package's product, and its current monthly price and cents */
+  stripeProductId: text('stripe_product_id'),
+  stripePriceId: text('stripe_price_id'),
+  stripePriceCents: integer('stripe_price_cents'),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
@@ -108,9 +112,42 @@ export const subscriptions = pgTable(
     statusSetBy: subscriptionActor('status_set_by').notNull().default('AGENT'),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Stripe Billing (design 11): the Stripe subscription and the price it bills */
+    stripeSubscriptionId: text('stripe_subscription_id').unique(),
+    stripePriceId: text('stripe_price_id'),
+    currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
+    /** the `created` of the newest Stripe event applied: an older one never undoes it */
+    billingEventAt: timestamp('billing_event_at', { withTimezone: true }),
+    lastInvoiceId: text('last_invoice_id'),
+    /** 'paid' or 'failed' */
+    lastInvoiceStatus: text('last_invoice_status'),
+    lastInvoiceAmountCents: integer('last_invoice_amount_cents'),
+    lastInvoiceAt: timestamp('last_invoice_at', { withTimezone: true }),
+    lastInvoiceUrl: text('last_invoice_url'),
   },
   (t) => [index('subscriptions_package_idx').on(t.packageId)],
 );
+
+/** An agent's Stripe customer, and the Checkout they started and have not finished yet. */
+export const billingCustomers = pgTable('billing_customers', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  stripeCustomerId: text('stripe_customer_id').notNull().unique(),
+  checkoutSessionId: text('checkout_session_id'),
+  checkoutPackageId: integer('checkout_package_id').references(() => packages.id),
+  checkoutStartedAt: timestamp('checkout_started_at', { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+/** Stripe events already applied, by id: a replayed event changes nothing. */
+export const billingEvents = pgTable('billing_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  /** the event's own `created` */
+  eventCreatedAt: timestamp('event_created_at', { withTimezone: true }).notNull(),
+  processedAt: timestamp('processed_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 export const preferences = pgTable('preferences', {
   userId: integer('user_id')
