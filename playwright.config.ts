@@ -50,6 +50,8 @@ export default defineConfig({
       // every test's agent registers from 127.0.0.1: the per-address limit is for the internet
       REGISTRATIONS_PER_ADDRESS: '1000',
       REGISTRATIONS_TOTAL: '1000',
+      // the delivery specs point agents' CRM webhooks at receivers they start on 127.0.0.1
+      WEBHOOK_ALLOW_PRIVATE: 'true',
     },
   },
 });

@@ -56,15 +56,6 @@ export function adminDeliveriesQuery(filter: DeliveriesFilter) {
   });
 }
 
-function isDelivery(value: unknown): value is Delivery {
-  return (
-    !!value &&
-    typeof value === 'object' &&
-    typeof (value as Delivery).id === 'number' &&
-    typeof (value as Delivery).status === 'string'
-  );
-}
-
 /**
  * A retry queues the delivery again. The row shows its new state in place (a FAILED list keeps
  * it, now pending, until the admin refreshes), with the server's answer when it sends the
@@ -76,9 +67,13 @@ export function useRetryDelivery() {
     mutationFn: (delivery: Delivery) =>
       apiJson<unknown>('POST', `/api/admin/deliveries/${delivery.id}/retry`),
     onSuccess: (answer, delivery) => {
-      const updated: Delivery = isDelivery(answer)
-        ? answer
-        : { ...delivery, status: 'PENDING', updatedAt: new Date().toISOString() };
+      // the server answers {id, status: 'PENDING'} (202): the row keeps what it knew besides
+      const updated: Delivery = {
+        ...delivery,
+        status: 'PENDING',
+        updatedAt: new Date().toISOString(),
+        ...(answer && typeof answer === 'object' ? (answer as Partial<Delivery>) : {}),
+      };
       queryClient.setQueriesData<DeliveryList>({ queryKey: adminDeliveriesKey }, (list) =>
         list
           ? {

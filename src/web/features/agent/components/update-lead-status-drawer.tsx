@@ -125,7 +125,6 @@ function StatusForm({ lead, onDone }: { lead: Lead; onDone: () => void }) {
             </SelectContent>
           </Select>
         </div>
-        <LeadActivity leadId={lead.id} />
       </div>
       <DrawerFooter>
         <Button type="submit" disabled={!status || update.isPending}>
@@ -138,6 +137,10 @@ function StatusForm({ lead, onDone }: { lead: Lead; onDone: () => void }) {
           </Button>
         </DrawerClose>
       </DrawerFooter>
+      {/* under the buttons, so the status change stays in reach however long it grows */}
+      <div className="px-4 pb-4">
+        <LeadActivity leadId={lead.id} />
+      </div>
     </form>
   );
 }

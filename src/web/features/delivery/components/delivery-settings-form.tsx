@@ -8,7 +8,7 @@ import { Spinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
 import { useBusinessTimeZone } from '@web/features/admin/api';
 import { useWhenIdle } from '@web/hooks/use-when-idle';
-import { errorMessage, fieldIssues } from '@web/lib/api-client';
+import { ApiError, errorMessage, fieldIssues } from '@web/lib/api-client';
 import { CircleAlert, Mail, Webhook } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Controller, useForm } from 'react-hook-form';
@@ -127,6 +127,16 @@ export function DeliverySettingsForm({ settings }: { settings: DeliverySettings 
           const field = serverFieldOf(issue.field);
           if (field && !refused.has(field)) refused.set(field, issue.message);
         }
+        // a refused endpoint (not http(s), an internal address, none to enable) comes as a
+        // 400 with a message only: it is the URL's, so it shows there
+        if (
+          refused.size === 0 &&
+          webhook.available &&
+          error instanceof ApiError &&
+          error.status === 400
+        ) {
+          refused.set('webhook.url', errorMessage(error, 'The endpoint was refused'));
+        }
         for (const [field, message] of refused) setError(field, { type: 'server', message });
         const [first] = refused.keys();
         if (first) whenIdle(() => setFocus(first));
@@ -203,7 +213,7 @@ export function DeliverySettingsForm({ settings }: { settings: DeliverySettings 
                 spellCheck={false}
                 placeholder={
                   webhook.authHeaderSet && !removeAuthHeader
-                    ? 'Set: type a new value to replace it'
+                    ? 'Type a new value to replace it'
                     : 'Bearer your-crm-token'
                 }
                 hint={
