@@ -6,6 +6,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config/env';
 import type { Database } from './db/client';
+import { type DeliveryQueueOptions, startDeliveryQueue } from './jobs/delivery-queue';
 import { startLeadSearchIndexer } from './jobs/lead-search-indexer';
 import { settleAbandonedImportsAtStart } from './jobs/settle-abandoned-imports';
 import { adminAgentsRoutes } from './modules/agents/agents-admin.routes';
@@ -14,6 +15,8 @@ import { assignAfterImport } from './modules/assignment/assign-after-import';
 import { assignmentRoutes } from './modules/assignment/assignment.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { findSession } from './modules/auth/auth.service';
+import { deliveryAdminRoutes } from './modules/delivery/delivery-admin.routes';
+import { deliveryAgentRoutes } from './modules/delivery/delivery-agent.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { importsRoutes } from './modules/imports/imports.routes';
 import { intakeRoutes } from './modules/intake/intake.routes';
@@ -44,6 +47,8 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** serve the built SPA from dist/ (off in API tests) */
   serveSpa?: boolean;
+  /** the delivery queue's options (tests shorten its timings; enabled: false leaves it off) */
+  deliveryQueue?: DeliveryQueueOptions;
 }
 
 /**
@@ -95,6 +100,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   // a crashed process left RUNNING
   const searchIndexer = startLeadSearchIndexer(app);
   settleAbandonedImportsAtStart(app);
+  // the delivery queue (pg-boss in the same database): workers for email and CRM webhooks
+  const deliveryQueue = await startDeliveryQueue(app, opts.database, opts.deliveryQueue);
+  app.addHook('onClose', async () => {
+    await deliveryQueue?.stop();
+  });
   // the process's one LISTEN for live events (design 8); open streams end before the server
   // waits for its connections to close
   const live = await startLiveEvents(opts.database, app.log);
@@ -125,6 +135,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(agentSubscriptionRoutes);
   await app.register(preferencesRoutes);
   await app.register(analyticsRoutes);
+  await app.register(deliveryAgentRoutes);
+  await app.register(deliveryAdminRoutes);
   await app.register(sourcesRoutes);
   await app.register(intakeRoutes);
   await app.register(notificationsRoutes);

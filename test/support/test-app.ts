@@ -1,6 +1,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
-import { buildApp } from '../../src/server/app';
+import { type BuildAppOptions, buildApp } from '../../src/server/app';
 import { type AppConfig, loadConfig } from '../../src/server/config/env';
 import type { Database } from '../../src/server/db/client';
 import { hashPassword } from '../../src/server/modules/auth/passwords';
@@ -30,12 +30,15 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
 }
 
 /** Builds the app on a fresh database for the file's tests and closes both afterwards. */
-export function setupTestApp(overrides: Partial<AppConfig> = {}): TestContext {
+export function setupTestApp(
+  overrides: Partial<AppConfig> = {},
+  options: Pick<BuildAppOptions, 'deliveryQueue'> = {},
+): TestContext {
   const ctx = {} as TestContext;
   beforeAll(async () => {
     ctx.database = await createTestDatabase();
     const config = testConfig(overrides);
-    ctx.app = await buildApp({ config, database: ctx.database, serveSpa: false });
+    ctx.app = await buildApp({ config, database: ctx.database, serveSpa: false, ...options });
     await ctx.app.ready();
   });
   afterAll(async () => {

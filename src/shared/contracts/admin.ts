@@ -64,10 +64,26 @@ export type AssignmentRun = z.infer<typeof assignmentRun>;
 export const assignmentRunResult = assignmentRun.extend({ agentsAssigned: z.number().int() });
 export type AssignmentRunResult = z.infer<typeof assignmentRunResult>;
 
+/** A delivery channel's state: recent attempts succeed, all fail, or it is not set up. */
+const channelState = z.enum(['OPERATIONAL', 'FAILING', 'NOT_CONFIGURED']);
+
 export const healthResponse = z.object({
   status: z.enum(['ok', 'degraded']),
   database: z.enum(['ok', 'down']),
   lastAssignmentRun: assignmentRun.nullable(),
   /** BUSINESS_TZ: the zone in which "today" and every shown time are meant */
   businessTimeZone: z.string(),
+  /** the delivery channels (design 8) and the queue's backlog; absent when the database is down */
+  channels: z
+    .object({
+      email: channelState,
+      webhook: channelState,
+      backlog: z.object({
+        /** deliveries waiting for an attempt */
+        pending: z.number().int(),
+        /** how long the oldest due one has waited; null when none is due */
+        oldestSeconds: z.number().int().nullable(),
+      }),
+    })
+    .optional(),
 });

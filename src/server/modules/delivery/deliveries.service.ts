@@ -1,11 +1,391 @@
+/**
+ * Delivery of assigned leads (design 8, docs/domain.md "Delivery"): what an assignment records,
+ * what a queue job does, retries and the webhook's switch-off. The queue itself (pg-boss) lives in
+ * jobs/delivery-queue.ts and attaches here; without one (a command-line run) the deliveries are
+ * still recorded and the sweeper of a process that runs the queue sends them.
+ */
+import type { DeliveryChannel } from '../../../shared/domain';
+import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
+import {
+  type AttemptOutcome,
+  agentTarget,
+  type ClaimedDelivery,
+  claimDeliveries,
+  countWebhookFailures,
+  type DeliveryBatch,
+  insertDeliveries,
+  type LeadForDelivery,
+  leadsForDelivery,
+  markScheduled,
+  notifyWebhookDisabled,
+  recordAttempts,
+  skipPendingWebhooks,
+  strandedDeliveries,
+  webhookAgentIds,
+} from './deliveries.repository';
+import { DIGEST_OVER, sendLeadEmail } from './email-channel';
 import type { AssignedLeads, DeliveryConfig } from './lead-assigned.service';
+import { sendWebhook, webhookEvent } from './webhook-channel';
 
-/** Records the deliveries of newly assigned leads and enqueues their jobs (in the caller's tx). */
+/** A queue job: the first attempt of a batch, or the next attempt of named deliveries. */
+export type DeliveryJob = { agentId: number; channel: DeliveryChannel } & (
+  | { fromId: number; toId: number }
+  | { ids: number[]; attempts: number }
+);
+
+/** What the queue offers this module: enqueue jobs in the caller's transaction. */
+export interface DeliveryQueuePort {
+  enqueue(tx: Db, jobs: { data: DeliveryJob; startAfter?: Date }[]): Promise<void>;
+}
+
+/** The timings of delivery; tests shorten them. */
+export interface DeliveryRuntime {
+  /** the webhook's time limit */
+  webhookTimeoutMs: number;
+  /** the waits before the 2nd, 3rd... attempt; after the last, a retryable failure is final */
+  retryDelaysMs: number[];
+  /** failed webhook attempts in a row that switch the endpoint off */
+  failureLimit: number;
+  /** a PENDING delivery with no job this long is enqueued again by the sweeper */
+  sweepGraceSeconds: number;
+}
+
+/** 5 s, 30 s, 2 min, 5 min, 15 min, 30 min, 1 h, 2 h: nine attempts over about 4 hours. */
+export const DEFAULT_RUNTIME: DeliveryRuntime = {
+  webhookTimeoutMs: 10_000,
+  retryDelaysMs: [5, 30, 120, 300, 900, 1800, 3600, 7200].map((s) => s * 1000),
+  failureLimit: 20,
+  sweepGraceSeconds: 300,
+};
+
+/** Leads per email: a bigger batch is split into several digests. */
+const LEADS_PER_EMAIL = 100;
+/** Webhook calls in flight at once for one batch. */
+const WEBHOOK_CONCURRENCY = 4;
+
+interface Attached {
+  port: DeliveryQueuePort;
+  runtime: DeliveryRuntime;
+  config: AppConfig;
+}
+const attached: Attached[] = [];
+
+/** The queue of this process (the last one started) and its timings. */
+export function attachDeliveryQueue(entry: Attached): () => void {
+  attached.push(entry);
+  return () => {
+    const at = attached.indexOf(entry);
+    if (at >= 0) attached.splice(at, 1);
+  };
+}
+
+function current(): Attached | undefined {
+  return attached[attached.length - 1];
+}
+
+export function deliveryRuntime(): DeliveryRuntime {
+  return current()?.runtime ?? DEFAULT_RUNTIME;
+}
+
+/**
+ * Records the deliveries of newly assigned leads and enqueues their jobs, in the caller's
+ * transaction: nothing is sent for an assignment that rolls back, nothing is lost for one that
+ * commits. Set-based: one INSERT ... SELECT for every lead and channel, then one job per
+ * (agent, channel) written by one pg-boss insert; a query and nothing more when no channel is on.
+ */
 export async function enqueueLeadDeliveries(
-  _tx: Db,
-  _config: DeliveryConfig,
-  _assigned: AssignedLeads,
+  tx: Db,
+  config: DeliveryConfig,
+  assigned: AssignedLeads,
 ): Promise<void> {
-  // filled in by the delivery slice of issue 14
+  const email = Boolean(config.SMTP_URL);
+  const webhookAgents = await webhookAgentIds(tx);
+  if (!email && webhookAgents.length === 0) return;
+  const queue = current();
+  const batches = await insertDeliveries(tx, assigned, {
+    email,
+    webhookAgents,
+    queued: Boolean(queue),
+  });
+  if (queue && batches.length > 0)
+    await queue.port.enqueue(
+      tx,
+      batches.map((b: DeliveryBatch) => ({
+        data: { agentId: b.agentId, channel: b.channel, fromId: b.fromId, toId: b.toId },
+      })),
+    );
+}
+
+/** Enqueues the next attempt of deliveries (admin retry, sweeper). */
+async function enqueueAttempt(
+  tx: Db,
+  jobs: { data: DeliveryJob; startAfter?: Date }[],
+): Promise<void> {
+  const queue = current();
+  if (!queue || jobs.length === 0) return;
+  await queue.port.enqueue(tx, jobs);
+}
+
+type Outcome = Omit<AttemptOutcome, 'status' | 'nextAttemptAt'> & { retryable: boolean };
+
+/** What an attempt leaves the delivery at: sent, failed for good, or due again later. */
+function settle(
+  outcome: Outcome,
+  attempts: number,
+  runtime: DeliveryRuntime,
+  now: number,
+): AttemptOutcome {
+  const { retryable, ...rest } = outcome;
+  if (rest.attemptStatus === 'SENT' || rest.attemptStatus === 'SKIPPED')
+    return { ...rest, status: rest.attemptStatus, nextAttemptAt: null };
+  const delay = runtime.retryDelaysMs[attempts - 1];
+  if (retryable && delay !== undefined)
+    return { ...rest, status: 'PENDING', nextAttemptAt: new Date(now + delay).toISOString() };
+  return { ...rest, status: 'FAILED', nextAttemptAt: null };
+}
+
+/** Runs one queue job: takes its deliveries, attempts them, records every attempt. */
+export async function processDeliveryJob(db: Db, job: DeliveryJob): Promise<void> {
+  const entry = current();
+  const config = entry?.config;
+  if (!config) throw new Error('delivery queue not attached');
+  const runtime = entry.runtime;
+  const claimed = await claimDeliveries(db, job);
+  if (claimed.length === 0) return;
+  const target = await agentTarget(db, job.agentId);
+  const leads = new Map(
+    (
+      await leadsForDelivery(
+        db,
+        claimed.map((c) => c.leadId),
+      )
+    ).map((l) => [l.id, l]),
+  );
+
+  let outcomes: Outcome[];
+  if (job.channel === 'EMAIL') outcomes = await attemptEmails(config, target, claimed, leads);
+  else outcomes = await attemptWebhooks(config, runtime, target, claimed, leads);
+
+  const now = Date.now();
+  const byId = new Map(claimed.map((c) => [c.id, c]));
+  const settled = outcomes.map((o) => settle(o, byId.get(o.id)!.attempts, runtime, now));
+
+  await db.transaction(async (tx) => {
+    await recordAttempts(tx, settled);
+    if (job.channel === 'WEBHOOK') {
+      const attempted = outcomes.filter((o) => o.attemptStatus !== 'SKIPPED');
+      const lastSent = attempted.map((o) => o.attemptStatus).lastIndexOf('SENT');
+      const failures = attempted.length - 1 - lastSent;
+      if (attempted.length > 0) {
+        const switched = await countWebhookFailures(
+          tx,
+          job.agentId,
+          { reset: lastSent >= 0, failures },
+          runtime.failureLimit,
+        );
+        if (switched) {
+          await notifyWebhookDisabled(tx, job.agentId, runtime.failureLimit);
+          await skipPendingWebhooks(tx, job.agentId, 'The endpoint was switched off');
+          return;
+        }
+      }
+    }
+    // the deliveries due again, one job per attempt count and due time (one here: same batch)
+    const due = new Map<string, { ids: number[]; attempts: number; at: string }>();
+    for (const s of settled) {
+      if (s.status !== 'PENDING' || !s.nextAttemptAt) continue;
+      const attempts = byId.get(s.id)!.attempts;
+      const key = `${attempts}@${s.nextAttemptAt}`;
+      const group = due.get(key) ?? { ids: [], attempts, at: s.nextAttemptAt };
+      group.ids.push(s.id);
+      due.set(key, group);
+    }
+    await enqueueAttempt(
+      tx,
+      [...due.values()].map((g) => ({
+        data: { agentId: job.agentId, channel: job.channel, ids: g.ids, attempts: g.attempts },
+        startAfter: new Date(g.at),
+      })),
+    );
+  });
+}
+
+const skipped = (id: number, error: string): Outcome => ({
+  id,
+  attemptStatus: 'SKIPPED',
+  responseCode: null,
+  latencyMs: null,
+  error,
+  messageId: null,
+  retryable: false,
+});
+
+async function attemptEmails(
+  config: AppConfig,
+  target: Awaited<ReturnType<typeof agentTarget>>,
+  claimed: ClaimedDelivery[],
+  leads: Map<number, LeadForDelivery>,
+): Promise<Outcome[]> {
+  if (!config.SMTP_URL) return claimed.map((c) => skipped(c.id, 'Email is not configured'));
+  if (!target) return claimed.map((c) => skipped(c.id, 'The agent no longer exists'));
+  if (!target.emailEnabled) return claimed.map((c) => skipped(c.id, 'The agent turned email off'));
+  const present = claimed.filter((c) => leads.has(c.leadId));
+  const outcomes: Outcome[] = claimed
+    .filter((c) => !leads.has(c.leadId))
+    .map((c) => skipped(c.id, 'The lead no longer exists'));
+  // up to DIGEST_OVER leads: one email each; more: digests
+  const groups =
+    present.length > DIGEST_OVER
+      ? chunk(present, LEADS_PER_EMAIL)
+      : present.map((c) => [c] as ClaimedDelivery[]);
+  for (const group of groups) {
+    const result = await sendLeadEmail(
+      config.SMTP_URL,
+      config.MAIL_FROM,
+      target.email,
+      group.map((c) => leads.get(c.leadId)!),
+      config.PUBLIC_URL,
+    );
+    for (const c of group)
+      outcomes.push({
+        id: c.id,
+        attemptStatus: result.ok ? 'SENT' : 'FAILED',
+        responseCode: result.responseCode,
+        latencyMs: result.latencyMs,
+        error: result.error,
+        messageId: result.messageId,
+        retryable: result.retryable,
+      });
+  }
+  return outcomes;
+}
+
+/** The lead as a CRM receives it: contact, place, category, consent and source. */
+export function webhookLead(lead: LeadForDelivery) {
+  return {
+    id: lead.id,
+    externalId: lead.externalId,
+    firstName: lead.firstName,
+    lastName: lead.lastName,
+    phone: lead.phone,
+    email: lead.email,
+    city: lead.city,
+    state: lead.state,
+    age: lead.age,
+    category: lead.category,
+    status: lead.status,
+    assignedAt: lead.assignedAt,
+    consent: {
+      at: lead.consentAt,
+      text: lead.consentText,
+      trustedFormCertUrl: lead.trustedFormCertUrl,
+      jornayaLeadId: lead.jornayaLeadId,
+      ip: lead.consentIp,
+    },
+    ...(lead.sourceId !== null ? { source: { id: lead.sourceId, name: lead.sourceName } } : {}),
+  };
+}
+
+/** The webhook-id of a delivery: the same on every attempt, so receivers can drop repeats. */
+export const webhookMessageId = (deliveryId: number) => `msg_lf_${deliveryId}`;
+
+async function attemptWebhooks(
+  config: AppConfig,
+  runtime: DeliveryRuntime,
+  target: Awaited<ReturnType<typeof agentTarget>>,
+  claimed: ClaimedDelivery[],
+  leads: Map<number, LeadForDelivery>,
+): Promise<Outcome[]> {
+  if (!target?.webhookEnabled || !target.webhookUrl || !target.webhookSecret)
+    return claimed.map((c) => skipped(c.id, 'The CRM webhook is off'));
+  if (!target.serviceCrm)
+    return claimed.map((c) => skipped(c.id, "The agent's package has no CRM integration"));
+  const endpoint = {
+    url: target.webhookUrl,
+    secret: target.webhookSecret,
+    authHeader: target.webhookAuthHeader,
+  };
+  const outcomes: Outcome[] = [];
+  for (const group of chunk(claimed, WEBHOOK_CONCURRENCY)) {
+    const results = await Promise.all(
+      group.map(async (c): Promise<Outcome> => {
+        const lead = leads.get(c.leadId);
+        if (!lead) return skipped(c.id, 'The lead no longer exists');
+        const msgId = webhookMessageId(c.id);
+        const body = webhookEvent('lead.assigned', {
+          lead: webhookLead(lead),
+          agent: { id: target.id, email: target.email },
+        });
+        const result = await sendWebhook(endpoint, msgId, body, {
+          allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+          timeoutMs: runtime.webhookTimeoutMs,
+        });
+        return {
+          id: c.id,
+          attemptStatus: result.ok ? 'SENT' : 'FAILED',
+          responseCode: result.responseCode,
+          latencyMs: result.latencyMs,
+          error: result.error,
+          messageId: msgId,
+          retryable: result.retryable,
+        };
+      }),
+    );
+    outcomes.push(...results);
+  }
+  return outcomes;
+}
+
+/**
+ * Enqueues deliveries left PENDING without a job: recorded by a process with no queue (the
+ * command-line run), or taken by a worker that died. Their claim keeps a late original job and
+ * this one from both sending.
+ */
+export async function sweepStrandedDeliveries(db: Db, limit = 10_000): Promise<number> {
+  const runtime = deliveryRuntime();
+  const rows = await strandedDeliveries(db, runtime.sweepGraceSeconds, limit);
+  if (rows.length === 0 || !current()) return 0;
+  const groups = new Map<string, DeliveryJob & { ids: number[] }>();
+  for (const r of rows) {
+    const key = `${r.agentId}:${r.channel}:${r.attempts}`;
+    const group = groups.get(key) ?? {
+      agentId: r.agentId,
+      channel: r.channel,
+      ids: [],
+      attempts: r.attempts,
+    };
+    group.ids.push(r.id);
+    groups.set(key, group);
+  }
+  await db.transaction(async (tx) => {
+    await markScheduled(
+      tx,
+      rows.map((r) => r.id),
+      new Date(),
+    );
+    await enqueueAttempt(
+      tx,
+      [...groups.values()].map((data) => ({ data })),
+    );
+  });
+  return rows.length;
+}
+
+/** Enqueues the next attempt of one delivery now (admin retry), in the caller's transaction. */
+export async function enqueueRetry(
+  tx: Db,
+  row: { id: number; agentId: number; channel: DeliveryChannel; attempts: number },
+): Promise<void> {
+  await enqueueAttempt(tx, [
+    {
+      data: { agentId: row.agentId, channel: row.channel, ids: [row.id], attempts: row.attempts },
+    },
+  ]);
+}
+
+function chunk<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
 }

@@ -9,7 +9,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { response: { 200: healthResponse, 503: healthResponse } } },
     async (request, reply) => {
       try {
-        const health = await checkHealth(app.db, request.user?.role === 'ADMIN');
+        const health = await checkHealth(app.db, request.user?.role === 'ADMIN', app.config);
         return { ...health, businessTimeZone: app.config.BUSINESS_TZ };
       } catch (err) {
         request.log.error({ err }, 'health check: database down');

@@ -1,4 +1,6 @@
+import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
+import { deliveryHealth } from '../delivery/delivery-logs.service';
 import { findNewestRun, pingDatabase } from './health.repository';
 
 /** What a failed run shows to callers who are not admins: the database's words stay inside. */
@@ -21,12 +23,14 @@ export async function lastAssignmentRun(db: Db, showError = true) {
   };
 }
 
-/** The health answer: the database reached, and the newest assignment run. */
-export async function checkHealth(db: Db, isAdmin: boolean) {
+/** The health answer: the database reached, the newest assignment run, the delivery channels. */
+export async function checkHealth(db: Db, isAdmin: boolean, config: Pick<AppConfig, 'SMTP_URL'>) {
   await pingDatabase(db);
   return {
     status: 'ok' as const,
     database: 'ok' as const,
     lastAssignmentRun: await lastAssignmentRun(db, isAdmin),
+    // the delivery channels from their recent attempts, and the queue's backlog
+    channels: await deliveryHealth(db, config),
   };
 }

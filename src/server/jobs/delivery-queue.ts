@@ -1,0 +1,147 @@
+/**
+ * The delivery queue (docs/decisions/016-delivery-queue.md): pg-boss in the app's own database
+ * (its `pgboss` schema; on PGlite through its adapter), started and stopped with the app. Jobs are
+ * written in the assignment's transaction (deliveries.service); LISTEN/NOTIFY wakes a worker
+ * as soon as that transaction commits, polling stays as the floor. A sweeper re-enqueues
+ * deliveries left without a job.
+ */
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import {
+  type DrizzleTransactionLike,
+  fromDrizzle,
+  fromPglite,
+  type JobInsert,
+  PgBoss,
+} from 'pg-boss';
+import type { Database, Db } from '../db/client';
+import {
+  attachDeliveryQueue,
+  DEFAULT_RUNTIME,
+  type DeliveryJob,
+  type DeliveryRuntime,
+  processDeliveryJob,
+  sweepStrandedDeliveries,
+} from '../modules/delivery/deliveries.service';
+
+export const DELIVERY_QUEUE = 'lead-delivery';
+
+export interface DeliveryQueueOptions extends Partial<DeliveryRuntime> {
+  /** off: no queue in this app (deliveries are still recorded; another process sends them) */
+  enabled?: boolean;
+  /** the idle poll, the floor under LISTEN/NOTIFY (pg-boss's minimum is 0.5 s) */
+  pollingIntervalSeconds?: number;
+  /** how often the sweeper looks for deliveries left without a job */
+  sweepIntervalMs?: number;
+  /** jobs one process runs at once */
+  concurrency?: number;
+}
+
+export interface DeliveryQueue {
+  boss: PgBoss;
+  stop(): Promise<void>;
+}
+
+function bossFor(database: Database): PgBoss {
+  const common = {
+    schema: 'pgboss',
+    useListenNotify: true,
+    // no cron schedules here; the daily assignment has its own scheduler
+    schedule: false,
+    application_name: 'leadflow-delivery',
+  } as const;
+  if (database.kind === 'pglite' && database.pglite)
+    return new PgBoss({ ...common, db: fromPglite(database.pglite), backend: 'pglite' });
+  const connectionString = (database.pool as unknown as { options?: { connectionString?: string } })
+    ?.options?.connectionString;
+  if (!connectionString) throw new Error('delivery queue: no connection string for PostgreSQL');
+  return new PgBoss({ ...common, connectionString, max: 3 });
+}
+
+/** Starts the queue and its workers; the app's onClose hook stops them. */
+export async function startDeliveryQueue(
+  app: FastifyInstance,
+  database: Database,
+  options: DeliveryQueueOptions = {},
+): Promise<DeliveryQueue | null> {
+  if (options.enabled === false) return null;
+  const runtime: DeliveryRuntime = {
+    webhookTimeoutMs: options.webhookTimeoutMs ?? DEFAULT_RUNTIME.webhookTimeoutMs,
+    retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RUNTIME.retryDelaysMs,
+    failureLimit: options.failureLimit ?? DEFAULT_RUNTIME.failureLimit,
+    sweepGraceSeconds: options.sweepGraceSeconds ?? DEFAULT_RUNTIME.sweepGraceSeconds,
+  };
+  const boss = bossFor(database);
+  boss.on('error', (err) => app.log.error({ err }, 'delivery queue error'));
+  await boss.start();
+  const queueOptions = {
+    notify: true,
+    // a job that throws (the database away) is tried again; delivery retries are our own jobs
+    retryLimit: 5,
+    retryDelay: 5,
+    retryBackoff: true,
+    expireInSeconds: 15 * 60,
+  };
+  if (await boss.getQueue(DELIVERY_QUEUE)) await boss.updateQueue(DELIVERY_QUEUE, queueOptions);
+  else
+    await boss.createQueue(DELIVERY_QUEUE, queueOptions).catch(async (err) => {
+      // another process created it meanwhile
+      if (!(await boss.getQueue(DELIVERY_QUEUE))) throw err;
+    });
+
+  const db = database.db;
+  const detach = attachDeliveryQueue({
+    config: app.config,
+    runtime,
+    port: {
+      async enqueue(tx: Db, jobs) {
+        if (jobs.length === 0) return;
+        const inserts: JobInsert[] = jobs.map((j) => ({
+          data: j.data,
+          ...(j.startAfter ? { startAfter: j.startAfter } : {}),
+        }));
+        await boss.insert(DELIVERY_QUEUE, inserts, {
+          db: fromDrizzle(tx as unknown as DrizzleTransactionLike, sql),
+        });
+      },
+    },
+  });
+
+  const polling = options.pollingIntervalSeconds ?? 2;
+  await boss.work<DeliveryJob>(
+    DELIVERY_QUEUE,
+    {
+      localConcurrency: options.concurrency ?? 4,
+      batchSize: 1,
+      pollingIntervalSeconds: polling,
+      // retries are deferred jobs, which no NOTIFY announces when they fall due: poll for them
+      notifyPollingIntervalSeconds: polling,
+    },
+    async ([job]) => {
+      if (job) await processDeliveryJob(db, job.data);
+    },
+  );
+
+  let sweeping: Promise<unknown> | null = null;
+  const sweep = () => {
+    if (sweeping) return;
+    sweeping = sweepStrandedDeliveries(db)
+      .catch((err) => app.log.error({ err }, 'delivery sweep failed'))
+      .finally(() => {
+        sweeping = null;
+      });
+  };
+  const timer = setInterval(sweep, options.sweepIntervalMs ?? 60_000);
+  timer.unref();
+  sweep();
+
+  return {
+    boss,
+    async stop() {
+      clearInterval(timer);
+      detach();
+      await sweeping;
+      await boss.stop({ graceful: true, timeout: 5_000 });
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  deliverySettingsBody,
+  deliverySettingsSchema,
+  leadActivity,
+  webhookTestResult,
+} from '../../../shared/contracts/delivery';
+import { currentUser, requireRole } from '../../plugins/auth';
+import { leadActivity as activityOf } from './delivery-logs.service';
+import {
+  getDeliverySettings,
+  testWebhook,
+  updateDeliverySettings,
+} from './delivery-settings.service';
+
+const leadParams = z.object({
+  id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+});
+
+/** The signed-in agent's delivery settings, the webhook test, and a lead's timeline. */
+export const deliveryAgentRoutes: FastifyPluginAsyncZod = async (app) => {
+  const agent = { onRequest: requireRole('AGENT') };
+
+  app.get(
+    '/api/agent/delivery',
+    { ...agent, schema: { response: { 200: deliverySettingsSchema } } },
+    (request) => getDeliverySettings(app.db, app.config, currentUser(request).id),
+  );
+
+  app.put(
+    '/api/agent/delivery',
+    {
+      ...agent,
+      schema: { body: deliverySettingsBody, response: { 200: deliverySettingsSchema } },
+    },
+    (request) => updateDeliverySettings(app.db, app.config, currentUser(request).id, request.body),
+  );
+
+  app.post(
+    '/api/agent/delivery/webhook/test',
+    { ...agent, schema: { response: { 200: webhookTestResult } } },
+    (request) => testWebhook(app.db, app.config, currentUser(request).id),
+  );
+
+  app.get(
+    '/api/agent/leads/:id/activity',
+    { ...agent, schema: { params: leadParams, response: { 200: leadActivity } } },
+    (request) => activityOf(app.db, currentUser(request).id, request.params.id),
+  );
+};

@@ -1,0 +1,146 @@
+/**
+ * The CRM webhook channel (design 8): one signed POST per event, Standard Webhooks headers
+ * (`webhook-id` stays the same on every retry of one delivery), the agent's Authorization header
+ * if set, a time limit, and the connection pinned to the address the SSRF guard checked.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { Webhook } from 'standardwebhooks';
+import { EndpointRefused, pinnedLookup, resolveEndpoint } from './ssrf-guard';
+
+export interface WebhookTarget {
+  url: string;
+  secret: string;
+  authHeader: string | null;
+}
+
+export interface WebhookResult {
+  ok: boolean;
+  /** worth trying again: network error, timeout, 408, 429, 5xx */
+  retryable: boolean;
+  responseCode: number | null;
+  latencyMs: number;
+  error: string | null;
+  /** the start of the receiver's answer */
+  responseBody: string | null;
+}
+
+/** How much of the receiver's answer is kept. */
+const BODY_KEPT = 500;
+
+export function isRetryableStatus(code: number): boolean {
+  return code === 408 || code === 429 || code >= 500;
+}
+
+/** The JSON text of an event, as signed and sent. */
+export function webhookEvent(type: string, data: unknown, at = new Date()): string {
+  return JSON.stringify({ type, timestamp: at.toISOString(), data });
+}
+
+export async function sendWebhook(
+  target: WebhookTarget,
+  msgId: string,
+  body: string,
+  opts: { allowPrivate: boolean; timeoutMs: number },
+): Promise<WebhookResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  let resolved: Awaited<ReturnType<typeof resolveEndpoint>>;
+  try {
+    resolved = await resolveEndpoint(target.url, opts.allowPrivate);
+  } catch (err) {
+    // an endpoint that now resolves somewhere internal is a final refusal, a DNS failure is not
+    const refused = err instanceof EndpointRefused && /refused/.test(err.message);
+    return {
+      ok: false,
+      retryable: !refused,
+      responseCode: null,
+      latencyMs: elapsed(),
+      error: err instanceof Error ? err.message : String(err),
+      responseBody: null,
+    };
+  }
+  const now = new Date();
+  const signature = new Webhook(target.secret).sign(msgId, now, body);
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'user-agent': 'LeadFlow-Webhooks/1',
+    'webhook-id': msgId,
+    'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+    'webhook-signature': signature,
+  };
+  if (target.authHeader) headers.authorization = target.authHeader;
+  const { url } = resolved;
+  const transport = url.protocol === 'https:' ? https : http;
+
+  return new Promise<WebhookResult>((resolve) => {
+    let settled = false;
+    const finish = (result: Omit<WebhookResult, 'latencyMs'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ ...result, latencyMs: elapsed() });
+    };
+    const req = transport.request(
+      url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        lookup: pinnedLookup(resolved),
+        // a fresh connection each time: a pooled one could have been opened to another address
+        agent: false,
+      },
+      (res) => {
+        const code = res.statusCode ?? 0;
+        const chunks: Buffer[] = [];
+        let kept = 0;
+        res.on('data', (chunk: Buffer) => {
+          if (kept < BODY_KEPT) {
+            chunks.push(chunk);
+            kept += chunk.length;
+          }
+        });
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8').slice(0, BODY_KEPT);
+          const ok = code >= 200 && code < 300;
+          finish({
+            ok,
+            retryable: !ok && isRetryableStatus(code),
+            responseCode: code,
+            error: ok ? null : `The endpoint answered ${code}`,
+            responseBody: text,
+          });
+        });
+        res.on('error', (err) =>
+          finish({
+            ok: false,
+            retryable: true,
+            responseCode: code,
+            error: err.message,
+            responseBody: null,
+          }),
+        );
+      },
+    );
+    const timer = setTimeout(() => {
+      finish({
+        ok: false,
+        retryable: true,
+        responseCode: null,
+        error: `No answer within ${opts.timeoutMs} ms`,
+        responseBody: null,
+      });
+      req.destroy();
+    }, opts.timeoutMs);
+    req.on('error', (err) =>
+      finish({
+        ok: false,
+        retryable: true,
+        responseCode: null,
+        error: err.message,
+        responseBody: null,
+      }),
+    );
+    req.end(body);
+  });
+}
