@@ -39,6 +39,8 @@ const AdminAnalyticsPage = lazyNamed(
   'AdminAnalyticsPage',
 );
 
+const AdminSourcesPage = lazyNamed(() => import('./pages/admin-sources-page'), 'AdminSourcesPage');
+
 const AdminDeliveriesPage = lazyNamed(
   () => import('./pages/admin-deliveries-page'),
   'AdminDeliveriesPage',
@@ -56,6 +58,7 @@ const protectedRoutes: { path: string; role: UserRole; page: ComponentType }[] =
   { path: paths.admin.agents, role: 'ADMIN', page: AdminAgentsPage },
   { path: paths.admin.analytics, role: 'ADMIN', page: AdminAnalyticsPage },
   { path: paths.admin.deliveries, role: 'ADMIN', page: AdminDeliveriesPage },
+  { path: paths.admin.sources, role: 'ADMIN', page: AdminSourcesPage },
 ];
 
 /** A new screen starts at the top, unless the URL points at an anchor. */

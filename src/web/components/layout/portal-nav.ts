@@ -10,6 +10,7 @@ import {
   Send,
   SlidersHorizontal,
   Users,
+  Waypoints,
 } from 'lucide-react';
 
 export type PortalNavItem = { title: string; href: string; icon: LucideIcon };
@@ -28,6 +29,7 @@ const adminNav: PortalNavItem[] = [
   { title: 'Leads', href: paths.admin.leads, icon: FileText },
   { title: 'Agents', href: paths.admin.agents, icon: Users },
   { title: 'Analytics', href: paths.admin.analytics, icon: ChartColumn },
+  { title: 'Sources', href: paths.admin.sources, icon: Waypoints },
   { title: 'Deliveries', href: paths.admin.deliveries, icon: Send },
 ];
 
