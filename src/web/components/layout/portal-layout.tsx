@@ -3,6 +3,8 @@ import { Separator } from '@web/components/ui/separator';
 import { SidebarInset, SidebarTrigger } from '@web/components/ui/sidebar';
 import { SidebarProvider } from '@web/components/ui/sidebar-context';
 import { TooltipProvider } from '@web/components/ui/tooltip';
+import { LiveLeadEvents } from '@web/features/notifications/components/live-lead-events';
+import { NotificationsBell } from '@web/features/notifications/components/notifications-bell';
 import { type ReactNode, Suspense } from 'react';
 import { AppSidebar } from './app-sidebar';
 import { PageSpinner } from './page-spinner';
@@ -30,7 +32,11 @@ export function PortalLayout({ user, children }: { user: PublicUser; children: R
             <p className="font-semibold text-sm" data-testid="portal-title">
               {portalTitleFor(user.role)}
             </p>
+            <div className="ml-auto flex items-center">
+              <NotificationsBell role={user.role} />
+            </div>
           </header>
+          {user.role === 'AGENT' && <LiveLeadEvents />}
           <main id="main-content" tabIndex={-1} className="flex-1 p-4 outline-none md:p-6">
             <Suspense fallback={<PageSpinner />}>{children}</Suspense>
           </main>

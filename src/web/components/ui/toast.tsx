@@ -20,7 +20,11 @@ export function ToastProvider(props: ComponentProps<typeof ToastPrimitive.Provid
   );
 }
 
-/** The toast region; Radix focuses it with the F8 hotkey by default. */
+/**
+ * The toast region; Radix focuses it with the F8 hotkey by default. At the bottom on every screen:
+ * on a phone a toast at the top covered the portal's header (the bell, the sidebar toggle) and
+ * the notifications panel that opens under it.
+ */
 export function ToastViewport({
   className,
   ...props
@@ -29,7 +33,7 @@ export function ToastViewport({
     <ToastPrimitive.Viewport
       data-testid="toast-viewport"
       className={cn(
-        'fixed top-0 right-0 z-[100] flex max-h-screen w-full max-w-[420px] flex-col-reverse p-4 sm:top-auto sm:bottom-0 sm:flex-col',
+        'fixed right-0 bottom-0 z-[100] flex max-h-screen w-full max-w-[420px] flex-col p-4',
         className,
       )}
       {...props}
@@ -38,7 +42,7 @@ export function ToastViewport({
 }
 
 const toastVariants = cva(
-  'group pointer-events-auto relative flex w-full items-center justify-between space-x-4 overflow-hidden rounded-md border p-6 pr-8 shadow-lg transition-all data-[swipe=cancel]:translate-x-0 data-[swipe=end]:translate-x-[var(--radix-toast-swipe-end-x)] data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[swipe=move]:transition-none data-[state=open]:animate-in data-[state=closed]:animate-out data-[swipe=end]:animate-out data-[state=closed]:fade-out-80 data-[state=closed]:slide-out-to-right-full data-[state=open]:slide-in-from-top-full data-[state=open]:sm:slide-in-from-bottom-full',
+  'group pointer-events-auto relative flex w-full items-center justify-between space-x-4 overflow-hidden rounded-md border p-6 pr-8 shadow-lg transition-all data-[swipe=cancel]:translate-x-0 data-[swipe=end]:translate-x-[var(--radix-toast-swipe-end-x)] data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[swipe=move]:transition-none data-[state=open]:animate-in data-[state=closed]:animate-out data-[swipe=end]:animate-out data-[state=closed]:fade-out-80 data-[state=closed]:slide-out-to-right-full data-[state=open]:slide-in-from-bottom-full',
   {
     variants: {
       variant: {
