@@ -85,6 +85,7 @@ const ctx = setupTestApp(
       webhookTimeoutMs: 400,
       retryDelaysMs: [150, 150],
       pollingIntervalSeconds: 0.5,
+      sweepIntervalMs: 300,
     },
   },
 );
@@ -425,6 +426,24 @@ describe('CRM webhook delivery', () => {
     );
     expect(jobs[0]!.n).toBe(0);
     expect(received.filter((r) => r.path === '/rollback')).toHaveLength(0);
+  });
+
+  it('sends a delivery recorded where no queue ran (a command-line run) through the sweeper', async () => {
+    const agent = await crmAgent('/swept');
+    const [lead] = await insertLeads(ctx, [{ firstName: 'Swept' }]);
+    await ctx.database.db.execute(
+      sql`update leads set agent_id = ${agent.id}, status = 'ASSIGNED', assigned_at = now()
+        where id = ${lead.id}`,
+    );
+    // what enqueueLeadDeliveries records when no queue is attached: no job, no due time
+    await ctx.database.db.execute(
+      sql`insert into deliveries (lead_id, agent_id, channel) values (${lead.id}, ${agent.id}, 'WEBHOOK')`,
+    );
+    await waitFor('the swept delivery', async () => {
+      const rows = await deliveriesOf(lead.id);
+      return rows[0]?.status === 'SENT' ? rows : null;
+    });
+    expect(received.filter((r) => r.path === '/swept')).toHaveLength(1);
   });
 
   it('reports the channels in GET /api/health', async () => {

@@ -106,13 +106,17 @@ export function claimDeliveries(
   );
 }
 
-/** Deliveries left PENDING without a job for a while: created with no queue, or a crashed worker's. */
+/**
+ * Deliveries PENDING without a job: recorded where no queue ran (never attempted, no due time),
+ * or left by a worker that died mid-attempt, or whose job is long overdue (after the grace).
+ */
 export function strandedDeliveries(db: Db, graceSeconds: number, limit: number) {
   return queryRows<{ id: number; agentId: number; channel: DeliveryChannel; attempts: number }>(
     db,
     sql`select d.id, d.agent_id as "agentId", d.channel, d.attempts from deliveries d
       where d.status = 'PENDING'
-        and coalesce(d.next_attempt_at, d.updated_at) < now() - make_interval(secs => ${graceSeconds})
+        and ((d.attempts = 0 and d.next_attempt_at is null)
+          or coalesce(d.next_attempt_at, d.updated_at) < now() - make_interval(secs => ${graceSeconds}))
       order by d.id limit ${limit}`,
   );
 }
@@ -420,43 +424,43 @@ export async function listDeliveries(
   return { items, total };
 }
 
-/** Per channel over the last 24 hours, and the outcome of its most recent attempts. */
-export function channelFigures(db: Db, recent: number) {
-  return queryRows<{
-    channel: DeliveryChannel;
-    sent: number;
-    failed: number;
-    pending: number;
-    recentFailed: number;
-    recentTotal: number;
-  }>(
+/** Per channel over the last 24 hours (the admin's screen; a scan of a day of deliveries). */
+export function channelCounts(db: Db) {
+  return queryRows<{ channel: DeliveryChannel; sent: number; failed: number; pending: number }>(
     db,
     sql`select c.channel,
-        (select count(*)::int from deliveries d where d.channel = c.channel and d.status = 'SENT'
-          and d.updated_at > now() - interval '24 hours') as sent,
-        (select count(*)::int from deliveries d where d.channel = c.channel and d.status = 'FAILED'
-          and d.updated_at > now() - interval '24 hours') as failed,
-        (select count(*)::int from deliveries d where d.channel = c.channel and d.status = 'PENDING') as pending,
-        coalesce(r.failed, 0)::int as "recentFailed", coalesce(r.total, 0)::int as "recentTotal"
+        count(*) filter (where d.status = 'SENT' and d.updated_at > now() - interval '24 hours')::int as sent,
+        count(*) filter (where d.status = 'FAILED' and d.updated_at > now() - interval '24 hours')::int as failed,
+        count(*) filter (where d.status = 'PENDING')::int as pending
       from (values ('EMAIL'::delivery_channel), ('WEBHOOK'::delivery_channel)) c(channel)
-      left join lateral (
-        select count(*) filter (where x.status = 'FAILED') as failed, count(*) as total
-        from (select a.status from delivery_attempts a join deliveries d on d.id = a.delivery_id
-          where d.channel = c.channel and a.status in ('SENT', 'FAILED')
-            and a.at > now() - interval '1 hour'
-          order by a.id desc limit ${recent}) x
-      ) r on true`,
+      left join deliveries d on d.channel = c.channel
+        and (d.status = 'PENDING' or d.updated_at > now() - interval '24 hours')
+      group by c.channel order by c.channel`,
   );
 }
 
-/** The queue's backlog: deliveries waiting, and how long the oldest due one has waited. */
-export async function deliveryBacklog(db: Db) {
+/**
+ * The latest attempts (within the hour, at most `scan` of them, newest first) with their channel:
+ * a bounded read backwards along the attempts' primary key, cheap enough for /api/health.
+ */
+export function recentAttempts(db: Db, scan: number) {
+  return queryRows<{ channel: DeliveryChannel; status: DeliveryStatus }>(
+    db,
+    sql`select d.channel, a.status from (
+        select delivery_id, status from delivery_attempts
+        where status in ('SENT', 'FAILED') and at > now() - interval '1 hour'
+        order by id desc limit ${scan}
+      ) a join deliveries d on d.id = a.delivery_id`,
+  );
+}
+
+/** The backlog, counted up to `cap`: deliveries waiting, and the age of the oldest one. */
+export async function deliveryBacklog(db: Db, cap: number) {
   const [row] = await queryRows<{ pending: number; oldestSeconds: number | null }>(
     db,
-    sql`select count(*)::int as pending,
-        extract(epoch from now() - min(coalesce(next_attempt_at, updated_at))
-          filter (where coalesce(next_attempt_at, updated_at) <= now()))::int as "oldestSeconds"
-      from deliveries where status = 'PENDING'`,
+    sql`select (select count(*)::int from (select 1 from deliveries where status = 'PENDING' limit ${cap}) p) as pending,
+        (select greatest(0, extract(epoch from now() - coalesce(d.next_attempt_at, d.created_at)))::int
+          from deliveries d where d.status = 'PENDING' order by d.id limit 1) as "oldestSeconds"`,
   );
   return row ?? { pending: 0, oldestSeconds: null };
 }

@@ -10,13 +10,14 @@ import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
 import { AppError, notFound } from '../../lib/app-error';
 import {
-  channelFigures,
+  channelCounts,
   deliveryBacklog,
   deliveryExists,
   leadDeliveryAttempts,
   leadOfAgent,
   leadStatusHistory,
   listDeliveries,
+  recentAttempts,
   reopenFailed,
   webhookAgentIds,
 } from './deliveries.repository';
@@ -53,30 +54,49 @@ export async function leadActivity(
 
 /** How many of a channel's latest attempts (within the hour) must all fail for it to be FAILING. */
 const RECENT_ATTEMPTS = 5;
+/** How many of the latest attempts (all channels) are read to find them. */
+const ATTEMPTS_SCANNED = 200;
+/** The backlog is counted up to this many. */
+const BACKLOG_CAP = 100_000;
+
+type ChannelState = ChannelSummary['state'];
+
+/** Each channel's state: not set up, or FAILING when its latest attempts all failed. */
+async function channelStates(
+  db: Db,
+  config: Pick<AppConfig, 'SMTP_URL'>,
+): Promise<Record<DeliveryChannel, ChannelState>> {
+  const [attempts, webhookAgents] = await Promise.all([
+    recentAttempts(db, ATTEMPTS_SCANNED),
+    webhookAgentIds(db),
+  ]);
+  const stateOf = (channel: DeliveryChannel, configured: boolean): ChannelState => {
+    if (!configured) return 'NOT_CONFIGURED';
+    const latest = attempts.filter((a) => a.channel === channel).slice(0, RECENT_ATTEMPTS);
+    return latest.length > 0 && latest.every((a) => a.status === 'FAILED')
+      ? 'FAILING'
+      : 'OPERATIONAL';
+  };
+  return {
+    EMAIL: stateOf('EMAIL', Boolean(config.SMTP_URL)),
+    WEBHOOK: stateOf('WEBHOOK', webhookAgents.length > 0),
+  };
+}
 
 export async function channelSummaries(
   db: Db,
   config: Pick<AppConfig, 'SMTP_URL'>,
 ): Promise<ChannelSummary[]> {
-  const [figures, webhookAgents] = await Promise.all([
-    channelFigures(db, RECENT_ATTEMPTS),
-    webhookAgentIds(db),
-  ]);
-  return figures.map((f) => {
-    const configured = f.channel === 'EMAIL' ? Boolean(config.SMTP_URL) : webhookAgents.length > 0;
-    const state: ChannelSummary['state'] = !configured
-      ? 'NOT_CONFIGURED'
-      : f.recentTotal > 0 && f.recentFailed === f.recentTotal
-        ? 'FAILING'
-        : 'OPERATIONAL';
-    const finished = f.sent + f.failed;
+  const [counts, states] = await Promise.all([channelCounts(db), channelStates(db, config)]);
+  return counts.map((c) => {
+    const finished = c.sent + c.failed;
     return {
-      channel: f.channel,
-      state,
-      sent: f.sent,
-      failed: f.failed,
-      pending: f.pending,
-      successRate: finished === 0 ? null : f.sent / finished,
+      channel: c.channel,
+      state: states[c.channel],
+      sent: c.sent,
+      failed: c.failed,
+      pending: c.pending,
+      successRate: finished === 0 ? null : c.sent / finished,
     };
   });
 }
@@ -106,17 +126,11 @@ export async function retryDelivery(db: Db, id: number): Promise<void> {
   });
 }
 
-/** GET /api/health's channels: each channel's state and the queue's backlog. */
+/** GET /api/health's channels: each channel's state and the queue's backlog (bounded reads). */
 export async function deliveryHealth(db: Db, config: Pick<AppConfig, 'SMTP_URL'>) {
-  const [channels, backlog] = await Promise.all([
-    channelSummaries(db, config),
-    deliveryBacklog(db),
+  const [states, backlog] = await Promise.all([
+    channelStates(db, config),
+    deliveryBacklog(db, BACKLOG_CAP),
   ]);
-  const stateOf = (channel: DeliveryChannel) =>
-    channels.find((c) => c.channel === channel)?.state ?? 'NOT_CONFIGURED';
-  return {
-    email: stateOf('EMAIL'),
-    webhook: stateOf('WEBHOOK'),
-    backlog: { pending: backlog.pending, oldestSeconds: backlog.oldestSeconds },
-  };
+  return { email: states.EMAIL, webhook: states.WEBHOOK, backlog };
 }
