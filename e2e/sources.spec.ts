@@ -1,5 +1,5 @@
 import { expect, type Page, request, test } from '@playwright/test';
-import { loginAsAdmin } from './support';
+import { E2E_ADMIN, loginAsAdmin } from './support';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -105,4 +105,40 @@ test('the Sources screen at 1280 and 375 px', async ({ page }) => {
   await page.screenshot({ path: '.tmp/sources-keys-375.png', animations: 'disabled' });
   const box = await page.getByTestId('keys-dialog').boundingBox();
   expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(375);
+});
+
+test('an import names its source, and its leads count for that source', async ({
+  page,
+  baseURL,
+}) => {
+  const name = `Import Vendor ${Date.now().toString(36)}`;
+  const api = await request.newContext({ baseURL });
+  expect((await api.post('/api/auth/login', { data: E2E_ADMIN })).status()).toBe(200);
+  expect(
+    (await api.post('/api/admin/sources', { data: { name, costPerLeadCents: 300 } })).status(),
+  ).toBe(201);
+
+  await loginAsAdmin(page);
+  await page.goto('/admin/leads');
+  await page.getByRole('combobox', { name: 'Source of the imported file' }).click();
+  await page.getByRole('option', { name }).click();
+  const tag = Date.now().toString(36);
+  await page.getByTestId('csv-file-input').setInputFiles({
+    name: 'vendor.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(
+      `externalId,city,state,age,category\n${tag}-1,Austin,TX,65,MEDICARE\n${tag}-2,Dallas,TX,70,ACA\n`,
+    ),
+  });
+  await expect(toast(page, 'Import successful')).toBeVisible();
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.screenshot({ path: '.tmp/leads-import-375.png', animations: 'disabled' });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+
+  const sources = (await (await api.get('/api/admin/sources')).json()) as {
+    name: string;
+    leads: number;
+  }[];
+  expect(sources.find((s) => s.name === name)?.leads).toBe(2);
+  await api.dispose();
 });

@@ -10,6 +10,7 @@ import { ImportReport } from '@web/features/leads/components/import-report';
 import { useLeadsListState } from '@web/features/leads/components/leads-list-controls';
 import { useCsvImport } from '@web/features/leads/use-csv-import';
 import { ExportCsvButton } from '@web/features/leads-export/export-button';
+import { ImportSourceSelect } from '@web/features/sources/components/import-source-select';
 import { useState } from 'react';
 
 export function AdminLeadsPage() {
@@ -19,6 +20,7 @@ export function AdminLeadsPage() {
   // same status and search (once typing pauses), so the file holds what the admin sees.
   const list = useLeadsListState();
   const csvImport = useCsvImport();
+  const [sourceId, setSourceId] = useState<number | null>(null);
   return (
     <div className="space-y-6">
       <PageHeader
@@ -27,7 +29,12 @@ export function AdminLeadsPage() {
         actions={
           <>
             <ExportCsvButton filter={{ status: list.params.status, q: list.params.q }} />
-            <ImportCsvButton csvImport={csvImport} onImported={setLastImport} />
+            <ImportSourceSelect
+              value={sourceId}
+              onChange={setSourceId}
+              disabled={csvImport.isPending}
+            />
+            <ImportCsvButton csvImport={csvImport} onImported={setLastImport} sourceId={sourceId} />
           </>
         }
       />

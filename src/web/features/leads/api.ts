@@ -79,12 +79,17 @@ export function useImportLeads() {
   return useMutation({
     mutationFn: ({
       file,
+      sourceId,
       onProgress,
     }: {
       file: File;
+      /** the source the file came from, if the admin named one */
+      sourceId?: number | null;
       onProgress: (progress: UploadProgress) => void;
     }) => {
       const form = new FormData();
+      // before the file: the server reads the fields that precede it
+      if (sourceId != null) form.append('sourceId', String(sourceId));
       form.append('file', file);
       return postFormWithProgress<ImportResult>('/api/admin/leads/import', form, onProgress);
     },

@@ -58,13 +58,14 @@ export function useCsvImport() {
   function start(
     file: File,
     handlers: { onSuccess: (result: ImportResult) => void; onError: (error: unknown) => void },
+    sourceId: number | null = null,
   ) {
     setFileName(file.name);
     setUpload({ loaded: 0, total: file.size });
     setImportId(null);
     setAskServer(false);
     mutation.mutate(
-      { file, onProgress: setUpload },
+      { file, sourceId, onProgress: setUpload },
       {
         ...handlers,
         onSettled: () => setFileName(null),

@@ -12,9 +12,12 @@ import type { useCsvImport } from '../use-csv-import';
 export function ImportCsvButton({
   csvImport,
   onImported,
+  sourceId = null,
 }: {
   csvImport: ReturnType<typeof useCsvImport>;
   onImported: (result: ImportResult) => void;
+  /** the source the file comes from (every lead keeps it), or null for none */
+  sourceId?: number | null;
 }) {
   const input = useRef<HTMLInputElement>(null);
 
@@ -30,20 +33,24 @@ export function ImportCsvButton({
       });
       return;
     }
-    csvImport.start(file, {
-      onSuccess: (result) => {
-        if (result.errors.length > 0) console.log('Import errors:', result.errors);
-        onImported(result);
-        toast({ title: 'Import successful', description: importSummary(result) });
+    csvImport.start(
+      file,
+      {
+        onSuccess: (result) => {
+          if (result.errors.length > 0) console.log('Import errors:', result.errors);
+          onImported(result);
+          toast({ title: 'Import successful', description: importSummary(result) });
+        },
+        onError: (error) => {
+          toast({
+            variant: 'destructive',
+            title: 'Import failed',
+            description: errorMessage(error, 'Upload failed'),
+          });
+        },
       },
-      onError: (error) => {
-        toast({
-          variant: 'destructive',
-          title: 'Import failed',
-          description: errorMessage(error, 'Upload failed'),
-        });
-      },
-    });
+      sourceId,
+    );
   }
 
   return (
