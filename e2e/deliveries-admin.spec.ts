@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { createPackageApi, loginAdminApi, seedLeadsForAgent, uniqueTag } from './agent-fixtures';
 import { createAgentViaApi, loginAsAdmin } from './support';
@@ -22,6 +23,17 @@ async function startReceiver() {
     state,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** axe-core: no serious or critical WCAG 2.0/2.1 A and AA violation on the screen as it is. */
+async function expectAccessible(page: Page) {
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
 }
 
 const toast = (page: Page, title: string) =>
@@ -109,6 +121,7 @@ test.describe('deliveries (admin)', () => {
       await expect(
         activity.locator('[data-testid="activity-entry"][data-type="status"]').first(),
       ).toContainText('Assigned');
+      await expectAccessible(page);
       await page.keyboard.press('Escape');
       await page.context().clearCookies();
 
@@ -130,6 +143,11 @@ test.describe('deliveries (admin)', () => {
       await expect(row).toContainText(`Retry Agent ${tag}`);
       await expect(row.getByTestId('delivery-last-response')).toContainText('400');
       await expect(row).toContainText(/ ET/);
+      await expectAccessible(page);
+      await page.setViewportSize({ width: 375, height: 740 });
+      await expect(page.getByTestId('delivery-row').filter({ hasText: leadName })).toBeVisible();
+      await expectAccessible(page);
+      await page.setViewportSize({ width: 1280, height: 720 });
 
       // the CRM is fixed; Retry shows its progress and the new state in place
       receiver.state.status = 200;

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { createPackageApi, loginAdminApi, uniqueTag } from './agent-fixtures';
 import { createAgentViaApi, loginThroughUi } from './support';
@@ -30,6 +31,17 @@ async function startReceiver(status: number, answer: string) {
     received,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** axe-core: no serious or critical WCAG 2.0/2.1 A and AA violation on the screen as it is. */
+async function expectAccessible(page: Page) {
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
 }
 
 const toast = (page: Page, title: string) =>
@@ -123,6 +135,12 @@ test.describe('delivery settings', () => {
       expect(event?.headers['webhook-id']).toBeTruthy();
       expect(event?.headers.authorization).toBe('Bearer e2e-token');
       expect(JSON.parse(event?.body ?? '{}').type).toBe('webhook.test');
+
+      // accessible at a desktop's and a phone's width, the test's answer on screen
+      await expectAccessible(page);
+      await page.setViewportSize({ width: 375, height: 740 });
+      await expectAccessible(page);
+      await page.setViewportSize({ width: 1280, height: 720 });
 
       // the settings as stored say the same after a reload
       await page.reload();

@@ -84,7 +84,7 @@ function WebhookUnavailable() {
       CRM integration comes with a package that includes it.{' '}
       <Link
         href={paths.agent.package}
-        className="rounded-sm font-medium text-primary underline-offset-4 outline-none hover:underline focus-visible:ring-[3px] focus-visible:ring-ring"
+        className="rounded-sm font-medium text-primary underline underline-offset-4 outline-none focus-visible:ring-[3px] focus-visible:ring-ring"
       >
         See the packages
       </Link>
@@ -260,12 +260,15 @@ export function DeliverySettingsForm({ settings }: { settings: DeliverySettings 
         )}
       </Section>
 
-      <div className="flex justify-end">
-        <Button type="submit" disabled={busy}>
-          {busy && <Spinner />}
-          Save Settings
-        </Button>
-      </div>
+      {/* nothing to save when neither channel is open to this agent */}
+      {(email.configured || webhook.available) && (
+        <div className="flex justify-end">
+          <Button type="submit" disabled={busy}>
+            {busy && <Spinner />}
+            Save Settings
+          </Button>
+        </div>
+      )}
       {isDirty && <span className="sr-only">You have unsaved changes.</span>}
     </form>
   );
