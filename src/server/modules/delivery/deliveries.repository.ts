@@ -66,7 +66,6 @@ export async function insertDeliveries(
       insert into deliveries (lead_id, agent_id, channel, next_attempt_at)
       select c.id, c.agent_id, c.channel, ${opts.queued ? sql`now()` : sql`null`}
       from (${sql.join(channels, sql` union all `)}) c
-      order by c.agent_id, c.channel, c.id
       returning id, agent_id, channel
     )
     select agent_id as "agentId", channel, min(id)::bigint as "fromId", max(id)::bigint as "toId",
