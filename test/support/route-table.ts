@@ -6,7 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import { imports, subscriptions } from '../../src/server/db/schema';
+import { apiKeys, imports, sources, subscriptions } from '../../src/server/db/schema';
 import { insertLeads, insertPackage } from './agent-fixtures';
 import { Client, loginAdmin, registerAgent, type TestContext, uniqueEmail } from './test-app';
 
@@ -80,6 +80,31 @@ const AGENT_ONLY = (ok: number, other = ok) => ({
   otherAgent: other,
   admin: 403,
 });
+
+let sourceSeq = 0;
+const sourceBody = () => ({
+  name: `Matrix source ${process.pid}-${++sourceSeq}`,
+  costPerLeadCents: 100,
+});
+
+/** A fresh lead source (design 7), its id. */
+async function newSource(fx: Fixtures): Promise<number> {
+  const [row] = await fx.ctx.database.db
+    .insert(sources)
+    .values(sourceBody())
+    .returning({ id: sources.id });
+  return row.id;
+}
+
+/** A fresh source with one API key (stored by a made-up hash): both ids. */
+async function newSourceKey(fx: Fixtures): Promise<{ sourceId: number; keyId: number }> {
+  const sourceId = await newSource(fx);
+  const [row] = await fx.ctx.database.db
+    .insert(apiKeys)
+    .values({ sourceId, keyHash: `matrix-${sourceId}-${Math.random()}`, prefix: 'lf_live_matrix' })
+    .returning({ id: apiKeys.id });
+  return { sourceId, keyId: row.id };
+}
 
 let slugSeq = 0;
 export function packageBody(overrides: Record<string, unknown> = {}) {
@@ -451,6 +476,65 @@ export const ROUTES: RouteCase[] = [
       if (caller === 'agent' || caller === 'otherAgent') await fx.ensureSubscription(fx[caller].id);
       return { url: '/api/agent/subscription' };
     },
+  },
+
+  // lead sources and their API keys (modules/sources); the intake answers 401 to anyone
+  // without a source's key, whatever session comes with the request (test/intake.test.ts)
+  {
+    method: 'GET',
+    path: '/api/admin/sources',
+    expect: ADMIN_ONLY(200),
+    request: () => ({ url: '/api/admin/sources' }),
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/sources',
+    expect: ADMIN_ONLY(201),
+    request: () => ({ url: '/api/admin/sources', body: sourceBody() }),
+    invalid: () => ({ url: '/api/admin/sources', body: { name: '', costPerLeadCents: -1 } }),
+  },
+  {
+    method: 'PATCH',
+    path: '/api/admin/sources/:id',
+    expect: ADMIN_ONLY(200),
+    request: async (fx) => ({
+      url: `/api/admin/sources/${await newSource(fx)}`,
+      body: { costPerLeadCents: 250 },
+    }),
+    invalid: () => ({ url: '/api/admin/sources/not-a-number', body: { active: 'yes' } }),
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/sources/:id/keys',
+    expect: ADMIN_ONLY(200),
+    request: async (fx) => ({ url: `/api/admin/sources/${await newSource(fx)}/keys` }),
+    invalid: () => ({ url: '/api/admin/sources/0/keys' }),
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/sources/:id/keys',
+    expect: ADMIN_ONLY(201),
+    request: async (fx) => ({ url: `/api/admin/sources/${await newSource(fx)}/keys` }),
+    invalid: () => ({ url: '/api/admin/sources/x/keys' }),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/admin/sources/:id/keys/:keyId',
+    expect: ADMIN_ONLY(200),
+    request: async (fx) => {
+      const { sourceId, keyId } = await newSourceKey(fx);
+      return { url: `/api/admin/sources/${sourceId}/keys/${keyId}` };
+    },
+    invalid: () => ({ url: '/api/admin/sources/1/keys/x' }),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/leads',
+    expect: PUBLIC(401),
+    request: () => ({
+      url: '/api/v1/leads',
+      body: { city: 'Austin', state: 'TX', age: 65, category: 'MEDICARE' },
+    }),
   },
 ];
 
