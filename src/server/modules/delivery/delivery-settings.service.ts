@@ -95,9 +95,9 @@ export async function testWebhook(
   userId: number,
 ): Promise<WebhookTestResult> {
   const row = await ensureSettings(db, userId, newWebhookSecret());
+  if (!row.webhookUrl) throw new AppError('BAD_REQUEST', 'Set the webhook URL first');
   if (!row.serviceCrm)
     throw new AppError('FORBIDDEN', 'Your package does not include the CRM integration');
-  if (!row.webhookUrl) throw new AppError('BAD_REQUEST', 'Set the webhook URL first');
   const msgId = `msg_lf_test_${randomBytes(9).toString('base64url')}`;
   const body = webhookEvent('webhook.test', {
     message: 'A test event from LeadFlow: your endpoint is reachable and can verify the signature.',
