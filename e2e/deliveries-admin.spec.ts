@@ -152,10 +152,13 @@ test.describe('deliveries (admin)', () => {
       // the CRM is fixed; Retry shows its progress and the new state in place
       receiver.state.status = 200;
       const retry = row.getByRole('button', { name: /^Retry delivery of/ });
-      await retry.click();
+      // with the keyboard: the focus stays on the row once its button has become the new state
+      await retry.focus();
+      await page.keyboard.press('Enter');
       await expect(row.getByTestId('delivery-status')).toHaveText('Pending');
       await expect(toast(page, 'Delivery queued again')).toBeVisible();
       await expect(row.getByRole('button', { name: /^Retry delivery of/ })).toHaveCount(0);
+      await expect(row).toBeFocused();
 
       await expect
         .poll(

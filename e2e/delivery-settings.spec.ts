@@ -104,7 +104,10 @@ test.describe('delivery settings', () => {
 
       await url.fill(receiver.url);
       await webhook.getByLabel('Authorization header (optional)').fill('Bearer e2e-token');
-      await webhook.getByRole('switch', { name: 'Enable' }).click();
+      // a switch, turned on with the keyboard
+      await webhook.getByRole('switch', { name: 'Enable' }).focus();
+      await page.keyboard.press('Space');
+      await expect(webhook.getByRole('switch', { name: 'Enable' })).toBeChecked();
       await save.click();
       await expect(toast(page, 'Delivery settings saved')).toBeVisible();
       await expect(url).toHaveValue(receiver.url);
