@@ -15,6 +15,9 @@ import { assignAfterImport } from './modules/assignment/assign-after-import';
 import { assignmentRoutes } from './modules/assignment/assignment.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { findSession } from './modules/auth/auth.service';
+import { createBilling } from './modules/billing/billing.service';
+import { billingAgentRoutes } from './modules/billing/billing-agent.routes';
+import { stripeWebhookRoutes } from './modules/billing/stripe-webhook.routes';
 import { deliveryAdminRoutes } from './modules/delivery/delivery-admin.routes';
 import { deliveryAgentRoutes } from './modules/delivery/delivery-agent.routes';
 import { healthRoutes } from './modules/health/health.routes';
@@ -132,7 +135,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(assignmentRoutes);
   await app.register(adminAgentsRoutes);
   await app.register(adminSubscriptionRoutes);
-  await app.register(agentSubscriptionRoutes);
+  // Stripe Billing (design 11), when configured: subscribing goes through Checkout
+  const billing = createBilling(opts.database.db, opts.config);
+  await app.register(agentSubscriptionRoutes, { billing });
+  await app.register(billingAgentRoutes, { billing });
+  await app.register(stripeWebhookRoutes, { billing });
   await app.register(preferencesRoutes);
   await app.register(analyticsRoutes);
   await app.register(deliveryAgentRoutes);

@@ -578,6 +578,26 @@ export const ROUTES: RouteCase[] = [
       body: { city: 'Austin', state: 'TX', age: 65, category: 'MEDICARE' },
     }),
   },
+  // billing (design 11): this app runs without Stripe, so the portal has nothing to open (409)
+  // and the webhook answers 404; test/billing.test.ts runs them with Stripe
+  {
+    method: 'GET',
+    path: '/api/agent/billing',
+    expect: AGENT_ONLY(200),
+    request: () => ({ url: '/api/agent/billing' }),
+  },
+  {
+    method: 'POST',
+    path: '/api/agent/billing/portal',
+    expect: AGENT_ONLY(409),
+    request: () => ({ url: '/api/agent/billing/portal' }),
+  },
+  {
+    method: 'POST',
+    path: '/api/billing/stripe/webhook',
+    expect: PUBLIC(404),
+    request: () => ({ url: '/api/billing/stripe/webhook', body: { id: 'evt_1' } }),
+  },
 ];
 
 /** Signs in an admin and two agents, and creates what the table's requests name. */
@@ -667,6 +687,8 @@ export const CHECKED_TABLES = [
   'assignment_runs',
   'leads',
   'lead_history',
+  'billing_customers',
+  'billing_events',
 ] as const;
 export type CheckedTable = (typeof CHECKED_TABLES)[number];
 

@@ -150,6 +150,11 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('LeadFlow <leads@leadflow.local>'),
   /** allow CRM endpoints on private, loopback and link-local addresses (tests, private networks) */
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  // Stripe Billing (design 11): on when both keys are set; STRIPE_API_BASE points the SDK at a
+  // stand-in of Stripe's API (tests only)
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  STRIPE_API_BASE: z.url().optional(),
 });
 
 export type AppConfig = Omit<

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ASSIGNMENT_TRIGGERS, LEAD_CATEGORIES, SUBSCRIPTION_STATUSES } from '../domain';
-import { quotaSchema } from './agent';
+import { billingInvoice, quotaSchema } from './agent';
 
 export const adminStats = z.object({
   totalPackages: z.number().int(),
@@ -32,6 +32,15 @@ export const adminAgent = z.object({
       }),
     })
     .nullable(),
+  /** Stripe Billing (design 11): null when Stripe never billed this agent */
+  billing: z
+    .object({
+      /** the Stripe subscription's end of paid period: the next renewal */
+      currentPeriodEnd: z.string().nullable(),
+      lastInvoice: billingInvoice.nullable(),
+    })
+    .nullable()
+    .optional(),
 });
 export type AdminAgent = z.infer<typeof adminAgent>;
 

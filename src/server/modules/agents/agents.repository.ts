@@ -15,6 +15,13 @@ export interface AgentRow {
   totalLeads: number;
   convertedLeads: number;
   assignedToday: number;
+  /** Stripe Billing (design 11) */
+  stripeSubscriptionId: string | null;
+  currentPeriodEnd: Date | string | null;
+  lastInvoiceStatus: string | null;
+  lastInvoiceAmountCents: number | null;
+  lastInvoiceAt: Date | string | null;
+  lastInvoiceUrl: string | null;
 }
 
 /**
@@ -36,7 +43,12 @@ export async function listAgentRows(
              p.category,
              coalesce(l.total, 0)::int as "totalLeads",
              coalesce(l.converted, 0)::int as "convertedLeads",
-             coalesce(t.today, 0)::int as "assignedToday"
+             coalesce(t.today, 0)::int as "assignedToday",
+             s.stripe_subscription_id as "stripeSubscriptionId",
+             s.current_period_end as "currentPeriodEnd",
+             s.last_invoice_status as "lastInvoiceStatus",
+             s.last_invoice_amount_cents as "lastInvoiceAmountCents",
+             s.last_invoice_at as "lastInvoiceAt", s.last_invoice_url as "lastInvoiceUrl"
       from users u
       left join subscriptions s on s.user_id = u.id
       left join packages p on p.id = s.package_id

@@ -49,5 +49,28 @@ function toAdminAgent(row: AgentRow): AdminAgent {
         }
       : null,
     subscription,
+    billing: billingOf(row),
+  };
+}
+
+/** What Stripe Billing says of the agent's subscription; null when Stripe never billed it. */
+function billingOf(row: AgentRow): AdminAgent['billing'] {
+  if (row.stripeSubscriptionId === null && row.lastInvoiceStatus === null) return null;
+  const iso = (value: Date | string | null) =>
+    value === null ? null : new Date(value).toISOString();
+  const invoiceAt = iso(row.lastInvoiceAt);
+  return {
+    currentPeriodEnd: iso(row.currentPeriodEnd),
+    lastInvoice:
+      (row.lastInvoiceStatus === 'paid' || row.lastInvoiceStatus === 'failed') &&
+      row.lastInvoiceAmountCents !== null &&
+      invoiceAt !== null
+        ? {
+            status: row.lastInvoiceStatus,
+            amountCents: row.lastInvoiceAmountCents,
+            at: invoiceAt,
+            url: row.lastInvoiceUrl,
+          }
+        : null,
   };
 }

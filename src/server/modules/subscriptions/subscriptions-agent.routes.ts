@@ -1,21 +1,30 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { subscribeBody, subscriptionSummary } from '../../../shared/contracts/agent';
+import {
+  subscribeAnswer,
+  subscribeBody,
+  subscriptionSummary,
+} from '../../../shared/contracts/agent';
 import { currentUser, requireRole } from '../../plugins/auth';
-import { cancelSubscription, subscribe } from './subscriptions.service';
+import { cancelSubscription, type SubscriptionBilling, subscribe } from './subscriptions.service';
 
-/** The agent's own subscription: subscribe, switch, cancel. */
-export const agentSubscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
+/**
+ * The agent's own subscription: subscribe, switch, cancel. With Stripe Billing on (`billing`),
+ * subscribing may answer `{checkoutUrl}`: the agent pays first (design 11).
+ */
+export const agentSubscriptionRoutes: FastifyPluginAsyncZod<{
+  billing?: SubscriptionBilling | null;
+}> = async (app, { billing }) => {
   const agent = { onRequest: requireRole('AGENT') };
 
   app.post(
     '/api/agent/subscription',
-    { ...agent, schema: { body: subscribeBody, response: { 200: subscriptionSummary } } },
-    (request) => subscribe(app.db, currentUser(request).id, request.body.packageId),
+    { ...agent, schema: { body: subscribeBody, response: { 200: subscribeAnswer } } },
+    (request) => subscribe(app.db, currentUser(request).id, request.body.packageId, billing),
   );
 
   app.delete(
     '/api/agent/subscription',
     { ...agent, schema: { response: { 200: subscriptionSummary } } },
-    (request) => cancelSubscription(app.db, currentUser(request).id),
+    (request) => cancelSubscription(app.db, currentUser(request).id, billing),
   );
 };

@@ -35,12 +35,15 @@ export async function lockSubscription(
   packageId: number;
   status: SubscriptionStatus;
   statusSetBy: SubscriptionActor;
+  /** the Stripe subscription that bills it, when billing is on (design 11) */
+  stripeSubscriptionId: string | null;
 } | null> {
   const [row] = await tx
     .select({
       packageId: subscriptions.packageId,
       status: subscriptions.status,
       statusSetBy: subscriptions.statusSetBy,
+      stripeSubscriptionId: subscriptions.stripeSubscriptionId,
     })
     .from(subscriptions)
     .where(eq(subscriptions.userId, userId))

@@ -31,10 +31,12 @@ export async function subscribe(
   db: Db,
   agentId: number,
   packageId: number,
-): Promise<SubscriptionSummary> {
+  billing?: SubscriptionBilling | null,
+): Promise<SubscriptionSummary | CheckoutStarted> {
   const pkg = await findPackageById(db, packageId);
   if (!pkg) throw notFound('Package');
   if (!pkg.active) throw badRequest('This package is no longer available');
+  if (billing) return subscribeThroughBilling(db, agentId, packageId, billing);
   await db.transaction(async (tx) => {
     const current = await lockSubscription(tx, agentId);
     if (!current || current.status === 'ACTIVE' || ownCancellation(current)) {
@@ -50,8 +52,116 @@ function ownCancellation(s: { status: SubscriptionStatus; statusSetBy: Subscript
   return s.status === 'CANCELED' && s.statusSetBy === 'AGENT';
 }
 
-/** Cancels the agent's subscription: status CANCELED; the package stays on record. */
-export async function cancelSubscription(db: Db, agentId: number): Promise<SubscriptionSummary> {
+/** What subscribing answers when the agent must pay first: Stripe Checkout's page. */
+export interface CheckoutStarted {
+  checkoutUrl: string;
+}
+
+/**
+ * The payment provider as subscribing needs it (billing.service implements it; passed in, so
+ * that this module does not depend on billing, which depends on it).
+ */
+export interface SubscriptionBilling {
+  /** Starts Stripe Checkout for the package's current monthly price. */
+  startCheckout(agentId: number, packageId: number): Promise<CheckoutStarted>;
+  /** Moves a live Stripe subscription to the package's current price (no new Checkout). */
+  switchPrice(agentId: number, stripeSubscriptionId: string, packageId: number): Promise<void>;
+  /** Cancels a Stripe subscription now. */
+  cancel(stripeSubscriptionId: string): Promise<void>;
+}
+
+/**
+ * Subscribing with Stripe Billing on (docs/domain.md, Billing). A live Stripe subscription
+ * (ACTIVE or PAST_DUE) is moved to the new package's price and the switch recorded, its status
+ * kept. A status the agent may not lift (PAST_DUE, INACTIVE, an admin's CANCELED) stays, the
+ * switch recorded, as without Stripe. Otherwise (none yet, their own or Stripe's cancellation,
+ * or ACTIVE without a Stripe subscription) the agent pays first: Stripe Checkout, and the status
+ * changes only when its webhooks say the payment went through.
+ */
+async function subscribeThroughBilling(
+  db: Db,
+  agentId: number,
+  packageId: number,
+  billing: SubscriptionBilling,
+): Promise<SubscriptionSummary | CheckoutStarted> {
+  const current = await db.transaction((tx) => lockSubscription(tx, agentId));
+  const live = current?.status === 'ACTIVE' || current?.status === 'PAST_DUE';
+  if (current?.stripeSubscriptionId && live) {
+    await billing.switchPrice(agentId, current.stripeSubscriptionId, packageId);
+    await keepStatusSwitchPackage(db, agentId, packageId);
+    return mustFind(db, agentId);
+  }
+  if (current && !payable(current)) {
+    await keepStatusSwitchPackage(db, agentId, packageId);
+    return mustFind(db, agentId);
+  }
+  return billing.startCheckout(agentId, packageId);
+}
+
+/** Whether a payment through Checkout may (re)start the subscription: no hold on it. */
+function payable(s: { status: SubscriptionStatus; statusSetBy: SubscriptionActor }): boolean {
+  if (s.status === 'ACTIVE') return true;
+  return s.status === 'CANCELED' && s.statusSetBy !== 'ADMIN';
+}
+
+async function keepStatusSwitchPackage(db: Db, agentId: number, packageId: number) {
+  await db.transaction(async (tx) => {
+    const current = await lockSubscription(tx, agentId);
+    if (current) {
+      await writeSubscription(tx, agentId, packageId, current.status, current.statusSetBy);
+    }
+  });
+}
+
+/**
+ * The payment provider's word on an agent's subscription (billing.service, in its transaction):
+ * creates it (the first payment) or sets its package and status, recorded as set by BILLING. An
+ * admin's INACTIVE or CANCELED is a hold that no payment lifts: it stays, and so does the
+ * package. A null status changes nothing but the package (Stripe has not decided yet).
+ */
+export async function applyBillingStatus(
+  tx: Db,
+  agentId: number,
+  packageId: number,
+  status: SubscriptionStatus | null,
+): Promise<void> {
+  const current = await lockSubscription(tx, agentId);
+  if (!current) {
+    if (status) await writeSubscription(tx, agentId, packageId, status, 'BILLING');
+    return;
+  }
+  const adminHold =
+    current.statusSetBy === 'ADMIN' &&
+    (current.status === 'INACTIVE' || current.status === 'CANCELED');
+  if (adminHold) return;
+  if (status === null) {
+    if (current.packageId !== packageId) {
+      await writeSubscription(tx, agentId, packageId, current.status, current.statusSetBy);
+    }
+    return;
+  }
+  if (current.packageId !== packageId || current.status !== status) {
+    await writeSubscription(tx, agentId, packageId, status, 'BILLING');
+  } else if (current.statusSetBy !== 'BILLING') {
+    await setSubscriptionStatus(tx, agentId, status, 'BILLING');
+  }
+}
+
+/**
+ * Cancels the agent's subscription: status CANCELED; the package stays on record. With Stripe
+ * Billing on, a Stripe subscription is cancelled in Stripe too (no further invoices).
+ */
+export async function cancelSubscription(
+  db: Db,
+  agentId: number,
+  billing?: SubscriptionBilling | null,
+): Promise<SubscriptionSummary> {
+  if (billing) {
+    const current = await db.transaction((tx) => lockSubscription(tx, agentId));
+    if (current?.stripeSubscriptionId && current.status !== 'CANCELED') {
+      await billing.cancel(current.stripeSubscriptionId);
+    }
+  }
   if (!(await setSubscriptionStatus(db, agentId, 'CANCELED', 'AGENT'))) {
     throw notFound('Subscription');
   }

@@ -1,0 +1,402 @@
+import type Stripe from 'stripe';
+import type { AgentBilling } from '../../../shared/contracts/agent';
+import type { SubscriptionStatus } from '../../../shared/domain';
+import type { AppConfig } from '../../config/env';
+import type { Db } from '../../db/client';
+import { AppError, badRequest, conflict, notFound } from '../../lib/app-error';
+import {
+  applyBillingStatus,
+  type CheckoutStarted,
+  type SubscriptionBilling,
+} from '../subscriptions/subscriptions.service';
+import {
+  type BillingFields,
+  type BillingRow,
+  clearPendingCheckout,
+  eventSeen,
+  findAgentContact,
+  findBillingRow,
+  findCustomer,
+  findPackageIdByPrice,
+  findUserIdByCustomer,
+  findUserIdBySubscription,
+  insertCustomer,
+  lockPackagePrice,
+  packageExists,
+  recordEvent,
+  savePackagePrice,
+  setPendingCheckout,
+  writeBillingFields,
+} from './billing.repository';
+import { createStripeClient, type StripeSettings, stripeSettings } from './stripe-client';
+
+/** The agent's package screen (the web app's paths.agent.package): Checkout and the portal return here. */
+const PACKAGE_SCREEN = '/dashboard/package';
+/** A Checkout session expires after a day on Stripe's side: an older one is no longer awaited. */
+const CHECKOUT_AWAITED_MS = 24 * 60 * 60 * 1000;
+
+/** Stripe Billing as the app uses it (design 11); null when Stripe is not configured. */
+export interface Billing extends SubscriptionBilling {
+  portal(agentId: number): Promise<{ url: string }>;
+  /** Verifies and applies one webhook delivery (raw body, Stripe-Signature header). */
+  handleWebhook(rawBody: Buffer, signature: string | undefined): Promise<WebhookOutcome>;
+}
+
+export type WebhookOutcome = 'applied' | 'duplicate' | 'ignored';
+
+export function createBilling(db: Db, config: AppConfig): Billing | null {
+  const settings = stripeSettings(config);
+  return settings ? new StripeBilling(db, config.PUBLIC_URL, settings) : null;
+}
+
+/** The agent's billing state for the package screen (state OFF without Stripe). */
+export async function findAgentBilling(
+  db: Db,
+  billing: Billing | null,
+  agentId: number,
+): Promise<AgentBilling> {
+  const off: AgentBilling = {
+    state: 'OFF',
+    pendingPackageId: null,
+    currentPeriodEnd: null,
+    canManage: false,
+    lastInvoice: null,
+  };
+  if (!billing) return off;
+  const [row, customer] = await Promise.all([
+    findBillingRow(db, agentId),
+    findCustomer(db, agentId),
+  ]);
+  const awaited =
+    customer?.checkoutSessionId && customer.checkoutStartedAt
+      ? Date.now() - customer.checkoutStartedAt.getTime() < CHECKOUT_AWAITED_MS
+      : false;
+  return {
+    state: billingState(row, awaited),
+    pendingPackageId: awaited ? (customer?.checkoutPackageId ?? null) : null,
+    currentPeriodEnd: row?.currentPeriodEnd?.toISOString() ?? null,
+    canManage: customer !== null,
+    lastInvoice:
+      row?.lastInvoiceAt &&
+      row.lastInvoiceAmountCents !== null &&
+      (row.lastInvoiceStatus === 'paid' || row.lastInvoiceStatus === 'failed')
+        ? {
+            status: row.lastInvoiceStatus,
+            amountCents: row.lastInvoiceAmountCents,
+            at: row.lastInvoiceAt.toISOString(),
+            url: row.lastInvoiceUrl,
+          }
+        : null,
+  };
+}
+
+function billingState(row: BillingRow | null, awaited: boolean): AgentBilling['state'] {
+  if (row?.status === 'INACTIVE') return 'SUSPENDED';
+  if (row?.status === 'CANCELED' && row.statusSetBy === 'ADMIN') return 'SUSPENDED';
+  if (row?.status === 'PAST_DUE') return 'PAST_DUE';
+  if (row?.status === 'ACTIVE' && row.stripeSubscriptionId) return 'ACTIVE';
+  if (awaited) return 'AWAITING_CHECKOUT';
+  if (row?.status === 'ACTIVE') return 'ACTIVE';
+  if (row?.status === 'CANCELED') return 'CANCELED';
+  return 'NONE';
+}
+
+/** Stripe's subscription status in ours; null: not decided yet (incomplete, paused). */
+function statusOf(stripeStatus: Stripe.Subscription.Status): SubscriptionStatus | null {
+  switch (stripeStatus) {
+    case 'active':
+    case 'trialing':
+      return 'ACTIVE';
+    case 'past_due':
+    case 'unpaid':
+      return 'PAST_DUE';
+    case 'canceled':
+    case 'incomplete_expired':
+      return 'CANCELED';
+    default:
+      return null;
+  }
+}
+
+const idOf = (value: string | { id: string } | null | undefined): string | null =>
+  value == null ? null : typeof value === 'string' ? value : value.id;
+
+const fromUnix = (seconds: number | null | undefined): Date | null =>
+  typeof seconds === 'number' ? new Date(seconds * 1000) : null;
+
+/** The subscription an invoice bills (its parent in current API versions). */
+function invoiceSubscriptionId(invoice: Stripe.Invoice): string | null {
+  const fromParent = idOf(invoice.parent?.subscription_details?.subscription);
+  if (fromParent) return fromParent;
+  const legacy = (invoice as unknown as { subscription?: string | { id: string } | null })
+    .subscription;
+  return idOf(legacy);
+}
+
+/** What one event asks of the agent's subscription. */
+interface Change {
+  stripeSubscriptionId: string;
+  /** the subscription object, when the event carries it or it was retrieved */
+  subscription?: Stripe.Subscription;
+  /** the status the event sets; undefined: the subscription object's own */
+  status?: SubscriptionStatus | null;
+  /** a new Stripe subscription may replace one that is not live (Checkout, created, invoices) */
+  mayAdopt: boolean;
+  invoice?: Stripe.Invoice & { outcome: 'paid' | 'failed' };
+  /** the Checkout session it completes */
+  checkoutSessionId?: string;
+}
+
+class StripeBilling implements Billing {
+  private readonly stripe: Stripe;
+
+  constructor(
+    private readonly db: Db,
+    private readonly publicUrl: string,
+    private readonly settings: StripeSettings,
+  ) {
+    this.stripe = createStripeClient(settings);
+  }
+
+  /**
+   * The package's monthly price in Stripe, kept in step: the product is made once; a price is
+   * made when there is none or the package's price changed (a price is immutable in Stripe, so a
+   * change makes a new one; subscriptions on the old one keep it until the agent switches).
+   * Under the package's row lock, so two Checkouts at once do not make two prices.
+   */
+  private ensurePrice(packageId: number): Promise<string> {
+    return this.db.transaction(async (tx) => {
+      const pkg = await lockPackagePrice(tx, packageId);
+      if (!pkg) throw notFound('Package');
+      if (pkg.stripePriceId && pkg.stripePriceCents === pkg.priceMonthlyCents) {
+        return pkg.stripePriceId;
+      }
+      const metadata = { packageId: String(pkg.id) };
+      const productId =
+        pkg.stripeProductId ?? (await this.stripe.products.create({ name: pkg.name, metadata })).id;
+      const price = await this.stripe.prices.create({
+        product: productId,
+        currency: 'usd',
+        unit_amount: pkg.priceMonthlyCents,
+        recurring: { interval: 'month' },
+        metadata,
+      });
+      await savePackagePrice(tx, pkg.id, productId, price.id, pkg.priceMonthlyCents);
+      return price.id;
+    });
+  }
+
+  private async ensureCustomer(agentId: number): Promise<string> {
+    const existing = await findCustomer(this.db, agentId);
+    if (existing) return existing.stripeCustomerId;
+    const contact = await findAgentContact(this.db, agentId);
+    if (!contact) throw notFound('Agent');
+    const customer = await this.stripe.customers.create({
+      email: contact.email,
+      name: contact.name,
+      metadata: { userId: String(agentId) },
+    });
+    return insertCustomer(this.db, agentId, customer.id);
+  }
+
+  async startCheckout(agentId: number, packageId: number): Promise<CheckoutStarted> {
+    const [customer, price] = await Promise.all([
+      this.ensureCustomer(agentId),
+      this.ensurePrice(packageId),
+    ]);
+    const metadata = { userId: String(agentId), packageId: String(packageId) };
+    const back = `${this.publicUrl}${PACKAGE_SCREEN}`;
+    const session = await this.stripe.checkout.sessions.create({
+      mode: 'subscription',
+      customer,
+      client_reference_id: String(agentId),
+      line_items: [{ price, quantity: 1 }],
+      success_url: `${back}?checkout=success`,
+      cancel_url: `${back}?checkout=canceled`,
+      metadata,
+      subscription_data: { metadata },
+    });
+    if (!session.url) throw new AppError('SERVICE_UNAVAILABLE', 'Stripe gave no Checkout page');
+    await setPendingCheckout(this.db, agentId, session.id, packageId);
+    return { checkoutUrl: session.url };
+  }
+
+  async switchPrice(agentId: number, stripeSubscriptionId: string, packageId: number) {
+    const price = await this.ensurePrice(packageId);
+    const subscription = await this.stripe.subscriptions.retrieve(stripeSubscriptionId);
+    const item = subscription.items.data[0];
+    if (!item) throw conflict('The Stripe subscription has no item to switch');
+    if (item.price.id !== price) {
+      await this.stripe.subscriptions.update(stripeSubscriptionId, {
+        items: [{ id: item.id, price }],
+        proration_behavior: 'create_prorations',
+        metadata: { userId: String(agentId), packageId: String(packageId) },
+      });
+    }
+    await writeBillingFields(this.db, agentId, { stripePriceId: price });
+  }
+
+  async cancel(stripeSubscriptionId: string): Promise<void> {
+    await this.stripe.subscriptions.cancel(stripeSubscriptionId);
+  }
+
+  async portal(agentId: number): Promise<{ url: string }> {
+    const customer = await findCustomer(this.db, agentId);
+    if (!customer) throw conflict('No billing account yet: choose a package first');
+    const session = await this.stripe.billingPortal.sessions.create({
+      customer: customer.stripeCustomerId,
+      return_url: `${this.publicUrl}${PACKAGE_SCREEN}`,
+    });
+    return { url: session.url };
+  }
+
+  async handleWebhook(rawBody: Buffer, signature: string | undefined): Promise<WebhookOutcome> {
+    let event: Stripe.Event;
+    try {
+      event = this.stripe.webhooks.constructEvent(
+        rawBody,
+        signature ?? '',
+        this.settings.webhookSecret,
+      );
+    } catch {
+      throw badRequest('Invalid Stripe signature');
+    }
+    if (await eventSeen(this.db, event.id)) return 'duplicate';
+    const change = await this.changeOf(event);
+    const agentId = change ? await this.agentOf(change, event) : null;
+    const created = new Date(event.created * 1000);
+    return this.db.transaction(async (tx) => {
+      if (!(await recordEvent(tx, event.id, event.type, created))) return 'duplicate';
+      if (!change || agentId === null) return 'ignored';
+      return this.apply(tx, agentId, change, created);
+    });
+  }
+
+  /** What the event asks, read before the transaction (it may call Stripe). */
+  private async changeOf(event: Stripe.Event): Promise<Change | null> {
+    switch (event.type) {
+      case 'checkout.session.completed': {
+        const session = event.data.object;
+        const id = idOf(session.subscription);
+        if (session.mode !== 'subscription' || !id) return null;
+        return {
+          stripeSubscriptionId: id,
+          subscription: await this.stripe.subscriptions.retrieve(id),
+          mayAdopt: true,
+          checkoutSessionId: session.id,
+        };
+      }
+      case 'customer.subscription.created':
+      case 'customer.subscription.updated':
+        return {
+          stripeSubscriptionId: event.data.object.id,
+          subscription: event.data.object,
+          mayAdopt: event.type === 'customer.subscription.created',
+        };
+      case 'customer.subscription.deleted':
+        return {
+          stripeSubscriptionId: event.data.object.id,
+          subscription: event.data.object,
+          status: 'CANCELED',
+          mayAdopt: false,
+        };
+      case 'invoice.paid':
+      case 'invoice.payment_failed': {
+        const invoice = event.data.object;
+        const id = invoiceSubscriptionId(invoice);
+        if (!id) return null;
+        // an invoice may arrive before the events that tell of its subscription: ask Stripe
+        const known = await findUserIdBySubscription(this.db, id);
+        return {
+          stripeSubscriptionId: id,
+          ...(known === null ? { subscription: await this.stripe.subscriptions.retrieve(id) } : {}),
+          status: event.type === 'invoice.paid' ? 'ACTIVE' : 'PAST_DUE',
+          mayAdopt: true,
+          invoice: { ...invoice, outcome: event.type === 'invoice.paid' ? 'paid' : 'failed' },
+        };
+      }
+      default:
+        return null;
+    }
+  }
+
+  /** The agent: by the subscription we know, else by our Stripe customer, else the metadata. */
+  private async agentOf(change: Change, event: Stripe.Event): Promise<number | null> {
+    const bySubscription = await findUserIdBySubscription(this.db, change.stripeSubscriptionId);
+    if (bySubscription !== null) return bySubscription;
+    const object = event.data.object as { customer?: string | { id: string } | null };
+    const customer = idOf(change.subscription?.customer ?? object.customer);
+    if (customer) {
+      const byCustomer = await findUserIdByCustomer(this.db, customer);
+      if (byCustomer !== null) return byCustomer;
+    }
+    const fromMetadata = Number(change.subscription?.metadata?.userId);
+    return Number.isInteger(fromMetadata) && fromMetadata > 0 ? fromMetadata : null;
+  }
+
+  /** The package a Stripe subscription's price is for (the price's metadata, else its id). */
+  private async packageOf(tx: Db, subscription: Stripe.Subscription): Promise<number | null> {
+    const price = subscription.items.data[0]?.price;
+    const candidates = [price?.metadata?.packageId, subscription.metadata?.packageId];
+    for (const candidate of candidates) {
+      const id = Number(candidate);
+      if (Number.isInteger(id) && id > 0 && (await packageExists(tx, id))) return id;
+    }
+    return price ? findPackageIdByPrice(tx, price.id) : null;
+  }
+
+  /**
+   * Applies one event to the agent's subscription, under its row lock. An event about a Stripe
+   * subscription other than the agent's is ignored unless it may replace one that is not live.
+   * Out of order: an event created before the newest one applied changes no status, package,
+   * price or period (billing_event_at); the last invoice is replaced only by a newer one.
+   */
+  private async apply(
+    tx: Db,
+    agentId: number,
+    change: Change,
+    created: Date,
+  ): Promise<WebhookOutcome> {
+    const row = await findBillingRow(tx, agentId, true);
+    const current = row?.stripeSubscriptionId ?? null;
+    const replaceable = !row || current === null || row.status === 'CANCELED';
+    if (current !== change.stripeSubscriptionId && !(change.mayAdopt && replaceable)) {
+      return 'ignored';
+    }
+    const fields: BillingFields = { stripeSubscriptionId: change.stripeSubscriptionId };
+    const stale = row?.billingEventAt != null && created < row.billingEventAt;
+    if (!stale) {
+      const sub = change.subscription;
+      const status =
+        change.status !== undefined ? change.status : sub ? statusOf(sub.status) : null;
+      const packageId = (sub ? await this.packageOf(tx, sub) : null) ?? row?.packageId ?? null;
+      if (packageId !== null) await applyBillingStatus(tx, agentId, packageId, status);
+      fields.billingEventAt = created;
+      const item = sub?.items.data[0];
+      if (item) {
+        fields.stripePriceId = item.price.id;
+        fields.currentPeriodEnd = fromUnix(item.current_period_end);
+      }
+      const line = change.invoice?.lines?.data?.[0];
+      if (change.invoice?.outcome === 'paid' && line?.period?.end) {
+        fields.currentPeriodEnd = fromUnix(line.period.end);
+      }
+    }
+    const invoice = change.invoice;
+    if (invoice && (row?.lastInvoiceAt == null || created >= row.lastInvoiceAt)) {
+      fields.lastInvoiceId = invoice.id ?? null;
+      fields.lastInvoiceStatus = invoice.outcome;
+      fields.lastInvoiceAmountCents =
+        invoice.outcome === 'paid' ? invoice.amount_paid : invoice.amount_due;
+      fields.lastInvoiceAt = created;
+      fields.lastInvoiceUrl = invoice.hosted_invoice_url ?? null;
+    }
+    await writeBillingFields(tx, agentId, fields);
+    if (change.checkoutSessionId) {
+      await clearPendingCheckout(tx, agentId, change.checkoutSessionId);
+    } else if (!stale && change.status === 'ACTIVE') {
+      await clearPendingCheckout(tx, agentId);
+    }
+    return 'applied';
+  }
+}

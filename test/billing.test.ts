@@ -1,0 +1,418 @@
+/**
+ * Stripe Billing (design 11, docs/domain.md "Billing"): the real `stripe` SDK against a stand-in
+ * of Stripe's API on loopback, and webhook events signed with the SDK's own test signer.
+ */
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppConfig } from '../src/server/config/env';
+import { billingEvents, leads, packages, subscriptions } from '../src/server/db/schema';
+import { insertLeads, insertPackage } from './support/agent-fixtures';
+import { type SignedEvent, StripeStandIn } from './support/stripe-stand-in';
+import { loginAdmin, registerAgent, setupTestApp } from './support/test-app';
+
+const standIn = new StripeStandIn();
+const overrides: Partial<AppConfig> = {
+  STRIPE_SECRET_KEY: 'sk_test_leadflow',
+  STRIPE_WEBHOOK_SECRET: standIn.webhookSecret,
+  PUBLIC_URL: 'https://portal.example.com',
+};
+beforeAll(async () => {
+  overrides.STRIPE_API_BASE = await standIn.start();
+});
+afterAll(() => standIn.stop());
+const ctx = setupTestApp(overrides);
+
+type Agent = Awaited<ReturnType<typeof registerAgent>>;
+
+async function deliver(event: SignedEvent, signature = event.header) {
+  return ctx.app.inject({
+    method: 'POST',
+    url: '/api/billing/stripe/webhook',
+    headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+    payload: event.payload,
+  });
+}
+
+async function deliverAll(events: SignedEvent[]) {
+  for (const event of events) {
+    const res = await deliver(event);
+    expect(res.statusCode, res.body).toBe(200);
+  }
+}
+
+async function rowOf(userId: number) {
+  const [row] = await ctx.database.db
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.userId, userId));
+  return row;
+}
+
+/** Subscribes through Checkout and pays: the agent ends ACTIVE on the package. */
+async function subscribeAndPay(agent: Agent, packageId: number) {
+  const res = await agent.client.post('/api/agent/subscription', { packageId });
+  expect(res.statusCode, res.body).toBe(200);
+  const { checkoutUrl } = res.json() as { checkoutUrl: string };
+  const sessionId = checkoutUrl.split('/').pop() as string;
+  const paid = standIn.pay(sessionId);
+  await deliverAll(paid.events);
+  return { ...paid, checkoutUrl, sessionId };
+}
+
+/** The price the stand-in's subscription bills now. */
+function billedPrice(subscriptionId: string | null | undefined): string | undefined {
+  const subscription = standIn.subscriptions.get(subscriptionId ?? '');
+  const items = subscription?.items as { data: { price: { id: string } }[] } | undefined;
+  return items?.data[0]?.price.id;
+}
+
+async function runEngine() {
+  const admin = await loginAdmin(ctx);
+  const res = await admin.client.post('/api/admin/assignment/run');
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+async function leadsOf(agentId: number) {
+  const rows = await ctx.database.db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(leads)
+    .where(eq(leads.agentId, agentId));
+  return rows[0]?.n ?? 0;
+}
+
+describe('subscribing through Stripe Checkout', () => {
+  it('answers the Checkout URL, changes nothing until paid, and the payment makes it ACTIVE', async () => {
+    const pkg = await insertPackage(ctx.database.db, { name: 'Gold', priceMonthlyCents: 49_900 });
+    const agent = await registerAgent(ctx.app, 'Paying Agent');
+    const calls = standIn.calls.length;
+
+    const res = await agent.client.post('/api/agent/subscription', { packageId: pkg.id });
+    expect(res.statusCode).toBe(200);
+    const { checkoutUrl } = res.json();
+    expect(checkoutUrl).toMatch(new RegExp(`^${standIn.base}/pay/cs_`));
+    expect(await rowOf(agent.id)).toBeUndefined();
+    expect((await agent.client.get('/api/agent/billing')).json()).toMatchObject({
+      state: 'AWAITING_CHECKOUT',
+      pendingPackageId: pkg.id,
+      canManage: true,
+    });
+
+    // the product, its monthly price, the customer, and the session, as Stripe takes them
+    const made = standIn.calls.slice(calls).map((c) => `${c.method} ${c.path}`);
+    expect(made).toEqual(
+      expect.arrayContaining([
+        'POST /v1/customers',
+        'POST /v1/products',
+        'POST /v1/prices',
+        'POST /v1/checkout/sessions',
+      ]),
+    );
+    const price = standIn.calls.slice(calls).find((c) => c.path === '/v1/prices');
+    expect(price?.body).toMatchObject({
+      unit_amount: '49900',
+      currency: 'usd',
+      recurring: { interval: 'month' },
+    });
+    const session = standIn.calls.slice(calls).find((c) => c.path === '/v1/checkout/sessions');
+    expect(session?.body).toMatchObject({
+      mode: 'subscription',
+      client_reference_id: String(agent.id),
+      success_url: 'https://portal.example.com/dashboard/package?checkout=success',
+      cancel_url: 'https://portal.example.com/dashboard/package?checkout=canceled',
+      line_items: [{ quantity: '1' }],
+    });
+
+    const sessionId = checkoutUrl.split('/').pop();
+    const paid = standIn.pay(sessionId);
+    await deliverAll(paid.events);
+
+    expect(await rowOf(agent.id)).toMatchObject({
+      status: 'ACTIVE',
+      statusSetBy: 'BILLING',
+      packageId: pkg.id,
+      stripeSubscriptionId: paid.subscriptionId,
+      lastInvoiceStatus: 'paid',
+      lastInvoiceAmountCents: 49_900,
+    });
+    const billing = (await agent.client.get('/api/agent/billing')).json();
+    expect(billing).toMatchObject({
+      state: 'ACTIVE',
+      pendingPackageId: null,
+      lastInvoice: { status: 'paid', amountCents: 49_900 },
+    });
+    expect(Date.parse(billing.currentPeriodEnd)).toBeGreaterThan(Date.now() + 20 * 86_400_000);
+    const stats = (await agent.client.get('/api/agent/stats')).json();
+    expect(stats.subscription).toMatchObject({ status: 'ACTIVE', packageId: pkg.id });
+
+    // the admin's Agents table shows the billing state and the last invoice
+    const admin = await loginAdmin(ctx);
+    const row = (await admin.client.get('/api/admin/agents'))
+      .json()
+      .find((a: { id: number }) => a.id === agent.id);
+    expect(row.billing).toMatchObject({
+      lastInvoice: { status: 'paid', amountCents: 49_900 },
+    });
+    expect(row.billing.currentPeriodEnd).toBe(billing.currentPeriodEnd);
+  });
+
+  it('opens the customer portal for an agent with a Stripe customer, and 409 for one without', async () => {
+    const pkg = await insertPackage(ctx.database.db);
+    const agent = await registerAgent(ctx.app);
+    const none = await agent.client.post('/api/agent/billing/portal');
+    expect(none.statusCode).toBe(409);
+    await subscribeAndPay(agent, pkg.id);
+    const res = await agent.client.post('/api/agent/billing/portal');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().url).toMatch(new RegExp(`^${standIn.base}/portal/bps_`));
+    const call = standIn.calls.findLast((c) => c.path === '/v1/billing_portal/sessions');
+    expect(call?.body).toMatchObject({
+      return_url: 'https://portal.example.com/dashboard/package',
+    });
+  });
+});
+
+describe('webhooks', () => {
+  it('refuses a wrong or missing signature with 400 and records nothing', async () => {
+    const event = standIn.event('invoice.paid', { id: 'in_x', object: 'invoice' });
+    const wrong = await deliver(event, event.header.replace(/v1=[0-9a-f]{4}/, 'v1=0000'));
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toEqual({ message: 'Invalid Stripe signature' });
+    const other = new StripeStandIn('whsec_someone_else').event('invoice.paid', {});
+    expect((await deliver({ ...other, payload: event.payload })).statusCode).toBe(400);
+    const missing = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/billing/stripe/webhook',
+      headers: { 'content-type': 'application/json' },
+      payload: event.payload,
+    });
+    expect(missing.statusCode).toBe(400);
+    const seen = await ctx.database.db
+      .select()
+      .from(billingEvents)
+      .where(eq(billingEvents.id, event.id));
+    expect(seen).toHaveLength(0);
+  });
+
+  it('invoice.payment_failed makes it PAST_DUE: the next run gives the agent nothing, the agent cannot lift it, invoice.paid does', async () => {
+    const db = ctx.database.db;
+    const pkg = await insertPackage(db, { category: 'FINAL_EXPENSE', leadsPerDay: 5 });
+    const other = await insertPackage(db, { category: 'FINAL_EXPENSE', leadsPerDay: 7 });
+    const agent = await registerAgent(ctx.app, 'Failing Card');
+    const { subscriptionId } = await subscribeAndPay(agent, pkg.id);
+
+    const failed = standIn.event(
+      'invoice.payment_failed',
+      standIn.invoice(subscriptionId, 'failed'),
+    );
+    await deliverAll([failed]);
+    expect(await rowOf(agent.id)).toMatchObject({
+      status: 'PAST_DUE',
+      statusSetBy: 'BILLING',
+      lastInvoiceStatus: 'failed',
+    });
+    expect((await agent.client.get('/api/agent/billing')).json()).toMatchObject({
+      state: 'PAST_DUE',
+      lastInvoice: { status: 'failed', amountCents: pkg.priceMonthlyCents },
+    });
+
+    await insertLeads(db, [{ category: 'FINAL_EXPENSE' }, { category: 'FINAL_EXPENSE' }]);
+    await runEngine();
+    expect(await leadsOf(agent.id)).toBe(0);
+
+    // item 1 under Stripe: subscribing again or switching never lifts PAST_DUE, nor pays
+    const sessions = standIn.sessions.size;
+    for (const packageId of [pkg.id, other.id]) {
+      const again = await agent.client.post('/api/agent/subscription', { packageId });
+      expect(again.statusCode).toBe(200);
+      expect(again.json()).toMatchObject({ status: 'PAST_DUE', packageId });
+    }
+    expect(standIn.sessions.size).toBe(sessions);
+    expect(await rowOf(agent.id)).toMatchObject({ status: 'PAST_DUE', statusSetBy: 'BILLING' });
+    // the switch moved the Stripe subscription to the other package's price
+    const [otherRow] = await db.select().from(packages).where(eq(packages.id, other.id));
+    expect(billedPrice(subscriptionId)).toBe(otherRow?.stripePriceId);
+
+    await deliverAll([standIn.event('invoice.paid', standIn.invoice(subscriptionId, 'paid'))]);
+    expect(await rowOf(agent.id)).toMatchObject({ status: 'ACTIVE', statusSetBy: 'BILLING' });
+    await runEngine();
+    expect(await leadsOf(agent.id)).toBe(2);
+  });
+
+  it('customer.subscription.deleted makes it CANCELED; paying again through Checkout restarts it', async () => {
+    const pkg = await insertPackage(ctx.database.db);
+    const agent = await registerAgent(ctx.app);
+    const { subscriptionId } = await subscribeAndPay(agent, pkg.id);
+    const subscription = standIn.subscriptions.get(subscriptionId);
+    if (!subscription) throw new Error('no subscription');
+    subscription.status = 'canceled';
+    await deliverAll([standIn.event('customer.subscription.deleted', subscription)]);
+    expect(await rowOf(agent.id)).toMatchObject({ status: 'CANCELED', statusSetBy: 'BILLING' });
+    expect((await agent.client.get('/api/agent/billing')).json().state).toBe('CANCELED');
+
+    const second = await subscribeAndPay(agent, pkg.id);
+    expect(second.subscriptionId).not.toBe(subscriptionId);
+    expect(await rowOf(agent.id)).toMatchObject({
+      status: 'ACTIVE',
+      stripeSubscriptionId: second.subscriptionId,
+    });
+    // an event of the old subscription changes nothing now
+    await deliverAll([standIn.event('customer.subscription.deleted', subscription)]);
+    expect((await rowOf(agent.id))?.status).toBe('ACTIVE');
+  });
+
+  it('applies a replayed event once', async () => {
+    const pkg = await insertPackage(ctx.database.db);
+    const agent = await registerAgent(ctx.app);
+    const { subscriptionId } = await subscribeAndPay(agent, pkg.id);
+    const failed = standIn.event(
+      'invoice.payment_failed',
+      standIn.invoice(subscriptionId, 'failed'),
+    );
+    expect((await deliver(failed)).json()).toEqual({ received: true, outcome: 'applied' });
+    // an admin restores the agent; the same delivery again must not suspend them once more
+    const admin = await loginAdmin(ctx);
+    await admin.client.patch(`/api/admin/agents/${agent.id}/subscription`, { status: 'ACTIVE' });
+    const replay = await deliver(failed);
+    expect(replay.statusCode).toBe(200);
+    expect(replay.json()).toEqual({ received: true, outcome: 'duplicate' });
+    expect(await rowOf(agent.id)).toMatchObject({ status: 'ACTIVE', statusSetBy: 'ADMIN' });
+    const rows = await ctx.database.db
+      .select()
+      .from(billingEvents)
+      .where(eq(billingEvents.id, failed.id));
+    expect(rows).toHaveLength(1);
+  });
+
+  it('an older event never undoes a newer state: a late payment_failed after a newer paid changes nothing', async () => {
+    const pkg = await insertPackage(ctx.database.db, { priceMonthlyCents: 12_300 });
+    const agent = await registerAgent(ctx.app);
+    const { subscriptionId } = await subscribeAndPay(agent, pkg.id);
+    const t = Math.floor(Date.now() / 1000);
+    const olderFailed = standIn.event(
+      'invoice.payment_failed',
+      standIn.invoice(subscriptionId, 'failed', t + 10),
+      t + 10,
+    );
+    const newerPaid = standIn.event(
+      'invoice.paid',
+      standIn.invoice(subscriptionId, 'paid', t + 20),
+      t + 20,
+    );
+    await deliverAll([newerPaid, olderFailed]);
+    expect(await rowOf(agent.id)).toMatchObject({
+      status: 'ACTIVE',
+      lastInvoiceStatus: 'paid',
+      lastInvoiceAmountCents: 12_300,
+    });
+    // an older subscription.updated saying past_due changes nothing either
+    const subscription = structuredClone(standIn.subscriptions.get(subscriptionId));
+    if (!subscription) throw new Error('no subscription');
+    subscription.status = 'past_due';
+    await deliverAll([standIn.event('customer.subscription.updated', subscription, t + 15)]);
+    expect((await rowOf(agent.id))?.status).toBe('ACTIVE');
+    // a newer one does
+    await deliverAll([standIn.event('customer.subscription.updated', subscription, t + 30)]);
+    expect((await rowOf(agent.id))?.status).toBe('PAST_DUE');
+  });
+
+  it('an invoice that arrives before Checkout completes is applied after asking Stripe for its subscription', async () => {
+    const pkg = await insertPackage(ctx.database.db);
+    const agent = await registerAgent(ctx.app);
+    const { checkoutUrl } = (
+      await agent.client.post('/api/agent/subscription', { packageId: pkg.id })
+    ).json();
+    const paid = standIn.pay(checkoutUrl.split('/').pop());
+    const [completed, invoicePaid] = paid.events as [SignedEvent, SignedEvent];
+    await deliverAll([invoicePaid, completed]);
+    expect(await rowOf(agent.id)).toMatchObject({
+      status: 'ACTIVE',
+      statusSetBy: 'BILLING',
+      stripeSubscriptionId: paid.subscriptionId,
+      lastInvoiceStatus: 'paid',
+    });
+  });
+
+  it("a payment never lifts an admin's INACTIVE, and the agent cannot either", async () => {
+    const pkg = await insertPackage(ctx.database.db);
+    const agent = await registerAgent(ctx.app);
+    const { subscriptionId } = await subscribeAndPay(agent, pkg.id);
+    const admin = await loginAdmin(ctx);
+    await admin.client.patch(`/api/admin/agents/${agent.id}/subscription`, {
+      status: 'INACTIVE',
+    });
+    await deliverAll([standIn.event('invoice.paid', standIn.invoice(subscriptionId, 'paid'))]);
+    expect(await rowOf(agent.id)).toMatchObject({ status: 'INACTIVE', statusSetBy: 'ADMIN' });
+    const sessions = standIn.sessions.size;
+    const again = await agent.client.post('/api/agent/subscription', { packageId: pkg.id });
+    expect(again.json()).toMatchObject({ status: 'INACTIVE' });
+    expect(standIn.sessions.size).toBe(sessions);
+    expect((await agent.client.get('/api/agent/billing')).json().state).toBe('SUSPENDED');
+  });
+});
+
+describe('prices kept in step with packages', () => {
+  it('a price change makes a new price; existing subscribers keep theirs until they switch', async () => {
+    const db = ctx.database.db;
+    const pkg = await insertPackage(db, { priceMonthlyCents: 10_000 });
+    const target = await insertPackage(db, { priceMonthlyCents: 20_000 });
+    const early = await registerAgent(ctx.app, 'Early');
+    await subscribeAndPay(early, pkg.id);
+    const [before] = await db.select().from(packages).where(eq(packages.id, pkg.id));
+    const oldPrice = before?.stripePriceId;
+    expect(before).toMatchObject({ stripePriceCents: 10_000 });
+    expect((await rowOf(early.id))?.stripePriceId).toBe(oldPrice);
+
+    // a second subscriber at the same price reuses it
+    const pricesBefore = standIn.prices.size;
+    const same = await registerAgent(ctx.app);
+    await subscribeAndPay(same, pkg.id);
+    expect(standIn.prices.size).toBe(pricesBefore);
+
+    const admin = await loginAdmin(ctx);
+    const current = (await admin.client.get('/api/admin/packages'))
+      .json()
+      .find((p: { id: number }) => p.id === pkg.id);
+    const { id: _id, ...body } = current;
+    const edit = await admin.client.put(`/api/admin/packages/${pkg.id}`, {
+      ...body,
+      priceMonthlyCents: 15_000,
+    });
+    expect(edit.statusCode, edit.body).toBe(200);
+
+    const late = await registerAgent(ctx.app, 'Late');
+    await subscribeAndPay(late, pkg.id);
+    const [after] = await db.select().from(packages).where(eq(packages.id, pkg.id));
+    expect(after?.stripePriceId).not.toBe(oldPrice);
+    expect(after).toMatchObject({
+      stripePriceCents: 15_000,
+      stripeProductId: before?.stripeProductId,
+    });
+    expect(standIn.prices.get(after?.stripePriceId as string)).toMatchObject({
+      unit_amount: 15_000,
+      product: before?.stripeProductId,
+    });
+    expect((await rowOf(late.id))?.stripePriceId).toBe(after?.stripePriceId);
+    // the early subscriber's Stripe subscription still bills the old price
+    const earlySub = (await rowOf(early.id))?.stripeSubscriptionId;
+    expect(billedPrice(earlySub)).toBe(oldPrice);
+    expect((await rowOf(early.id))?.stripePriceId).toBe(oldPrice);
+
+    // switching moves the live subscription to the other package's current price: no Checkout
+    const sessions = standIn.sessions.size;
+    const switched = await early.client.post('/api/agent/subscription', { packageId: target.id });
+    expect(switched.json()).toMatchObject({ status: 'ACTIVE', packageId: target.id });
+    expect(standIn.sessions.size).toBe(sessions);
+    const [targetRow] = await db.select().from(packages).where(eq(packages.id, target.id));
+    expect(billedPrice(earlySub)).toBe(targetRow?.stripePriceId);
+    expect((await rowOf(early.id))?.stripePriceId).toBe(targetRow?.stripePriceId);
+  });
+
+  it('cancelling cancels the Stripe subscription too', async () => {
+    const pkg = await insertPackage(ctx.database.db);
+    const agent = await registerAgent(ctx.app);
+    const { subscriptionId } = await subscribeAndPay(agent, pkg.id);
+    const res = await agent.client.delete('/api/agent/subscription');
+    expect(res.json()).toMatchObject({ status: 'CANCELED' });
+    expect(standIn.subscriptions.get(subscriptionId)?.status).toBe('canceled');
+  });
+});

@@ -1,0 +1,319 @@
+/**
+ * A stand-in of the parts of Stripe's REST API that LeadFlow calls (products, prices, customers,
+ * Checkout sessions, billing portal sessions, subscriptions retrieve, update and cancel), on
+ * loopback, for the real `stripe` SDK to talk to (STRIPE_API_BASE). Bodies are form-encoded as
+ * Stripe takes them; answers are JSON shaped like Stripe's objects. Its Checkout page "pays" when
+ * opened: it makes the subscription and its invoice, sends the signed checkout.session.completed
+ * and invoice.paid webhooks to `webhookUrl`, and redirects to the session's success URL.
+ * Events are signed with the SDK's own generateTestHeaderString.
+ */
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
+
+type Obj = Record<string, unknown>;
+
+/** Stripe's form encoding (`a[b][0][c]=v`) back into nested objects and arrays. */
+export function parseForm(body: string): Obj {
+  const out: Obj = {};
+  for (const [rawKey, value] of new URLSearchParams(body)) {
+    const keys = rawKey.split(/\[|\]\[|\]/).filter((k) => k !== '');
+    let node: Obj = out;
+    keys.forEach((key, i) => {
+      if (i === keys.length - 1) {
+        node[key] = value;
+        return;
+      }
+      const nextIsIndex = /^\d+$/.test(keys[i + 1] ?? '');
+      node[key] ??= nextIsIndex ? [] : {};
+      node = node[key] as Obj;
+    });
+  }
+  return out;
+}
+
+export interface SignedEvent {
+  id: string;
+  payload: string;
+  header: string;
+}
+
+export interface StripeCall {
+  method: string;
+  path: string;
+  body: Obj;
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+const DAY = 24 * 60 * 60;
+
+export class StripeStandIn {
+  readonly calls: StripeCall[] = [];
+  readonly customers = new Map<string, Obj>();
+  readonly products = new Map<string, Obj>();
+  readonly prices = new Map<string, Obj>();
+  readonly sessions = new Map<string, Obj>();
+  readonly subscriptions = new Map<string, Obj>();
+  /** where the Checkout page sends its webhooks (the app's POST /api/billing/stripe/webhook) */
+  webhookUrl: string | null = null;
+  private seq = 0;
+  private server: Server | null = null;
+  private readonly signer = new Stripe('sk_test_stand_in');
+  base = '';
+
+  constructor(readonly webhookSecret = 'whsec_stand_in_secret') {}
+
+  async start(port = 0): Promise<string> {
+    this.server = createServer((req, res) => {
+      this.handle(req, res).catch((err: unknown) => {
+        this.json(res, 500, { error: { type: 'api_error', message: String(err) } });
+      });
+    });
+    this.server.listen(port, '127.0.0.1');
+    await once(this.server, 'listening');
+    const { port: bound } = this.server.address() as AddressInfo;
+    this.base = `http://127.0.0.1:${bound}`;
+    return this.base;
+  }
+
+  async stop(): Promise<void> {
+    if (!this.server) return;
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+  }
+
+  private id(prefix: string): string {
+    this.seq += 1;
+    return `${prefix}_${process.pid}x${this.seq}`;
+  }
+
+  /** A signed event, as Stripe would send it. */
+  event(type: string, object: unknown, created = now()): SignedEvent {
+    const id = this.id('evt');
+    const payload = JSON.stringify(
+      {
+        id,
+        object: 'event',
+        api_version: '2026-10-28.endive',
+        created,
+        type,
+        livemode: false,
+        pending_webhooks: 1,
+        request: { id: null, idempotency_key: null },
+        data: { object: structuredClone(object) },
+      },
+      null,
+      2,
+    );
+    const header = this.signer.webhooks.generateTestHeaderString({
+      payload,
+      secret: this.webhookSecret,
+    });
+    return { id, payload, header };
+  }
+
+  /** A subscription of the customer to the price, as Stripe keeps it. */
+  createSubscription(customer: string, priceId: string, metadata: Obj = {}, status = 'active') {
+    const price = this.prices.get(priceId);
+    if (!price) throw new Error(`no price ${priceId}`);
+    const start = now();
+    const id = this.id('sub');
+    const subscription: Obj = {
+      id,
+      object: 'subscription',
+      customer,
+      status,
+      metadata,
+      created: start,
+      cancel_at_period_end: false,
+      items: {
+        object: 'list',
+        data: [
+          {
+            id: this.id('si'),
+            object: 'subscription_item',
+            price,
+            quantity: 1,
+            current_period_start: start,
+            current_period_end: start + 30 * DAY,
+          },
+        ],
+      },
+    };
+    this.subscriptions.set(id, subscription);
+    return subscription;
+  }
+
+  /** An invoice of the subscription, paid or failed. */
+  invoice(subscriptionId: string, outcome: 'paid' | 'failed', created = now()): Obj {
+    const subscription = this.subscriptions.get(subscriptionId);
+    if (!subscription) throw new Error(`no subscription ${subscriptionId}`);
+    const item = (subscription.items as { data: Obj[] }).data[0] as Obj;
+    const price = item.price as Obj;
+    const amount = price.unit_amount as number;
+    const id = this.id('in');
+    return {
+      id,
+      object: 'invoice',
+      customer: subscription.customer,
+      status: outcome === 'paid' ? 'paid' : 'open',
+      amount_due: amount,
+      amount_paid: outcome === 'paid' ? amount : 0,
+      currency: 'usd',
+      created,
+      hosted_invoice_url: `${this.base}/invoices/${id}`,
+      billing_reason: 'subscription_cycle',
+      parent: {
+        type: 'subscription_details',
+        quote_details: null,
+        subscription_details: { subscription: subscriptionId, metadata: subscription.metadata },
+      },
+      lines: {
+        object: 'list',
+        data: [{ period: { start: created, end: created + 30 * DAY } }],
+      },
+    };
+  }
+
+  /**
+   * Checkout paid: the session's subscription is made active, and the events Stripe would send
+   * (checkout.session.completed, then invoice.paid) are returned signed.
+   */
+  pay(sessionId: string): { events: SignedEvent[]; successUrl: string; subscriptionId: string } {
+    const session = this.sessions.get(sessionId);
+    if (!session) throw new Error(`no session ${sessionId}`);
+    const lineItems = session.line_items as { price: string }[];
+    const subscriptionData = (session.subscription_data ?? {}) as { metadata?: Obj };
+    const subscription = this.createSubscription(
+      session.customer as string,
+      lineItems[0]?.price as string,
+      subscriptionData.metadata ?? {},
+    );
+    Object.assign(session, {
+      subscription: subscription.id,
+      status: 'complete',
+      payment_status: 'paid',
+    });
+    const events = [
+      this.event('checkout.session.completed', session),
+      this.event('invoice.paid', this.invoice(subscription.id as string, 'paid')),
+    ];
+    return {
+      events,
+      successUrl: session.success_url as string,
+      subscriptionId: subscription.id as string,
+    };
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const url = new URL(req.url ?? '/', this.base);
+    const body = parseForm(Buffer.concat(chunks).toString('utf8'));
+    const method = req.method ?? 'GET';
+    const path = url.pathname;
+    if (path.startsWith('/v1/')) this.calls.push({ method, path, body });
+
+    const pay = path.match(/^\/pay\/([\w]+)$/);
+    if (method === 'GET' && pay) {
+      const paid = this.pay(pay[1] as string);
+      for (const event of paid.events) {
+        if (!this.webhookUrl) break;
+        const answer = await fetch(this.webhookUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'stripe-signature': event.header },
+          body: event.payload,
+        });
+        if (!answer.ok) throw new Error(`webhook answered ${answer.status}`);
+      }
+      res.writeHead(303, { location: paid.successUrl });
+      res.end();
+      return;
+    }
+    if (method === 'GET' && path.startsWith('/portal/')) {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<!doctype html><title>Billing portal (stand-in)</title><h1>Billing portal</h1>');
+      return;
+    }
+
+    const auth = req.headers.authorization ?? '';
+    if (!auth.startsWith('Bearer sk_')) {
+      this.json(res, 401, { error: { type: 'invalid_request_error', message: 'No API key' } });
+      return;
+    }
+
+    if (method === 'POST' && path === '/v1/customers') {
+      const customer = { id: this.id('cus'), object: 'customer', ...body };
+      this.customers.set(customer.id, customer);
+      return this.json(res, 200, customer);
+    }
+    if (method === 'POST' && path === '/v1/products') {
+      const product = { id: this.id('prod'), object: 'product', active: true, ...body };
+      this.products.set(product.id, product);
+      return this.json(res, 200, product);
+    }
+    if (method === 'POST' && path === '/v1/prices') {
+      const price = {
+        id: this.id('price'),
+        object: 'price',
+        active: true,
+        type: 'recurring',
+        ...body,
+        unit_amount: Number(body.unit_amount),
+      };
+      this.prices.set(price.id, price);
+      return this.json(res, 200, price);
+    }
+    if (method === 'POST' && path === '/v1/checkout/sessions') {
+      const id = this.id('cs');
+      const session = {
+        id,
+        object: 'checkout.session',
+        status: 'open',
+        payment_status: 'unpaid',
+        subscription: null,
+        url: `${this.base}/pay/${id}`,
+        ...body,
+      };
+      this.sessions.set(id, session);
+      return this.json(res, 200, session);
+    }
+    if (method === 'POST' && path === '/v1/billing_portal/sessions') {
+      const id = this.id('bps');
+      return this.json(res, 200, {
+        id,
+        object: 'billing_portal.session',
+        url: `${this.base}/portal/${id}`,
+        ...body,
+      });
+    }
+    const sub = path.match(/^\/v1\/subscriptions\/([\w]+)$/);
+    if (sub) {
+      const subscription = this.subscriptions.get(sub[1] as string);
+      if (!subscription) {
+        return this.json(res, 404, {
+          error: { type: 'invalid_request_error', message: 'No such subscription' },
+        });
+      }
+      if (method === 'POST') {
+        const items = (body.items ?? []) as { id: string; price: string }[];
+        const data = (subscription.items as { data: Obj[] }).data;
+        for (const change of items) {
+          const item = data.find((i) => i.id === change.id);
+          const price = this.prices.get(change.price);
+          if (item && price) item.price = price;
+        }
+        if (body.metadata) subscription.metadata = body.metadata;
+      }
+      if (method === 'DELETE') subscription.status = 'canceled';
+      return this.json(res, 200, subscription);
+    }
+    this.json(res, 404, { error: { type: 'invalid_request_error', message: `No ${path}` } });
+  }
+
+  private json(res: ServerResponse, status: number, body: unknown): void {
+    res.writeHead(status, { 'content-type': 'application/json', 'request-id': this.id('req') });
+    res.end(JSON.stringify(body));
+  }
+}
