@@ -315,5 +315,15 @@ describe('POST /api/v1/leads: instant assignment', () => {
     const run = await admin.client.post('/api/admin/assignment/run');
     expect(run.statusCode).toBe(200);
     expect(await leadRow(sent.id)).toMatchObject({ status: 'ASSIGNED', agent_id: agent });
+    // a retry answers what the first answer said, whatever happened to the lead since
+    const body = lead({ state: 'MT' });
+    const first = await postLead(key, body);
+    expect(first.json().status).toBe('NEW');
+    await createAgent(db(), { quota: 2, states: ['MT'] });
+    await admin.client.post('/api/admin/assignment/run');
+    expect((await leadRow(first.json().id)).status).toBe('ASSIGNED');
+    const retried = await postLead(key, body);
+    expect(retried.statusCode).toBe(200);
+    expect(retried.json()).toEqual({ id: first.json().id, status: 'NEW', duplicate: true });
   });
 });

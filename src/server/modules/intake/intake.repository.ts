@@ -52,16 +52,25 @@ export async function insertIntakeLead(tx: Db, lead: IntakeLeadRow): Promise<num
   return row?.id ?? null;
 }
 
-/** The lead a source sent earlier with this externalId: its id and status now. */
+/**
+ * The lead a source sent earlier with this externalId, and the status its first answer gave:
+ * ASSIGNED when the intake assigned it in that request (an AUTO_ASSIGNED row without a run),
+ * NEW otherwise, whatever happened to it since.
+ */
 export async function findSourceLead(
   db: Db,
   sourceId: number,
   externalId: string,
-): Promise<{ id: number; status: string } | null> {
-  const [row] = await queryRows<{ id: number; status: string }>(
+): Promise<{ id: number; status: 'NEW' | 'ASSIGNED' } | null> {
+  const [row] = await queryRows<{ id: number; status: 'NEW' | 'ASSIGNED' }>(
     db,
-    sql`select id::int as id, status::text as status from leads
-         where coalesce(source_id, 0) = ${sourceId} and external_id = ${externalId}`,
+    sql`select l.id::int as id,
+               case when exists (
+                 select 1 from lead_history h
+                  where h.lead_id = l.id and h.kind = 'AUTO_ASSIGNED'
+                    and h.assignment_run_id is null) then 'ASSIGNED' else 'NEW' end as status
+          from leads l
+         where coalesce(l.source_id, 0) = ${sourceId} and l.external_id = ${externalId}`,
   );
   return row ?? null;
 }

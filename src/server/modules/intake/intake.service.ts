@@ -41,6 +41,8 @@ export type IntakeOutcome =
   | { kind: 'duplicate'; answer: IntakeAccepted }
   | { kind: 'invalid'; errors: FieldError[] };
 
+type IntakeConsentColumns = Omit<IntakeLeadRow, keyof LeadValues | 'sourceId'>;
+
 /** How many agents may lose the race for a lead before it stays NEW for the next run. */
 const PICK_ATTEMPTS = 3;
 
@@ -157,6 +159,27 @@ export async function receiveLead(
   const { lead, consent } = valid;
   const day = businessDate(config.BUSINESS_TZ);
 
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await storeAndAssign(db, config, sourceId, lead, consent, day);
+    } catch (err) {
+      // two requests each holding one agent's lock and waiting for the other's (both picks went
+      // stale at once): PostgreSQL aborts one; it goes again from the start, nothing was kept
+      if (attempt >= 3 || (err as { code?: string }).code !== DEADLOCK) throw err;
+    }
+  }
+}
+
+const DEADLOCK = '40P01';
+
+function storeAndAssign(
+  db: Db,
+  config: Pick<AppConfig, 'ENROLLMENT_WINDOWS' | 'SMTP_URL'>,
+  sourceId: number,
+  lead: LeadValues,
+  consent: IntakeConsentColumns,
+  day: string,
+): Promise<IntakeOutcome> {
   return db.transaction(async (tx) => {
     // waits for an engine run in flight, so the run's read of the quotas and its write never
     // see an intake assignment land in between
@@ -167,11 +190,7 @@ export async function receiveLead(
       if (!first) throw new Error('duplicate externalId without a stored lead');
       return {
         kind: 'duplicate',
-        answer: {
-          id: first.id,
-          status: first.status === 'NEW' ? 'NEW' : 'ASSIGNED',
-          duplicate: true,
-        },
+        answer: { id: first.id, status: first.status, duplicate: true },
       };
     }
     const assigned = await assignAtOnce(tx, id, lead, day, config);
