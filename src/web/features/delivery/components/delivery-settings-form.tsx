@@ -10,7 +10,7 @@ import { useBusinessTimeZone } from '@web/features/admin/api';
 import { useWhenIdle } from '@web/hooks/use-when-idle';
 import { ApiError, errorMessage, fieldIssues } from '@web/lib/api-client';
 import { CircleAlert, Mail, Webhook } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Link } from 'wouter';
 import { useSaveDeliverySettings } from '../api';
@@ -112,6 +112,10 @@ export function DeliverySettingsForm({ settings }: { settings: DeliverySettings 
   const busy = save.isPending;
   const whenIdle = useWhenIdle(busy);
   const { email, webhook } = settings;
+  // settings read again in the background (on a later visit) show, unless the agent is editing
+  useEffect(() => {
+    if (!isDirty) reset(formValuesOf(settings));
+  }, [settings, isDirty, reset]);
   const removeAuthHeader = watch('removeAuthHeader');
   const urlChanged = (watch('webhook.url') ?? '').trim() !== (webhook.url ?? '');
 
