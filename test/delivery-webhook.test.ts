@@ -356,6 +356,10 @@ describe('CRM webhook delivery', () => {
         webhook: { url: 'https://user:pw@example.com/' },
       });
       expect(creds.statusCode).toBe(400);
+      const crlf = await agent.client.put('/api/agent/delivery', {
+        webhook: { authHeader: 'Bearer x\r\nX-Injected: 1' },
+      });
+      expect(crlf.statusCode).toBe(400);
       const ftp = await agent.client.put('/api/agent/delivery', {
         webhook: { url: 'ftp://example.com/' },
       });

@@ -39,7 +39,16 @@ export const deliverySettingsBody = z.object({
   webhook: z
     .object({
       url: z.string().trim().max(2000).nullable().optional(),
-      authHeader: z.string().max(1000).nullable().optional(),
+      authHeader: z
+        .string()
+        .max(1000)
+        // sent as a header: no line breaks or other control characters
+        .refine(
+          (value) => ![...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f),
+          'The Authorization header must be on one line, without control characters',
+        )
+        .nullable()
+        .optional(),
       enabled: z.boolean().optional(),
     })
     .optional(),

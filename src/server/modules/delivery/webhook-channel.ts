@@ -75,54 +75,70 @@ export async function sendWebhook(
 
   return new Promise<WebhookResult>((resolve) => {
     let settled = false;
+    let timer: NodeJS.Timeout | undefined;
     const finish = (result: Omit<WebhookResult, 'latencyMs'>) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       resolve({ ...result, latencyMs: elapsed() });
     };
-    const req = transport.request(
-      url,
-      {
-        method: 'POST',
-        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-        lookup: pinnedLookup(resolved),
-        // a fresh connection each time: a pooled one could have been opened to another address
-        agent: false,
-      },
-      (res) => {
-        const code = res.statusCode ?? 0;
-        const chunks: Buffer[] = [];
-        let kept = 0;
-        res.on('data', (chunk: Buffer) => {
-          if (kept < BODY_KEPT) {
-            chunks.push(chunk);
-            kept += chunk.length;
-          }
-        });
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8').slice(0, BODY_KEPT);
-          const ok = code >= 200 && code < 300;
-          finish({
-            ok,
-            retryable: !ok && isRetryableStatus(code),
-            responseCode: code,
-            error: ok ? null : `The endpoint answered ${code}`,
-            responseBody: text,
+    let req: http.ClientRequest;
+    try {
+      req = transport.request(
+        url,
+        {
+          method: 'POST',
+          headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+          lookup: pinnedLookup(resolved),
+          // a fresh connection each time: a pooled one could have been opened to another address
+          agent: false,
+        },
+        (res) => {
+          const code = res.statusCode ?? 0;
+          const chunks: Buffer[] = [];
+          let kept = 0;
+          res.on('data', (chunk: Buffer) => {
+            if (kept < BODY_KEPT) {
+              chunks.push(chunk);
+              kept += chunk.length;
+            }
           });
-        });
-        res.on('error', (err) =>
-          finish({
-            ok: false,
-            retryable: true,
-            responseCode: code,
-            error: err.message,
-            responseBody: null,
-          }),
-        );
-      },
-    );
-    const timer = setTimeout(() => {
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8').slice(0, BODY_KEPT);
+            const ok = code >= 200 && code < 300;
+            finish({
+              ok,
+              retryable: !ok && isRetryableStatus(code),
+              responseCode: code,
+              error: ok ? null : `The endpoint answered ${code}`,
+              responseBody: text,
+            });
+          });
+          res.on('error', (err) =>
+            finish({
+              ok: false,
+              retryable: true,
+              responseCode: code,
+              error: err.message,
+              responseBody: null,
+            }),
+          );
+        },
+      );
+    } catch (err) {
+      // a header Node refuses (the stored Authorization header): trying again changes nothing
+      settled = true;
+      resolve({
+        ok: false,
+        retryable: false,
+        responseCode: null,
+        latencyMs: elapsed(),
+        error: err instanceof Error ? err.message : String(err),
+        responseBody: null,
+      });
+      return;
+    }
+    timer = setTimeout(() => {
       finish({
         ok: false,
         retryable: true,
