@@ -1,4 +1,4 @@
-import type { SubscriptionSummary } from '@shared/contracts/agent';
+import type { SubscribeAnswer, SubscriptionSummary } from '@shared/contracts/agent';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@web/lib/api-client';
 import { agentStatsQuery } from './api';
@@ -9,13 +9,22 @@ function useInvalidateStats() {
   return () => queryClient.invalidateQueries({ queryKey: agentStatsQuery.queryKey });
 }
 
-/** Subscribes to a package, or switches the current subscription to it. */
+/**
+ * Subscribes to a package, or switches the current subscription to it. With Stripe Billing on,
+ * the answer may be `{checkoutUrl}`: the caller sends the browser there to pay.
+ */
 export function useSubscribe() {
+  const queryClient = useQueryClient();
   const invalidateStats = useInvalidateStats();
   return useMutation({
     mutationFn: (packageId: number) =>
-      apiJson<SubscriptionSummary>('POST', '/api/agent/subscription', { packageId }),
-    onSuccess: invalidateStats,
+      apiJson<SubscribeAnswer>('POST', '/api/agent/subscription', { packageId }),
+    onSuccess: async () => {
+      await Promise.all([
+        invalidateStats(),
+        queryClient.invalidateQueries({ queryKey: ['/api/agent/billing'] }),
+      ]);
+    },
   });
 }
 

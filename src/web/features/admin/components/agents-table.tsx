@@ -1,8 +1,10 @@
 import type { AdminAgent } from '@shared/contracts/admin';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '@shared/domain';
 import {
+  DEFAULT_BUSINESS_TIME_ZONE,
   formatConversionRate,
   formatPrice,
+  formatPriceExact,
   quotaSummary,
   subscriptionStatusLabel,
 } from '@shared/format';
@@ -13,6 +15,8 @@ import { Select, SelectContent, SelectItem, SelectTrigger } from '@web/component
 import { toast } from '@web/components/ui/use-toast';
 import { SubscriptionStatusBadge } from '@web/features/agent/components/subscription-status-badge';
 import { errorMessage } from '@web/lib/api-client';
+import { cn } from '@web/lib/utils';
+import { useMemo } from 'react';
 import { useSetSubscriptionStatus } from '../api';
 
 const COLUMNS: DataColumn<AdminAgent>[] = [
@@ -55,6 +59,49 @@ const COLUMNS: DataColumn<AdminAgent>[] = [
   },
 ];
 
+const billingDate = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  timeZone: DEFAULT_BUSINESS_TIME_ZONE,
+});
+const formatDay = (iso: string) => billingDate.format(new Date(iso));
+
+/** Stripe Billing (design 11): the last invoice (amount, paid or failed, date) and the renewal. */
+const BILLING_COLUMN: DataColumn<AdminAgent> = {
+  header: 'Billing',
+  minWidth: 'min-w-32',
+  cell: (agent) => <BillingCell agent={agent} />,
+};
+
+function BillingCell({ agent }: { agent: AdminAgent }) {
+  const billing = agent.billing;
+  if (!billing) return <span className="text-muted-foreground">Not billed</span>;
+  const invoice = billing.lastInvoice;
+  return (
+    <div className="space-y-0.5 text-sm" data-testid="agent-billing">
+      {invoice ? (
+        <div
+          className={cn(
+            'font-medium',
+            invoice.status === 'failed' ? 'text-destructive' : 'text-foreground',
+          )}
+          data-invoice-status={invoice.status}
+        >
+          {formatPriceExact(invoice.amountCents)} {invoice.status === 'paid' ? 'paid' : 'failed'}
+        </div>
+      ) : (
+        <div className="text-muted-foreground">No invoice yet</div>
+      )}
+      <div className="text-muted-foreground text-xs">
+        {invoice ? formatDay(invoice.at) : null}
+        {invoice && billing.currentPeriodEnd ? ' · ' : null}
+        {billing.currentPeriodEnd ? `renews ${formatDay(billing.currentPeriodEnd)}` : null}
+      </div>
+    </div>
+  );
+}
+
 export function AgentsTable({
   agents,
   view,
@@ -64,10 +111,16 @@ export function AgentsTable({
   view: DataTableProps<AdminAgent>['view'];
   error: DataTableProps<AdminAgent>['error'];
 }) {
+  // the Billing column only once Stripe has billed someone: without Stripe the table is as before
+  const billed = agents.some((agent) => agent.billing);
+  const columns = useMemo(
+    () => (billed ? [...COLUMNS.slice(0, 3), BILLING_COLUMN, ...COLUMNS.slice(3)] : COLUMNS),
+    [billed],
+  );
   return (
     <DataTable
       label="Agents"
-      columns={COLUMNS}
+      columns={columns}
       rows={agents}
       rowKey={(agent) => agent.id}
       rowTestId="agent-row"

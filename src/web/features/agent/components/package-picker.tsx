@@ -16,8 +16,10 @@ import { errorMessage } from '@web/lib/api-client';
 import { useState } from 'react';
 import { useLocation } from 'wouter';
 import { agentStatsQuery } from '../api';
+import { agentBillingQuery } from '../billing-api';
 import { subscribeDetail, subscribeQuestion } from '../subscribe-question';
 import { useSubscribe } from '../subscription-api';
+import { BillingStatusCard } from './billing-status-card';
 import { CurrentSubscriptionCard } from './current-subscription-card';
 
 const SKELETON_CARDS = 3;
@@ -28,6 +30,8 @@ export function PackagePicker() {
   const packages = useQuery(packagesQuery);
   const stats = useQuery(agentStatsQuery);
   const subscribe = useSubscribe();
+  const billing = useQuery(agentBillingQuery);
+  const paysThroughStripe = billing.data !== undefined && billing.data.state !== 'OFF';
   const [confirming, setConfirming] = useState<Package | null>(null);
   const subscription = stats.data?.subscription ?? null;
   const hasActive = subscription?.status === 'ACTIVE';
@@ -36,7 +40,12 @@ export function PackagePicker() {
   function choose(pkg: Package) {
     const switching = hasActive;
     subscribe.mutate(pkg.id, {
-      onSuccess: () => {
+      onSuccess: (answer) => {
+        if ('checkoutUrl' in answer) {
+          // Stripe Billing: the agent pays on Stripe's Checkout page, which sends them back here
+          window.location.assign(answer.checkoutUrl);
+          return;
+        }
         setConfirming(null);
         toast(
           switching
@@ -71,6 +80,7 @@ export function PackagePicker() {
   const loading = packages.isPending || stats.isPending;
   return (
     <div className="space-y-6">
+      <BillingStatusCard />
       {subscription && <CurrentSubscriptionCard subscription={subscription} />}
       <div className="grid gap-6 md:grid-cols-2 xl:grid-cols-3" aria-busy={loading}>
         {loading &&
@@ -101,6 +111,7 @@ export function PackagePicker() {
         pkg={confirming}
         current={hasActive ? subscription : null}
         pending={subscribe.isPending}
+        paysThroughStripe={paysThroughStripe}
         onConfirm={choose}
         onClose={() => setConfirming(null)}
       />
@@ -113,10 +124,13 @@ function ConfirmSubscription({
   pkg,
   current,
   pending,
+  paysThroughStripe,
   onConfirm,
   onClose,
 }: {
   pkg: Package | null;
+  /** Stripe Billing: a new subscription is paid on Stripe's Checkout page first */
+  paysThroughStripe: boolean;
   /** the active subscription a switch replaces */
   current: SubscriptionSummary | null;
   pending: boolean;
@@ -136,7 +150,9 @@ function ConfirmSubscription({
       }}
       title={subscribeQuestion(shown, switching)}
       description={subscribeDetail(shown, current?.package.name ?? null)}
-      confirmLabel={switching ? 'Switch Package' : 'Subscribe'}
+      confirmLabel={
+        switching ? 'Switch Package' : paysThroughStripe ? 'Continue to Payment' : 'Subscribe'
+      }
       cancelLabel={current ? `Keep ${current.package.name}` : 'Not Now'}
       onConfirm={() => onConfirm(shown)}
       pending={pending}
