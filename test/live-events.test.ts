@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/server/app';
 import { openDatabase } from '../src/server/db/client';
+import { LISTENER_APPLICATION_NAME } from '../src/server/modules/notifications/live-events';
 import { createPackage, insertLeads, subscribe } from './support/admin-fixtures';
 import { loginAdmin, registerAgent, setupTestApp, testConfig } from './support/test-app';
 import { TEST_DB } from './support/test-db';
@@ -375,3 +376,33 @@ describe.runIf(TEST_DB === 'postgres')(
     });
   },
 );
+
+describe.runIf(TEST_DB === 'postgres')('the listener connection (PostgreSQL only)', () => {
+  it('connects again after its connection is killed; open streams resync, then get events', async () => {
+    const admin = await loginAdmin(ctx);
+    const agent = await registerAgent(ctx.app);
+    const stream = await openStream(port, agent.client.cookie);
+    const listeners = sql`select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and application_name = ${LISTENER_APPLICATION_NAME}`;
+    const count = async () =>
+      ((await ctx.database.db.execute(listeners)) as unknown as { rows: { n: number }[] }).rows[0]
+        .n;
+    try {
+      const before = await count();
+      expect(before).toBeGreaterThanOrEqual(1);
+      await ctx.database.db.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity
+        where datname = current_database() and application_name = ${LISTENER_APPLICATION_NAME}`);
+      // the first retry comes after 0.5 s
+      const deadline = Date.now() + 10_000;
+      while (!stream.events.some((e) => e.event === 'resync') && Date.now() < deadline) {
+        await sleep(50);
+      }
+      expect(stream.events.map((e) => e.event)).toContain('resync');
+      expect(await count()).toBe(before);
+      const lead = await assignManually(admin, agent.id);
+      expect((await stream.nth(1)).data).toMatchObject({ leadId: lead.id });
+    } finally {
+      stream.close();
+    }
+  });
+});

@@ -35,7 +35,8 @@ export const liveEventsRoutes: FastifyPluginAsyncZod<LiveEventsRoutesOptions> = 
 
   const description =
     'Server-Sent Events (text/event-stream) for the signed-in agent: `event: lead.assigned` with ' +
-    '`{leadId, name, city, state, category, more}` when leads are assigned to them, and a comment ' +
+    '`{leadId, name, city, state, category, more}` when leads are assigned to them, `event: resync` ' +
+    'when some may have gone unannounced (refresh what is shown), and a comment ' +
     `every ${Math.round(heartbeatMs / 1000)} s. Ask with \`Accept: text/event-stream\`; at most ` +
     `${MAX_STREAMS_PER_USER} streams per agent (429).`;
   app.get(
@@ -58,6 +59,9 @@ export const liveEventsRoutes: FastifyPluginAsyncZod<LiveEventsRoutesOptions> = 
       }
       const stream = new PassThrough();
       let ended = false;
+      const heartbeat = setInterval(() => stream.write(': heartbeat\n\n'), heartbeatMs);
+      const expiry = setTimeout(() => end(), maxStreamMs);
+      let unsubscribe = () => {};
       const end = () => {
         if (ended) return;
         ended = true;
@@ -66,14 +70,12 @@ export const liveEventsRoutes: FastifyPluginAsyncZod<LiveEventsRoutesOptions> = 
         unsubscribe();
         stream.end();
       };
-      const unsubscribe = opts.live.subscribe(userId, {
+      unsubscribe = opts.live.subscribe(userId, {
         send: (event: LiveEvent) => {
           if (!ended) stream.write(`event: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`);
         },
         end,
       });
-      const heartbeat = setInterval(() => stream.write(': heartbeat\n\n'), heartbeatMs);
-      const expiry = setTimeout(end, maxStreamMs);
       request.raw.on('close', end);
       reply.raw.on('close', end);
       // the socket's idle timeout (CONNECTION_TIMEOUT_MS) is for requests that stall, not this one

@@ -12,10 +12,16 @@ import { type LeadAssignedEvent, leadAssignedEvent } from '../../../shared/contr
 import type { Database } from '../../db/client';
 import { LEAD_ASSIGNED_CHANNEL } from './notifications.repository';
 
-export interface LiveEvent {
-  type: 'lead.assigned';
-  data: LeadAssignedEvent;
-}
+/**
+ * `lead.assigned`: leads were given to this agent. `resync`: the listener was disconnected for a
+ * while, and what was assigned meanwhile was not announced: the page refreshes what it shows.
+ */
+export type LiveEvent =
+  | { type: 'lead.assigned'; data: LeadAssignedEvent }
+  | { type: 'resync'; data: object };
+
+/** The listener's connection, by this name in pg_stat_activity. */
+export const LISTENER_APPLICATION_NAME = 'leadflow-live-events';
 
 type Subscriber = {
   send(event: LiveEvent): void;
@@ -61,9 +67,15 @@ export async function startLiveEvents(
     for (const subscriber of subscribers) subscriber.send({ type: 'lead.assigned', data });
   };
 
+  const resync = () => {
+    for (const set of streams.values()) {
+      for (const subscriber of set) subscriber.send({ type: 'resync', data: {} });
+    }
+  };
+
   const stopListening =
     database.kind === 'postgres'
-      ? await listenOnPostgres(database, deliver, log)
+      ? await listenOnPostgres(database, deliver, resync, log)
       : await listenOnPglite(database, deliver);
 
   return {
@@ -103,12 +115,13 @@ async function listenOnPglite(
 
 /**
  * A dedicated client (not from the pool) that LISTENs, and connects again after 0.5 s, 1 s,
- * 2 s ... up to 30 s when its connection drops. Messages sent while it is down are lost: the
- * notifications stay in the table and the page catches up when its stream opens again.
+ * 2 s ... up to 30 s when its connection drops. Messages sent while it is down are lost (the
+ * notifications stay in the table): once connected again, every open stream is told to resync.
  */
 async function listenOnPostgres(
   database: Database,
   deliver: (payload: string | undefined) => void,
+  reconnected: () => void,
   log: FastifyBaseLogger,
 ): Promise<() => Promise<void>> {
   const options = database.pool?.options;
@@ -117,12 +130,14 @@ async function listenOnPostgres(
   let closed = false;
   let delay = RECONNECT_FIRST_MS;
   let timer: NodeJS.Timeout | null = null;
+  let everConnected = false;
 
   const connect = async (): Promise<void> => {
     const next = new pg.Client({
       connectionString: options.connectionString,
       connectionTimeoutMillis: 5000,
       keepAlive: true,
+      application_name: LISTENER_APPLICATION_NAME,
     });
     let dropped = false;
     const onDrop = (err?: Error) => {
@@ -153,6 +168,11 @@ async function listenOnPostgres(
     }
     client = next;
     delay = RECONNECT_FIRST_MS;
+    if (everConnected) {
+      log.info('live events: listener connected again');
+      reconnected();
+    }
+    everConnected = true;
   };
 
   const schedule = () => {

@@ -31,6 +31,8 @@ export function LiveLeadEvents() {
       if (openedBefore) void refresh();
       openedBefore = true;
     };
+    // the server's listener was disconnected a while: what came meanwhile was not announced
+    source.addEventListener('resync', () => void refresh());
     source.addEventListener('lead.assigned', (message) => {
       let parsed: ReturnType<typeof leadAssignedEvent.safeParse>;
       try {
