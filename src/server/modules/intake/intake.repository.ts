@@ -5,7 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { LeadCategory } from '../../../shared/domain';
-import { type Db, queryRows } from '../../db/client';
+import { type Db, queryPreparedRows, queryRows } from '../../db/client';
 
 export interface IntakeLeadRow {
   externalId: string | null;
@@ -31,7 +31,7 @@ export interface IntakeLeadRow {
  * waits for the first to commit, then inserts nothing).
  */
 export async function insertIntakeLead(tx: Db, lead: IntakeLeadRow): Promise<number | null> {
-  const [row] = await queryRows<{ id: number }>(
+  const [row] = await queryPreparedRows<{ id: number }>(
     tx,
     sql`with l as (
           insert into leads (external_id, first_name, last_name, phone, email, city, state, age,
@@ -96,42 +96,50 @@ export interface PickedAgent {
 /**
  * The fitting eligible agent with the lowest (a + 1) / q (a: leads today by any trigger, q: the
  * package's leads per day), ties to the agent whose last lead today is oldest (none today counts
- * as oldest), then the lower id. One statement: the fits in SQL, a per agent from the
- * (assigned_on, agent_id) index (at most q entries each), never a scan of today's leads.
+ * as oldest), then the lower id. One prepared statement (its plan is kept per connection): the
+ * fits in SQL, the cheap preference checks first; a per agent by one index-only probe of
+ * (assigned_on, agent_id) (at most q entries each), never a scan of today's leads; the time of
+ * the last lead (a heap read) only for the agents tied at the lowest ratio.
  */
 export async function pickAgent(tx: Db, input: PickInput): Promise<PickedAgent | null> {
   const exclude = `{${input.exclude.join(',')}}`;
-  const [row] = await queryRows<PickedAgent>(
+  const day = input.businessDate;
+  const [row] = await queryPreparedRows<PickedAgent>(
     tx,
     sql`with fit as (
-          select u.id, p.leads_per_day as q
+          select s.user_id as id, p.leads_per_day as q
             from packages p
             join subscriptions s on s.package_id = p.id and s.status = 'ACTIVE'
-            join users u on u.id = s.user_id and u.role = 'AGENT'
-            left join preferences pr on pr.user_id = u.id
+            left join preferences pr on pr.user_id = s.user_id
            where p.category = ${input.category}::lead_category
              and p.leads_per_day > 0
              and (not p.enrollment_only or ${input.enrollmentOpen}::boolean)
              and (pr.user_id is null or (
-                  (cardinality(pr.categories) = 0 or p.category = any(pr.categories))
-              and (cardinality(pr.states) = 0 or ${input.state}::text = any(pr.states))
+                  (cardinality(pr.states) = 0 or ${input.state}::text = any(pr.states))
+              and (pr.age_min is null or ${input.age}::int >= pr.age_min)
+              and (pr.age_max is null or ${input.age}::int <= pr.age_max)
+              and (cardinality(pr.categories) = 0 or p.category = any(pr.categories))
               and (cardinality(pr.cities) = 0 or exists (
                      select 1 from unnest(pr.cities) c
                       where lower(regexp_replace(regexp_replace(c, '^\\s+|\\s+$', '', 'g'),
-                                                 '\\s+', ' ', 'g')) = ${input.city}::text))
-              and (pr.age_min is null or ${input.age}::int >= pr.age_min)
-              and (pr.age_max is null or ${input.age}::int <= pr.age_max)))
-             and u.id <> all(${exclude}::int[])),
+                                                 '\\s+', ' ', 'g')) = ${input.city}::text))))
+             and s.user_id <> all(${exclude}::int[])
+             and exists (select 1 from users u where u.id = s.user_id and u.role = 'AGENT')),
         counted as (
-          select f.id, f.q, t.a, t.last
+          select f.id, f.q, t.a
             from fit f
             cross join lateral (
-              select count(*)::int as a, max(l.assigned_at) as last
-                from leads l
-               where l.assigned_on = ${input.businessDate}::date and l.agent_id = f.id) t)
-        select id, q as quota from counted
-         where a < q
-         order by (a + 1)::float8 / q, last asc nulls first, id
+              select count(*)::int as a from leads l
+               where l.assigned_on = ${day}::date and l.agent_id = f.id) t),
+        ranked as (
+          select id, q, (a + 1)::float8 / q as r, min((a + 1)::float8 / q) over () as lowest
+            from counted
+           where a < q)
+        select id, q as quota from ranked
+         where r = lowest
+         order by (select max(l.assigned_at) from leads l
+                    where l.assigned_on = ${day}::date and l.agent_id = ranked.id) asc nulls first,
+                  id
          limit 1`,
   );
   return row ?? null;
@@ -152,7 +160,7 @@ export async function assignToAgent(
   input: { leadId: number; agentId: number; quota: number; businessDate: string },
 ): Promise<boolean> {
   await tx.execute(sql`select pg_advisory_xact_lock(${AGENT_LOCK_NAMESPACE}, ${input.agentId})`);
-  const rows = await queryRows<{ id: number }>(
+  const rows = await queryPreparedRows<{ id: number }>(
     tx,
     sql`with a as (
           update leads
