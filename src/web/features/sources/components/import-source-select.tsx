@@ -6,6 +6,7 @@ import {
   SelectTrigger,
   SelectValue,
 } from '@web/components/ui/select';
+import { useEffect } from 'react';
 import { sourcesQuery } from '../api';
 
 const NONE = 'none';
@@ -22,8 +23,13 @@ export function ImportSourceSelect({
 }) {
   const sources = useQuery(sourcesQuery);
   const active = (sources.data ?? []).filter((s) => s.active);
-  // a source deactivated meanwhile is no longer offered
-  const current = value !== null && active.some((s) => s.id === value) ? String(value) : NONE;
+  // a source deactivated (or gone from the list) meanwhile is no longer offered, nor sent
+  const offered = value !== null && active.some((s) => s.id === value);
+  const stale = sources.data !== undefined && value !== null && !offered;
+  useEffect(() => {
+    if (stale) onChange(null);
+  }, [stale, onChange]);
+  const current = offered ? String(value) : NONE;
   return (
     <Select
       value={current}
