@@ -450,6 +450,26 @@ describe('CRM webhook delivery', () => {
     expect(received.filter((r) => r.path === '/swept')).toHaveLength(1);
   });
 
+  it('fans out a run made where no queue ran (a command-line run) through the sweeper', async () => {
+    const agent = await crmAgent('/cli-run');
+    const [lead] = await insertLeads(ctx, [{ firstName: 'CliRun' }]);
+    // what `npm run assign:run` leaves: the run and its lead, and no fan-out job
+    const [run] = await queryRows<{ id: number; day: string }>(
+      ctx.database.db,
+      sql`insert into assignment_runs (trigger, business_date, assigned, finished_at)
+        values ('MANUAL', current_date, 1, now()) returning id, business_date::text as day`,
+    );
+    await ctx.database.db.execute(
+      sql`update leads set agent_id = ${agent.id}, status = 'ASSIGNED', assigned_at = now(),
+        assigned_on = ${run!.day}::date, assignment_run_id = ${run!.id} where id = ${lead.id}`,
+    );
+    await waitFor('the fanned-out delivery', async () => {
+      const rows = await deliveriesOf(lead.id);
+      return rows[0]?.status === 'SENT' ? rows : null;
+    });
+    expect(received.filter((r) => r.path === '/cli-run')).toHaveLength(1);
+  });
+
   it('reports the channels in GET /api/health', async () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/api/health' });
     expect(res.statusCode).toBe(200);
@@ -458,5 +478,11 @@ describe('CRM webhook delivery', () => {
       webhook: expect.stringMatching(/OPERATIONAL|FAILING/),
       backlog: { pending: expect.any(Number) },
     });
+    // no SMTP_URL here: not one email delivery was recorded by any of this file's assignments
+    const email = await queryRows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from deliveries where channel = 'EMAIL'`,
+    );
+    expect(email[0]!.n).toBe(0);
   });
 });

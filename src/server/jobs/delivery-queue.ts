@@ -99,10 +99,14 @@ export async function startDeliveryQueue(
         const inserts: JobInsert[] = jobs.map((j) => ({
           data: j.data,
           ...(j.startAfter ? { startAfter: j.startAfter } : {}),
+          ...(j.singletonKey ? { singletonKey: j.singletonKey } : {}),
         }));
         await boss.insert(DELIVERY_QUEUE, inserts, {
           db: fromDrizzle(tx as unknown as DrizzleTransactionLike, sql),
         });
+      },
+      async hasJob(singletonKey: string) {
+        return (await boss.findJobs(DELIVERY_QUEUE, { key: singletonKey, limit: 1 })).length > 0;
       },
     },
   });

@@ -45,7 +45,7 @@ export async function webhookAgentIds(db: Db): Promise<number[]> {
 export async function insertDeliveries(
   tx: Db,
   assigned: AssignedLeads,
-  opts: { email: boolean; webhookAgents: number[]; queued: boolean },
+  opts: { email: boolean; webhookAgents: number[]; queued: boolean; skipExisting?: boolean },
 ): Promise<DeliveryBatch[]> {
   const channels: SQL[] = [];
   if (opts.email)
@@ -66,6 +66,13 @@ export async function insertDeliveries(
       insert into deliveries (lead_id, agent_id, channel, next_attempt_at)
       select c.id, c.agent_id, c.channel, ${opts.queued ? sql`now()` : sql`null`}
       from (${sql.join(channels, sql` union all `)}) c
+      ${
+        // a fan-out tried again after it committed records nothing twice
+        opts.skipExisting
+          ? sql`where not exists (select 1 from deliveries d
+              where d.lead_id = c.id and d.channel = c.channel and d.agent_id = c.agent_id)`
+          : sql``
+      }
       returning id, agent_id, channel
     )
     select agent_id as "agentId", channel, min(id)::bigint as "fromId", max(id)::bigint as "toId",
@@ -118,6 +125,17 @@ export function strandedDeliveries(db: Db, graceSeconds: number, limit: number) 
           or coalesce(d.next_attempt_at, d.updated_at) < now() - make_interval(secs => ${graceSeconds}))
       order by d.id limit ${limit}`,
   );
+}
+
+/** Runs of the last day that gave out leads: the sweeper checks each was fanned out. */
+export async function recentRunIds(db: Db): Promise<number[]> {
+  const rows = await queryRows<{ id: number }>(
+    db,
+    sql`select id from assignment_runs
+      where started_at > now() - interval '1 day' and assigned > 0 and error is null
+      order by id`,
+  );
+  return rows.map((r) => r.id);
 }
 
 /** Marks deliveries as having a job due at `at` (the sweeper re-enqueued them). */

@@ -19,6 +19,7 @@ import {
   leadsForDelivery,
   markScheduled,
   notifyWebhookDisabled,
+  recentRunIds,
   recordAttempts,
   skipPendingWebhooks,
   strandedDeliveries,
@@ -28,16 +29,30 @@ import { DIGEST_OVER, sendLeadEmail } from './email-channel';
 import type { AssignedLeads, DeliveryConfig } from './lead-assigned.service';
 import { sendWebhook, webhookEvent } from './webhook-channel';
 
-/** A queue job: the first attempt of a batch, or the next attempt of named deliveries. */
-export type DeliveryJob = { agentId: number; channel: DeliveryChannel } & (
+/** A batch job: the first attempt of a batch, or the next attempt of named deliveries. */
+export type BatchJob = { agentId: number; channel: DeliveryChannel } & (
   | { fromId: number; toId: number }
   | { ids: number[]; attempts: number }
 );
+/** A queue job: a run to fan out into deliveries, or a batch. */
+export type DeliveryJob = { runId: number } | BatchJob;
 
-/** What the queue offers this module: enqueue jobs in the caller's transaction. */
-export interface DeliveryQueuePort {
-  enqueue(tx: Db, jobs: { data: DeliveryJob; startAfter?: Date }[]): Promise<void>;
+export interface QueuedJob {
+  data: DeliveryJob;
+  startAfter?: Date;
+  /** one job per key while it waits (a run's fan-out) */
+  singletonKey?: string;
 }
+
+/** What the queue offers this module. */
+export interface DeliveryQueuePort {
+  /** enqueues jobs in the caller's transaction */
+  enqueue(tx: Db, jobs: QueuedJob[]): Promise<void>;
+  /** whether a job with this key was ever enqueued (kept a week after it ran) */
+  hasJob(singletonKey: string): Promise<boolean>;
+}
+
+const fanOutKey = (runId: number) => `run:${runId}`;
 
 /** The timings of delivery; tests shorten them. */
 export interface DeliveryRuntime {
@@ -89,15 +104,37 @@ export function deliveryRuntime(): DeliveryRuntime {
 }
 
 /**
- * Records the deliveries of newly assigned leads and enqueues their jobs, in the caller's
- * transaction: nothing is sent for an assignment that rolls back, nothing is lost for one that
- * commits. Set-based: one INSERT ... SELECT for every lead and channel, then one job per
- * (agent, channel) written by one pg-boss insert; a query and nothing more when no channel is on.
+ * Enqueues the deliveries of newly assigned leads in the caller's transaction: nothing is sent
+ * for an assignment that rolls back, nothing is lost for one that commits.
+ *
+ * Named leads (manual, intake: a few): their deliveries are recorded here, one INSERT ... SELECT
+ * for every lead and channel, and one job per (agent, channel) by one pg-boss insert.
+ * A run (up to a million leads): one fan-out job, which records the run's deliveries and their
+ * batch jobs in its own transaction a moment later, so the run's transaction does not write a
+ * row per lead and channel (bench:assign). Where no queue runs (a command-line run), the sweeper
+ * of a process that runs one fans the run out (decision 016).
  */
 export async function enqueueLeadDeliveries(
   tx: Db,
   config: DeliveryConfig,
   assigned: AssignedLeads,
+): Promise<void> {
+  const queue = current();
+  if ('runId' in assigned) {
+    await queue?.port.enqueue(tx, [
+      { data: { runId: assigned.runId }, singletonKey: fanOutKey(assigned.runId) },
+    ]);
+    return;
+  }
+  await recordDeliveries(tx, config, assigned, false);
+}
+
+/** One INSERT ... SELECT of the deliveries, then one job per (agent, channel) batch. */
+async function recordDeliveries(
+  tx: Db,
+  config: DeliveryConfig,
+  assigned: AssignedLeads,
+  skipExisting: boolean,
 ): Promise<void> {
   const email = Boolean(config.SMTP_URL);
   const webhookAgents = await webhookAgentIds(tx);
@@ -107,6 +144,7 @@ export async function enqueueLeadDeliveries(
     email,
     webhookAgents,
     queued: Boolean(queue),
+    skipExisting,
   });
   if (queue && batches.length > 0)
     await queue.port.enqueue(
@@ -117,11 +155,13 @@ export async function enqueueLeadDeliveries(
     );
 }
 
+/** The fan-out job of a run: its deliveries and batch jobs, in one transaction. */
+async function fanOutRun(db: Db, config: DeliveryConfig, runId: number): Promise<void> {
+  await db.transaction((tx) => recordDeliveries(tx, config, { runId }, true));
+}
+
 /** Enqueues the next attempt of deliveries (admin retry, sweeper). */
-async function enqueueAttempt(
-  tx: Db,
-  jobs: { data: DeliveryJob; startAfter?: Date }[],
-): Promise<void> {
+async function enqueueAttempt(tx: Db, jobs: QueuedJob[]): Promise<void> {
   const queue = current();
   if (!queue || jobs.length === 0) return;
   await queue.port.enqueue(tx, jobs);
@@ -150,6 +190,7 @@ export async function processDeliveryJob(db: Db, job: DeliveryJob): Promise<void
   const entry = current();
   const config = entry?.config;
   if (!config) throw new Error('delivery queue not attached');
+  if ('runId' in job) return fanOutRun(db, config, job.runId);
   const runtime = entry.runtime;
   const claimed = await claimDeliveries(db, job);
   if (claimed.length === 0) return;
@@ -343,10 +384,13 @@ async function attemptWebhooks(
  * this one from both sending.
  */
 export async function sweepStrandedDeliveries(db: Db, limit = 10_000): Promise<number> {
-  const runtime = deliveryRuntime();
+  const entry = current();
+  if (!entry) return 0;
+  await fanOutMissedRuns(db, entry);
+  const runtime = entry.runtime;
   const rows = await strandedDeliveries(db, runtime.sweepGraceSeconds, limit);
   if (rows.length === 0 || !current()) return 0;
-  const groups = new Map<string, DeliveryJob & { ids: number[] }>();
+  const groups = new Map<string, BatchJob & { ids: number[] }>();
   for (const r of rows) {
     const key = `${r.agentId}:${r.channel}:${r.attempts}`;
     const group = groups.get(key) ?? {
@@ -370,6 +414,20 @@ export async function sweepStrandedDeliveries(db: Db, limit = 10_000): Promise<n
     );
   });
   return rows.length;
+}
+
+/**
+ * Runs of the last day made where no queue ran (a command-line run) have no fan-out job: enqueue
+ * one. A run whose fan-out ran keeps its job (and key) for a week.
+ */
+async function fanOutMissedRuns(db: Db, entry: Attached): Promise<void> {
+  if (!entry.config.SMTP_URL && (await webhookAgentIds(db)).length === 0) return;
+  for (const runId of await recentRunIds(db)) {
+    if (await entry.port.hasJob(fanOutKey(runId))) continue;
+    await db.transaction((tx) =>
+      entry.port.enqueue(tx, [{ data: { runId }, singletonKey: fanOutKey(runId) }]),
+    );
+  }
 }
 
 /** Enqueues the next attempt of one delivery now (admin retry), in the caller's transaction. */
