@@ -265,6 +265,24 @@ describe('GET /api/agent/events', () => {
     }
   });
 
+  it('a HEAD request ends at once and leaves no stream behind', async () => {
+    const agent = await registerAgent(ctx.app);
+    const heads = [];
+    for (let i = 0; i < 6; i++) {
+      heads.push(
+        await ctx.app.inject({
+          method: 'HEAD',
+          url: '/api/agent/events',
+          headers: { cookie: agent.client.cookie!, accept: 'text/event-stream' },
+        }),
+      );
+    }
+    expect(heads.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200, 200]);
+    const stream = await openStream(port, agent.client.cookie);
+    expect(stream.status).toBe(200);
+    stream.close();
+  });
+
   it(`allows a few streams per agent, then answers 429`, async () => {
     const agent = await registerAgent(ctx.app);
     const streams = [];
