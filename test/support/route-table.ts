@@ -198,6 +198,12 @@ export const ROUTES: RouteCase[] = [
   },
   {
     method: 'GET',
+    path: '/api/docs/static/theme/theme.css',
+    expect: PUBLIC(200),
+    request: () => ({ url: '/api/docs/static/theme/theme.css' }),
+  },
+  {
+    method: 'GET',
     path: '/api/docs/static/*',
     expect: PUBLIC(200),
     request: () => ({ url: '/api/docs/static/swagger-ui.css' }),
