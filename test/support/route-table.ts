@@ -693,6 +693,12 @@ export const CHECKED_TABLES = [
   'assignment_runs',
   'leads',
   'lead_history',
+  'sources',
+  'api_keys',
+  'delivery_settings',
+  'deliveries',
+  'delivery_attempts',
+  'notifications',
   'billing_customers',
   'billing_events',
 ] as const;
