@@ -332,6 +332,27 @@ describe('webhooks', () => {
     });
   });
 
+  it('a subscription Stripe created but not yet paid (incomplete) changes nothing', async () => {
+    const pkg = await insertPackage(ctx.database.db);
+    const agent = await registerAgent(ctx.app);
+    const { checkoutUrl } = (
+      await agent.client.post('/api/agent/subscription', { packageId: pkg.id })
+    ).json();
+    const session = standIn.sessions.get(checkoutUrl.split('/').pop());
+    if (!session) throw new Error('no session');
+    const [item] = session.line_items as { price: string }[];
+    const incomplete = standIn.createSubscription(
+      session.customer as string,
+      item?.price as string,
+      { userId: String(agent.id), packageId: String(pkg.id) },
+      'incomplete',
+    );
+    const res = await deliver(standIn.event('customer.subscription.created', incomplete));
+    expect(res.json()).toEqual({ received: true, outcome: 'ignored' });
+    expect(await rowOf(agent.id)).toBeUndefined();
+    expect((await agent.client.get('/api/agent/billing')).json().state).toBe('AWAITING_CHECKOUT');
+  });
+
   it("a payment never lifts an admin's INACTIVE, and the agent cannot either", async () => {
     const pkg = await insertPackage(ctx.database.db);
     const agent = await registerAgent(ctx.app);

@@ -363,12 +363,13 @@ class StripeBilling implements Billing {
     if (current !== change.stripeSubscriptionId && !(change.mayAdopt && replaceable)) {
       return 'ignored';
     }
+    const sub = change.subscription;
+    const status = change.status !== undefined ? change.status : sub ? statusOf(sub.status) : null;
+    // a new subscription not paid yet (incomplete) is taken on only once Stripe decides
+    if (current !== change.stripeSubscriptionId && status === null) return 'ignored';
     const fields: BillingFields = { stripeSubscriptionId: change.stripeSubscriptionId };
     const stale = row?.billingEventAt != null && created < row.billingEventAt;
     if (!stale) {
-      const sub = change.subscription;
-      const status =
-        change.status !== undefined ? change.status : sub ? statusOf(sub.status) : null;
       const packageId = (sub ? await this.packageOf(tx, sub) : null) ?? row?.packageId ?? null;
       if (packageId !== null) await applyBillingStatus(tx, agentId, packageId, status);
       fields.billingEventAt = created;

@@ -78,6 +78,11 @@ function BillingCell({ agent }: { agent: AdminAgent }) {
   const billing = agent.billing;
   if (!billing) return <span className="text-muted-foreground">Not billed</span>;
   const invoice = billing.lastInvoice;
+  // a renewal date means something only while the subscription is paid up
+  const renews =
+    agent.subscription?.status === 'ACTIVE' && billing.currentPeriodEnd
+      ? formatDay(billing.currentPeriodEnd)
+      : null;
   return (
     <div className="space-y-0.5 text-sm" data-testid="agent-billing">
       {invoice ? (
@@ -93,11 +98,14 @@ function BillingCell({ agent }: { agent: AdminAgent }) {
       ) : (
         <div className="text-muted-foreground">No invoice yet</div>
       )}
-      <div className="text-muted-foreground text-xs">
-        {invoice ? formatDay(invoice.at) : null}
-        {invoice && billing.currentPeriodEnd ? ' · ' : null}
-        {billing.currentPeriodEnd ? `renews ${formatDay(billing.currentPeriodEnd)}` : null}
-      </div>
+      {invoice && (
+        <div className="whitespace-nowrap text-muted-foreground text-xs">
+          on {formatDay(invoice.at)}
+        </div>
+      )}
+      {renews && (
+        <div className="whitespace-nowrap text-muted-foreground text-xs">renews {renews}</div>
+      )}
     </div>
   );
 }

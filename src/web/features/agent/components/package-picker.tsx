@@ -1,5 +1,6 @@
 import type { SubscriptionSummary } from '@shared/contracts/agent';
 import type { Package } from '@shared/contracts/packages';
+import { subscriptionStatusLabel } from '@shared/format';
 
 import { useQuery } from '@tanstack/react-query';
 import { paths } from '@web/app/paths';
@@ -47,6 +48,15 @@ export function PackagePicker() {
           return;
         }
         setConfirming(null);
+        if (answer.status !== 'ACTIVE') {
+          // a status the agent cannot lift (docs/domain.md, Subscriptions): the switch is kept
+          toast({
+            title: 'Package changed',
+            description: `Your package is now ${pkg.name}; your subscription is still ${subscriptionStatusLabel(answer.status).toLowerCase()}.`,
+          });
+          navigate(paths.agent.package);
+          return;
+        }
         toast(
           switching
             ? { title: 'Package changed', description: `Your package is now ${pkg.name}.` }
@@ -98,6 +108,7 @@ export function PackagePicker() {
                 <PackageAction
                   pkg={pkg}
                   subscription={subscription}
+                  awaitingCard={billing.data?.state === 'PAST_DUE'}
                   onChoose={() => setConfirming(pkg)}
                 />
               }
@@ -168,13 +179,16 @@ function isCurrent(subscription: SubscriptionSummary | null, pkg: Package): bool
 function PackageAction({
   pkg,
   subscription,
+  awaitingCard = false,
   onChoose,
 }: {
   pkg: Package;
   subscription: SubscriptionSummary | null;
+  /** Stripe Billing: the last payment failed; the card is updated in the portal, not here */
+  awaitingCard?: boolean;
   onChoose: () => void;
 }) {
-  if (isCurrent(subscription, pkg)) {
+  if (isCurrent(subscription, pkg) || (awaitingCard && subscription?.packageId === pkg.id)) {
     return (
       <Button className="w-full" variant="secondary" disabled>
         Current Package
