@@ -351,6 +351,17 @@ describe('webhooks', () => {
     expect(res.json()).toEqual({ received: true, outcome: 'ignored' });
     expect(await rowOf(agent.id)).toBeUndefined();
     expect((await agent.client.get('/api/agent/billing')).json().state).toBe('AWAITING_CHECKOUT');
+
+    // abandoned: Checkout expires (within the hour the session was opened for)
+    expect(Number(session.expires_at)).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 3600);
+    const expired = await deliver(
+      standIn.event('checkout.session.expired', { ...session, status: 'expired' }),
+    );
+    expect(expired.json()).toEqual({ received: true, outcome: 'applied' });
+    expect((await agent.client.get('/api/agent/billing')).json()).toMatchObject({
+      state: 'NONE',
+      pendingPackageId: null,
+    });
   });
 
   it("a payment never lifts an admin's INACTIVE, and the agent cannot either", async () => {

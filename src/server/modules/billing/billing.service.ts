@@ -32,8 +32,11 @@ import { createStripeClient, type StripeSettings, stripeSettings } from './strip
 
 /** The agent's package screen (the web app's paths.agent.package): Checkout and the portal return here. */
 const PACKAGE_SCREEN = '/dashboard/package';
-/** A Checkout session expires after a day on Stripe's side: an older one is no longer awaited. */
-const CHECKOUT_AWAITED_MS = 24 * 60 * 60 * 1000;
+/**
+ * How long a Checkout session stays open (Stripe's least is 30 minutes): an abandoned one stops
+ * being shown as awaited after that, and Stripe sends checkout.session.expired.
+ */
+const CHECKOUT_AWAITED_MS = 60 * 60 * 1000;
 
 /** Stripe Billing as the app uses it (design 11); null when Stripe is not configured. */
 export interface Billing extends SubscriptionBilling {
@@ -215,6 +218,7 @@ class StripeBilling implements Billing {
       cancel_url: `${back}?checkout=canceled`,
       metadata,
       subscription_data: { metadata },
+      expires_at: Math.floor((Date.now() + CHECKOUT_AWAITED_MS) / 1000),
     });
     if (!session.url) throw new AppError('SERVICE_UNAVAILABLE', 'Stripe gave no Checkout page');
     await setPendingCheckout(this.db, agentId, session.id, packageId);
@@ -262,6 +266,7 @@ class StripeBilling implements Billing {
       throw badRequest('Invalid Stripe signature');
     }
     if (await eventSeen(this.db, event.id)) return 'duplicate';
+    if (event.type === 'checkout.session.expired') return this.checkoutExpired(event);
     const change = await this.changeOf(event);
     const agentId = change ? await this.agentOf(change, event) : null;
     const created = new Date(event.created * 1000);
@@ -269,6 +274,20 @@ class StripeBilling implements Billing {
       if (!(await recordEvent(tx, event.id, event.type, created))) return 'duplicate';
       if (!change || agentId === null) return 'ignored';
       return this.apply(tx, agentId, change, created);
+    });
+  }
+
+  /** An abandoned Checkout: no longer awaited. */
+  private async checkoutExpired(event: Stripe.CheckoutSessionExpiredEvent) {
+    const session = event.data.object;
+    const customer = idOf(session.customer);
+    const agentId = customer ? await findUserIdByCustomer(this.db, customer) : null;
+    return this.db.transaction(async (tx): Promise<WebhookOutcome> => {
+      const created = new Date(event.created * 1000);
+      if (!(await recordEvent(tx, event.id, event.type, created))) return 'duplicate';
+      if (agentId === null) return 'ignored';
+      await clearPendingCheckout(tx, agentId, session.id);
+      return 'applied';
     });
   }
 
