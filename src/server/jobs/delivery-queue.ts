@@ -6,7 +6,7 @@
  * deliveries left without a job.
  */
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import {
   type DrizzleTransactionLike,
   fromDrizzle,
@@ -14,6 +14,7 @@ import {
   type JobInsert,
   PgBoss,
 } from 'pg-boss';
+import type { AppConfig } from '../config/env';
 import type { Database, Db } from '../db/client';
 import {
   attachDeliveryQueue,
@@ -58,9 +59,15 @@ function bossFor(database: Database): PgBoss {
   return new PgBoss({ ...common, connectionString, max: 3 });
 }
 
+/** Who runs the queue: the app, or a script or bench (config and a log are all it needs). */
+export interface QueueHost {
+  config: AppConfig;
+  log: Pick<FastifyBaseLogger, 'error'>;
+}
+
 /** Starts the queue and its workers; the app's onClose hook stops them. */
 export async function startDeliveryQueue(
-  app: FastifyInstance,
+  app: QueueHost,
   database: Database,
   options: DeliveryQueueOptions = {},
 ): Promise<DeliveryQueue | null> {
