@@ -9,6 +9,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, request, test } from '@playwright/test';
 import { StripeStandIn } from '../test/support/stripe-stand-in';
 import { E2E_ADMIN, loginThroughUi, uniqueEmail } from './support';
@@ -78,11 +79,22 @@ test.afterAll(async () => {
   await standIn.stop();
 });
 
+/** Screenshots at 1280 and 375 px, each width checked by axe (no serious or critical issue). */
 async function shoot(page: Page, name: string) {
   for (const width of [1280, 375]) {
     await page.setViewportSize({ width, height: width === 1280 ? 900 : 812 });
     await page.evaluate(() => window.scrollTo(0, 0));
+    await page.waitForFunction(() =>
+      document.getAnimations().every((a) => a.playState !== 'running'),
+    );
     await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+    const results = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .analyze();
+    const bad = results.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    expect(bad, `${name} at ${width} px`).toEqual([]);
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 }
