@@ -382,6 +382,48 @@ describe('webhooks', () => {
   });
 });
 
+describe('Stripe unavailable', () => {
+  it('answers 503 to the agent and to the webhook (which Stripe retries), changing nothing', async () => {
+    const pkg = await insertPackage(ctx.database.db);
+    const agent = await registerAgent(ctx.app);
+    const { subscriptionId } = await subscribeAndPay(agent, pkg.id);
+    const fresh = await registerAgent(ctx.app);
+    // an invoice of a subscription we do not know yet needs Stripe to tell whose it is
+    const unknown = standIn.createSubscription(
+      standIn.customers.keys().next().value as string,
+      (await rowOf(agent.id))?.stripePriceId as string,
+    );
+    const invoice = standIn.event('invoice.paid', standIn.invoice(unknown.id as string, 'paid'));
+    standIn.failing = true;
+    try {
+      for (const res of [
+        await fresh.client.post('/api/agent/subscription', { packageId: pkg.id }),
+        await agent.client.post('/api/agent/billing/portal'),
+        await agent.client.delete('/api/agent/subscription'),
+        await deliver(invoice),
+      ]) {
+        expect(res.statusCode, res.body).toBe(503);
+        expect(res.json()).toEqual({
+          message: 'Payments are unavailable right now: please try again in a moment',
+        });
+      }
+    } finally {
+      standIn.failing = false;
+    }
+    expect(await rowOf(fresh.id)).toBeUndefined();
+    expect(await rowOf(agent.id)).toMatchObject({
+      status: 'ACTIVE',
+      stripeSubscriptionId: subscriptionId,
+    });
+    expect(standIn.subscriptions.get(subscriptionId)?.status).toBe('active');
+    const seen = await ctx.database.db
+      .select()
+      .from(billingEvents)
+      .where(eq(billingEvents.id, invoice.id));
+    expect(seen).toHaveLength(0);
+  });
+});
+
 describe('prices kept in step with packages', () => {
   it('a price change makes a new price; existing subscribers keep theirs until they switch', async () => {
     const db = ctx.database.db;

@@ -57,6 +57,8 @@ export class StripeStandIn {
   readonly subscriptions = new Map<string, Obj>();
   /** where the Checkout page sends its webhooks (the app's POST /api/billing/stripe/webhook) */
   webhookUrl: string | null = null;
+  /** while true, every API call answers 500 (Stripe down) */
+  failing = false;
   private seq = 0;
   private server: Server | null = null;
   private readonly signer = new Stripe('sk_test_stand_in');
@@ -237,6 +239,10 @@ export class StripeStandIn {
       return;
     }
 
+    if (this.failing && path.startsWith('/v1/')) {
+      this.json(res, 500, { error: { type: 'api_error', message: 'Stand-in is down' } });
+      return;
+    }
     const auth = req.headers.authorization ?? '';
     if (!auth.startsWith('Bearer sk_')) {
       this.json(res, 401, { error: { type: 'invalid_request_error', message: 'No API key' } });

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { agentBilling, billingPortalAnswer } from '../../../shared/contracts/agent';
-import { conflict } from '../../lib/app-error';
+import { AppError, conflict } from '../../lib/app-error';
 import { currentUser, requireRole } from '../../plugins/auth';
 import { type Billing, findAgentBilling } from './billing.service';
 
@@ -10,6 +10,13 @@ export const billingAgentRoutes: FastifyPluginAsyncZod<{ billing: Billing | null
   { billing },
 ) => {
   const agent = { onRequest: requireRole('AGENT') };
+
+  // a Stripe failure answers 503 (billing.service, viaStripe): its cause goes to the log
+  app.addHook('onError', async (request, _reply, error) => {
+    if (error instanceof AppError && error.cause) {
+      request.log.warn({ err: error.cause }, error.message);
+    }
+  });
 
   app.get(
     '/api/agent/billing',

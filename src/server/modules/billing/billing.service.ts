@@ -1,4 +1,4 @@
-import type Stripe from 'stripe';
+import Stripe from 'stripe';
 import type { AgentBilling } from '../../../shared/contracts/agent';
 import type { SubscriptionStatus } from '../../../shared/domain';
 import type { AppConfig } from '../../config/env';
@@ -136,6 +136,25 @@ function invoiceSubscriptionId(invoice: Stripe.Invoice): string | null {
   return idOf(legacy);
 }
 
+/**
+ * Stripe refused or could not be reached: 503 with a message for the agent (the SDK's error, which
+ * may name Stripe's objects, stays in `cause` for the log); a webhook answered 503 is retried by
+ * Stripe. Anything else (the database, our own refusals) passes unchanged.
+ */
+async function viaStripe<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof Stripe.errors.StripeError)) throw error;
+    const unavailable = new AppError(
+      'SERVICE_UNAVAILABLE',
+      'Payments are unavailable right now: please try again in a moment',
+    );
+    unavailable.cause = error;
+    throw unavailable;
+  }
+}
+
 /** What one event asks of the agent's subscription. */
 interface Change {
   stripeSubscriptionId: string;
@@ -202,7 +221,11 @@ class StripeBilling implements Billing {
     return insertCustomer(this.db, agentId, customer.id);
   }
 
-  async startCheckout(agentId: number, packageId: number): Promise<CheckoutStarted> {
+  startCheckout(agentId: number, packageId: number): Promise<CheckoutStarted> {
+    return viaStripe(() => this.checkout(agentId, packageId));
+  }
+
+  private async checkout(agentId: number, packageId: number): Promise<CheckoutStarted> {
     const [customer, price] = await Promise.all([
       this.ensureCustomer(agentId),
       this.ensurePrice(packageId),
@@ -225,7 +248,11 @@ class StripeBilling implements Billing {
     return { checkoutUrl: session.url };
   }
 
-  async switchPrice(agentId: number, stripeSubscriptionId: string, packageId: number) {
+  switchPrice(agentId: number, stripeSubscriptionId: string, packageId: number) {
+    return viaStripe(() => this.movePrice(agentId, stripeSubscriptionId, packageId));
+  }
+
+  private async movePrice(agentId: number, stripeSubscriptionId: string, packageId: number) {
     const price = await this.ensurePrice(packageId);
     const subscription = await this.stripe.subscriptions.retrieve(stripeSubscriptionId);
     const item = subscription.items.data[0];
@@ -241,16 +268,18 @@ class StripeBilling implements Billing {
   }
 
   async cancel(stripeSubscriptionId: string): Promise<void> {
-    await this.stripe.subscriptions.cancel(stripeSubscriptionId);
+    await viaStripe(() => this.stripe.subscriptions.cancel(stripeSubscriptionId));
   }
 
   async portal(agentId: number): Promise<{ url: string }> {
     const customer = await findCustomer(this.db, agentId);
     if (!customer) throw conflict('No billing account yet: choose a package first');
-    const session = await this.stripe.billingPortal.sessions.create({
-      customer: customer.stripeCustomerId,
-      return_url: `${this.publicUrl}${PACKAGE_SCREEN}`,
-    });
+    const session = await viaStripe(() =>
+      this.stripe.billingPortal.sessions.create({
+        customer: customer.stripeCustomerId,
+        return_url: `${this.publicUrl}${PACKAGE_SCREEN}`,
+      }),
+    );
     return { url: session.url };
   }
 
@@ -267,7 +296,7 @@ class StripeBilling implements Billing {
     }
     if (await eventSeen(this.db, event.id)) return 'duplicate';
     if (event.type === 'checkout.session.expired') return this.checkoutExpired(event);
-    const change = await this.changeOf(event);
+    const change = await viaStripe(() => this.changeOf(event));
     const agentId = change ? await this.agentOf(change, event) : null;
     const created = new Date(event.created * 1000);
     return this.db.transaction(async (tx) => {

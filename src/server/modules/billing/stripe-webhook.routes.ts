@@ -16,6 +16,13 @@ export const stripeWebhookRoutes: FastifyPluginAsyncZod<{ billing: Billing | nul
   { billing },
 ) => {
   app.removeContentTypeParser('application/json');
+
+  // a Stripe failure answers 503 (billing.service, viaStripe): its cause goes to the log
+  app.addHook('onError', async (request, _reply, error) => {
+    if (error instanceof AppError && error.cause) {
+      request.log.warn({ err: error.cause }, error.message);
+    }
+  });
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
     done(null, body);
   });

@@ -4,6 +4,7 @@ import {
   subscribeBody,
   subscriptionSummary,
 } from '../../../shared/contracts/agent';
+import { AppError } from '../../lib/app-error';
 import { currentUser, requireRole } from '../../plugins/auth';
 import { cancelSubscription, type SubscriptionBilling, subscribe } from './subscriptions.service';
 
@@ -15,6 +16,13 @@ export const agentSubscriptionRoutes: FastifyPluginAsyncZod<{
   billing?: SubscriptionBilling | null;
 }> = async (app, { billing }) => {
   const agent = { onRequest: requireRole('AGENT') };
+
+  // a Stripe failure answers 503 (billing.service, viaStripe): its cause goes to the log
+  app.addHook('onError', async (request, _reply, error) => {
+    if (error instanceof AppError && error.cause) {
+      request.log.warn({ err: error.cause }, error.message);
+    }
+  });
 
   app.post(
     '/api/agent/subscription',
