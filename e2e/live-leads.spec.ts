@@ -94,6 +94,36 @@ for (const width of [1280, 375]) {
   });
 }
 
+test('the open dashboard counts a new lead without a reload', async ({ page, baseURL }) => {
+  const agent = await createAgentViaApi(page, 'Live Dashboard Agent');
+  const stream = page.waitForResponse((r) => r.url().endsWith('/api/agent/events'));
+  await loginThroughUi(page, agent.email, agent.password, /\/dashboard$/);
+  expect((await stream).status()).toBe(200);
+  const total = page.getByTestId('card-total-leads');
+  await expect(total).toHaveText(/^Total Leads\s*0\s*All time assigned$/);
+  await page.evaluate(() => {
+    (window as unknown as { liveMarker: string }).liveMarker = 'same page';
+  });
+
+  const admin = await adminApi(baseURL!);
+  const first = uniqueTag('Dana');
+  await seedLeadsForAgent(admin, agent.id, first, [
+    {
+      firstName: first,
+      lastName: 'Lee',
+      phone: '918-555-0100',
+      email: `${first.toLowerCase()}@example.com`,
+      city: 'Tulsa',
+      state: 'OK',
+      age: 70,
+    },
+  ]);
+  await expect(total).toHaveText(/^Total Leads\s*1\s*All time assigned$/);
+  await expect(toast(page).getByText(`New lead: ${first} Lee`, { exact: true })).toBeVisible();
+  await expectSamePage(page);
+  await admin.dispose();
+});
+
 test('a lead posted to the intake API with a source key reaches the open My Leads', async ({
   page,
   baseURL,

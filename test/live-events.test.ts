@@ -302,6 +302,28 @@ describe('GET /api/agent/events', () => {
   });
 });
 
+describe('closing the app', () => {
+  it('ends open streams, so that closing does not wait for them', async () => {
+    const other = await buildApp({
+      config: testConfig(TIMEOUTS),
+      database: ctx.database,
+      serveSpa: false,
+    });
+    await other.listen({ port: 0, host: '127.0.0.1' });
+    const agent = await registerAgent(ctx.app);
+    const stream = await openStream(
+      (other.server.address() as AddressInfo).port,
+      agent.client.cookie,
+    );
+    expect(stream.status).toBe(200);
+    const started = Date.now();
+    await other.close();
+    expect(Date.now() - started).toBeLessThan(3000);
+    await sleep(100);
+    expect(stream.closed).toBe(true);
+  });
+});
+
 describe('notifications', () => {
   it('lists newest first with the unread count, and marks named ones or all read', async () => {
     const admin = await loginAdmin(ctx);
