@@ -220,7 +220,19 @@ export async function writeBillingFields(
   fields: BillingFields,
 ): Promise<void> {
   if (Object.keys(fields).length === 0) return;
-  await tx.update(subscriptions).set(fields).where(eq(subscriptions.userId, userId));
+  const { billingEventAt, ...rest } = fields;
+  await tx
+    .update(subscriptions)
+    .set({
+      ...rest,
+      // never backwards, even when two events of a subscription first seen race
+      ...(billingEventAt
+        ? {
+            billingEventAt: sql`greatest(coalesce(${subscriptions.billingEventAt}, ${billingEventAt.toISOString()}::timestamptz), ${billingEventAt.toISOString()}::timestamptz)`,
+          }
+        : {}),
+    })
+    .where(eq(subscriptions.userId, userId));
 }
 
 export async function eventSeen(db: Db, id: string): Promise<boolean> {
