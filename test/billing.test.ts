@@ -449,6 +449,7 @@ describe('prices kept in step with packages', () => {
     const { id: _id, ...body } = current;
     const edit = await admin.client.put(`/api/admin/packages/${pkg.id}`, {
       ...body,
+      name: 'Renamed Gold',
       priceMonthlyCents: 15_000,
     });
     expect(edit.statusCode, edit.body).toBe(200);
@@ -466,6 +467,7 @@ describe('prices kept in step with packages', () => {
       product: before?.stripeProductId,
     });
     expect((await rowOf(late.id))?.stripePriceId).toBe(after?.stripePriceId);
+    expect(standIn.products.get(before?.stripeProductId as string)?.name).toBe('Renamed Gold');
     // the early subscriber's Stripe subscription still bills the old price
     const earlySub = (await rowOf(early.id))?.stripeSubscriptionId;
     expect(billedPrice(earlySub)).toBe(oldPrice);

@@ -259,6 +259,17 @@ export class StripeStandIn {
       this.products.set(product.id, product);
       return this.json(res, 200, product);
     }
+    const product = path.match(/^\/v1\/products\/([\w]+)$/);
+    if (method === 'POST' && product) {
+      const found = this.products.get(product[1] as string);
+      if (!found) {
+        return this.json(res, 404, {
+          error: { type: 'invalid_request_error', message: 'No such product' },
+        });
+      }
+      Object.assign(found, body);
+      return this.json(res, 200, found);
+    }
     if (method === 'POST' && path === '/v1/prices') {
       const price = {
         id: this.id('price'),

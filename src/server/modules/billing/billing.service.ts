@@ -196,6 +196,8 @@ class StripeBilling implements Billing {
       const metadata = { packageId: String(pkg.id) };
       const productId =
         pkg.stripeProductId ?? (await this.stripe.products.create({ name: pkg.name, metadata })).id;
+      // the product's name follows the package's along with the price
+      if (pkg.stripeProductId) await this.stripe.products.update(productId, { name: pkg.name });
       const price = await this.stripe.prices.create({
         product: productId,
         currency: 'usd',
