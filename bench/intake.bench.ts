@@ -253,6 +253,11 @@ export function runIntakeBench(): Promise<BenchReport> {
     let server: BenchServer | null = null;
     const hooks = await webhookReceiver();
     const mail = await smtpReceiver();
+    const say = (from: number) => {
+      for (const f of figures.slice(from))
+        log(`${f.label}: ${f.value} ${f.unit} (${f.detail ?? ''})`);
+      log(notes[notes.length - 1] ?? '');
+    };
     try {
       const migrated = await openDatabase({ databaseUrl: url, poolSize: 1 });
       await migrateDatabase(migrated);
@@ -341,6 +346,7 @@ export function runIntakeBench(): Promise<BenchReport> {
       notes.push(
         `intake: ${fmt(REQUESTS)} requests after 500 of warm-up, each a different lead shaped like the stored pool (category, state, city, age), ${KEYS} keys of one source used in turn (each key's own rate limit); stored ${fmt(stored.assigned)} ASSIGNED in their own request and ${fmt(stored.waiting)} NEW; NEW leads that fit an agent with quota left: ${missed} (goal 0); server errors: ${server.drainErrors() || 'none'}`,
       );
+      say(0);
       await server.stop();
       server = null;
 
@@ -423,6 +429,7 @@ export function runIntakeBench(): Promise<BenchReport> {
       notes.push(
         `speed to lead: ${fmt(total)} leads at ${STEADY_RATE}/s (sent in ${sentIn.toFixed(1)} s), ${fmt(answered.size)} answered ASSIGNED; every agent has a webhook to a local receiver and email on (local SMTP server); time from the intake's answer reaching the client to the webhook's arrival and to the email's acceptance; server errors: ${server.drainErrors() || 'none'}`,
       );
+      say(2);
       await server.stop();
       server = null;
 
