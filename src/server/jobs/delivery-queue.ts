@@ -20,6 +20,7 @@ import {
   attachDeliveryQueue,
   DEFAULT_RUNTIME,
   type DeliveryJob,
+  type DeliveryQueuePort,
   type DeliveryRuntime,
   processDeliveryJob,
   sweepStrandedDeliveries,
@@ -39,7 +40,8 @@ export interface DeliveryQueueOptions extends Partial<DeliveryRuntime> {
 }
 
 export interface DeliveryQueue {
-  boss: PgBoss;
+  /** null until pg-boss has started (the database may be away at first) */
+  readonly boss: PgBoss | null;
   stop(): Promise<void>;
 }
 
@@ -78,81 +80,121 @@ export async function startDeliveryQueue(
     failureLimit: options.failureLimit ?? DEFAULT_RUNTIME.failureLimit,
     sweepGraceSeconds: options.sweepGraceSeconds ?? DEFAULT_RUNTIME.sweepGraceSeconds,
   };
-  const boss = bossFor(database);
-  boss.on('error', (err) => app.log.error({ err }, 'delivery queue error'));
-  await boss.start();
-  const queueOptions = {
-    notify: true,
-    // a job that throws (the database away) is tried again; delivery retries are our own jobs
-    retryLimit: 5,
-    retryDelay: 5,
-    retryBackoff: true,
-    expireInSeconds: 15 * 60,
-  };
-  if (await boss.getQueue(DELIVERY_QUEUE)) await boss.updateQueue(DELIVERY_QUEUE, queueOptions);
-  else
-    await boss.createQueue(DELIVERY_QUEUE, queueOptions).catch(async (err) => {
-      // another process created it meanwhile
-      if (!(await boss.getQueue(DELIVERY_QUEUE))) throw err;
-    });
-
-  const db = database.db;
-  const detach = attachDeliveryQueue({
-    config: app.config,
-    runtime,
-    port: {
-      async enqueue(tx: Db, jobs) {
-        if (jobs.length === 0) return;
-        const inserts: JobInsert[] = jobs.map((j) => ({
-          data: j.data,
-          ...(j.startAfter ? { startAfter: j.startAfter } : {}),
-          ...(j.singletonKey ? { singletonKey: j.singletonKey } : {}),
-        }));
-        await boss.insert(DELIVERY_QUEUE, inserts, {
-          db: fromDrizzle(tx as unknown as DrizzleTransactionLike, sql),
-        });
-      },
-      async hasJob(singletonKey: string) {
-        return (await boss.findJobs(DELIVERY_QUEUE, { key: singletonKey, limit: 1 })).length > 0;
-      },
-    },
-  });
-
-  const polling = options.pollingIntervalSeconds ?? 2;
-  await boss.work<DeliveryJob>(
-    DELIVERY_QUEUE,
-    {
-      localConcurrency: options.concurrency ?? 4,
-      batchSize: 1,
-      pollingIntervalSeconds: polling,
-      // retries are deferred jobs, which no NOTIFY announces when they fall due: poll for them
-      notifyPollingIntervalSeconds: polling,
-    },
-    async ([job]) => {
-      if (job) await processDeliveryJob(db, job.data);
-    },
-  );
-
+  let stopped = false;
+  let boss: PgBoss | null = null;
+  let detach: (() => void) | null = null;
+  let sweepTimer: NodeJS.Timeout | null = null;
+  let retryTimer: NodeJS.Timeout | null = null;
   let sweeping: Promise<unknown> | null = null;
-  const sweep = () => {
-    if (sweeping) return;
-    sweeping = sweepStrandedDeliveries(db)
-      .catch((err) => app.log.error({ err }, 'delivery sweep failed'))
-      .finally(() => {
-        sweeping = null;
-      });
+  const db = database.db;
+  const polling = options.pollingIntervalSeconds ?? 2;
+
+  /** Starts pg-boss, the queue, the workers and the sweeper; throws if the database is away. */
+  const bringUp = async () => {
+    const started = bossFor(database);
+    started.on('error', (err) => app.log.error({ err }, 'delivery queue error'));
+    try {
+      await started.start();
+      await ensureQueue(started);
+    } catch (err) {
+      await started.stop({ graceful: false, timeout: 1_000 }).catch(() => undefined);
+      throw err;
+    }
+    boss = started;
+    detach = attachDeliveryQueue({ config: app.config, runtime, port: portOf(started) });
+    await started.work<DeliveryJob>(
+      DELIVERY_QUEUE,
+      {
+        localConcurrency: options.concurrency ?? 4,
+        batchSize: 1,
+        pollingIntervalSeconds: polling,
+        // retries are deferred jobs, which no NOTIFY announces when they fall due: poll for them
+        notifyPollingIntervalSeconds: polling,
+      },
+      async ([job]) => {
+        if (job) await processDeliveryJob(db, job.data);
+      },
+    );
+    const sweep = () => {
+      if (sweeping) return;
+      sweeping = sweepStrandedDeliveries(db)
+        .catch((err) => app.log.error({ err }, 'delivery sweep failed'))
+        .finally(() => {
+          sweeping = null;
+        });
+    };
+    sweepTimer = setInterval(sweep, options.sweepIntervalMs ?? 60_000);
+    sweepTimer.unref();
+    sweep();
   };
-  const timer = setInterval(sweep, options.sweepIntervalMs ?? 60_000);
-  timer.unref();
-  sweep();
+
+  // the app starts even with the database away (health answers 503): the queue tries again
+  const attempt = async () => {
+    try {
+      await bringUp();
+    } catch (err) {
+      app.log.error({ err }, 'delivery queue: could not start, trying again in 10 s');
+      if (!stopped) {
+        retryTimer = setTimeout(() => void attempt(), 10_000);
+        retryTimer.unref();
+      }
+    }
+  };
+  await attempt();
 
   return {
-    boss,
+    get boss() {
+      return boss;
+    },
     async stop() {
-      clearInterval(timer);
-      detach();
+      stopped = true;
+      if (retryTimer) clearTimeout(retryTimer);
+      if (sweepTimer) clearInterval(sweepTimer);
+      detach?.();
       await sweeping;
-      await boss.stop({ graceful: true, timeout: 5_000 });
+      await boss?.stop({ graceful: true, timeout: 5_000 }).catch((err: unknown) => {
+        app.log.error({ err }, 'delivery queue: stop failed');
+      });
+    },
+  };
+}
+
+const QUEUE_OPTIONS = {
+  notify: true,
+  // a job that throws (the database away) is tried again; delivery retries are our own jobs
+  retryLimit: 5,
+  retryDelay: 5,
+  retryBackoff: true,
+  expireInSeconds: 15 * 60,
+};
+
+async function ensureQueue(boss: PgBoss): Promise<void> {
+  if (await boss.getQueue(DELIVERY_QUEUE)) {
+    await boss.updateQueue(DELIVERY_QUEUE, QUEUE_OPTIONS);
+    return;
+  }
+  await boss.createQueue(DELIVERY_QUEUE, QUEUE_OPTIONS).catch(async (err) => {
+    // another process created it meanwhile
+    if (!(await boss.getQueue(DELIVERY_QUEUE))) throw err;
+  });
+}
+
+/** What the delivery module may ask of the queue. */
+function portOf(boss: PgBoss): DeliveryQueuePort {
+  return {
+    async enqueue(tx: Db, jobs) {
+      if (jobs.length === 0) return;
+      const inserts: JobInsert[] = jobs.map((j) => ({
+        data: j.data,
+        ...(j.startAfter ? { startAfter: j.startAfter } : {}),
+        ...(j.singletonKey ? { singletonKey: j.singletonKey } : {}),
+      }));
+      await boss.insert(DELIVERY_QUEUE, inserts, {
+        db: fromDrizzle(tx as unknown as DrizzleTransactionLike, sql),
+      });
+    },
+    async hasJob(singletonKey: string) {
+      return (await boss.findJobs(DELIVERY_QUEUE, { key: singletonKey, limit: 1 })).length > 0;
     },
   };
 }
