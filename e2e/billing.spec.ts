@@ -203,3 +203,28 @@ test('choosing a package goes through Stripe Checkout and comes back to an ACTIV
   await expect(page.getByRole('heading', { name: 'Billing portal' })).toBeVisible();
   await admin.dispose();
 });
+
+test.describe('without Stripe (the shared e2e server)', () => {
+  test.use({ baseURL: `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3100)}` });
+
+  test('the package screen is as before: no billing notice, the same description', async ({
+    page,
+  }) => {
+    const email = uniqueEmail('nostripe');
+    const register = await page.request.post('/api/auth/register', {
+      data: { name: 'Plain Agent', email, password: 'secret123' },
+    });
+    expect(register.status()).toBe(201);
+    await loginThroughUi(page, email, 'secret123', /\/dashboard$/);
+    await page.goto('/dashboard/package');
+    await expect(
+      page.getByText(
+        'Choose the package that fits your business. Subscribing activates it at once.',
+      ),
+    ).toBeVisible();
+    const billingAnswer = await page.request.get('/api/agent/billing');
+    expect((await billingAnswer.json()).state).toBe('OFF');
+    await expect(page.locator('[data-testid^="billing-"]')).toHaveCount(0);
+    await page.screenshot({ path: `${SHOTS}/package-no-stripe-1280.png`, fullPage: true });
+  });
+});
