@@ -423,12 +423,17 @@ export async function sweepStrandedDeliveries(db: Db, limit = 10_000): Promise<n
 async function fanOutMissedRuns(db: Db, entry: Attached): Promise<void> {
   if (!entry.config.SMTP_URL && (await webhookAgentIds(db)).length === 0) return;
   for (const runId of await recentRunIds(db)) {
-    if (await entry.port.hasJob(fanOutKey(runId))) continue;
-    await db.transaction((tx) =>
-      entry.port.enqueue(tx, [{ data: { runId }, singletonKey: fanOutKey(runId) }]),
-    );
+    if (runsSeen.has(runId)) continue;
+    if (!(await entry.port.hasJob(fanOutKey(runId))))
+      await db.transaction((tx) =>
+        entry.port.enqueue(tx, [{ data: { runId }, singletonKey: fanOutKey(runId) }]),
+      );
+    runsSeen.add(runId);
   }
 }
+
+/** Runs this process knows to have a fan-out job: each is looked up once, not every minute. */
+const runsSeen = new Set<number>();
 
 /** Enqueues the next attempt of one delivery now (admin retry), in the caller's transaction. */
 export async function enqueueRetry(
