@@ -46,6 +46,10 @@ export interface Fixtures {
   importRecord(): Promise<number>;
   /** a registered agent that no caller is signed in as: for login as anonymous */
   spareAccount(): Promise<{ email: string; password: string }>;
+  /** a fresh lead source (design 7), its id */
+  source(): Promise<number>;
+  /** a fresh source with one API key (stored by a made-up hash): both ids */
+  sourceKey(): Promise<{ sourceId: number; keyId: number }>;
 }
 
 export interface RequestSpec {
@@ -86,25 +90,6 @@ const sourceBody = () => ({
   name: `Matrix source ${process.pid}-${++sourceSeq}`,
   costPerLeadCents: 100,
 });
-
-/** A fresh lead source (design 7), its id. */
-async function newSource(fx: Fixtures): Promise<number> {
-  const [row] = await fx.ctx.database.db
-    .insert(sources)
-    .values(sourceBody())
-    .returning({ id: sources.id });
-  return row.id;
-}
-
-/** A fresh source with one API key (stored by a made-up hash): both ids. */
-async function newSourceKey(fx: Fixtures): Promise<{ sourceId: number; keyId: number }> {
-  const sourceId = await newSource(fx);
-  const [row] = await fx.ctx.database.db
-    .insert(apiKeys)
-    .values({ sourceId, keyHash: `matrix-${sourceId}-${Math.random()}`, prefix: 'lf_live_matrix' })
-    .returning({ id: apiKeys.id });
-  return { sourceId, keyId: row.id };
-}
 
 let slugSeq = 0;
 export function packageBody(overrides: Record<string, unknown> = {}) {
@@ -546,7 +531,7 @@ export const ROUTES: RouteCase[] = [
     path: '/api/admin/sources/:id',
     expect: ADMIN_ONLY(200),
     request: async (fx) => ({
-      url: `/api/admin/sources/${await newSource(fx)}`,
+      url: `/api/admin/sources/${await fx.source()}`,
       body: { costPerLeadCents: 250 },
     }),
     invalid: () => ({ url: '/api/admin/sources/not-a-number', body: { active: 'yes' } }),
@@ -555,14 +540,14 @@ export const ROUTES: RouteCase[] = [
     method: 'GET',
     path: '/api/admin/sources/:id/keys',
     expect: ADMIN_ONLY(200),
-    request: async (fx) => ({ url: `/api/admin/sources/${await newSource(fx)}/keys` }),
+    request: async (fx) => ({ url: `/api/admin/sources/${await fx.source()}/keys` }),
     invalid: () => ({ url: '/api/admin/sources/0/keys' }),
   },
   {
     method: 'POST',
     path: '/api/admin/sources/:id/keys',
     expect: ADMIN_ONLY(201),
-    request: async (fx) => ({ url: `/api/admin/sources/${await newSource(fx)}/keys` }),
+    request: async (fx) => ({ url: `/api/admin/sources/${await fx.source()}/keys` }),
     invalid: () => ({ url: '/api/admin/sources/x/keys' }),
   },
   {
@@ -570,7 +555,7 @@ export const ROUTES: RouteCase[] = [
     path: '/api/admin/sources/:id/keys/:keyId',
     expect: ADMIN_ONLY(200),
     request: async (fx) => {
-      const { sourceId, keyId } = await newSourceKey(fx);
+      const { sourceId, keyId } = await fx.sourceKey();
       return { url: `/api/admin/sources/${sourceId}/keys/${keyId}` };
     },
     invalid: () => ({ url: '/api/admin/sources/1/keys/x' }),
@@ -650,6 +635,22 @@ export async function createFixtures(ctx: TestContext): Promise<Fixtures> {
     async spareAccount() {
       const spare = await registerAgent(ctx.app, 'Spare');
       return { email: spare.email, password: spare.password };
+    },
+    async source() {
+      const [row] = await db.insert(sources).values(sourceBody()).returning({ id: sources.id });
+      return row.id;
+    },
+    async sourceKey() {
+      const sourceId = await fx.source();
+      const [row] = await db
+        .insert(apiKeys)
+        .values({
+          sourceId,
+          keyHash: `matrix-${sourceId}-${Math.random()}`,
+          prefix: 'lf_live_matrix',
+        })
+        .returning({ id: apiKeys.id });
+      return { sourceId, keyId: row.id };
     },
   };
   await fx.ensureSubscription(agentA.id);
