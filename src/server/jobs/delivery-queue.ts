@@ -18,13 +18,12 @@ import type { AppConfig } from '../config/env';
 import type { Database, Db } from '../db/client';
 import {
   attachDeliveryQueue,
-  DEFAULT_RUNTIME,
   type DeliveryJob,
   type DeliveryQueuePort,
-  type DeliveryRuntime,
   processDeliveryJob,
   sweepStrandedDeliveries,
 } from '../modules/delivery/deliveries.service';
+import { DEFAULT_RUNTIME, type DeliveryRuntime } from '../modules/delivery/delivery-runtime';
 
 export const DELIVERY_QUEUE = 'lead-delivery';
 

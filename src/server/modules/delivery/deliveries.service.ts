@@ -8,14 +8,11 @@ import type { DeliveryChannel } from '../../../shared/domain';
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
 import {
-  type AttemptOutcome,
   agentTarget,
-  type ClaimedDelivery,
   claimDeliveries,
   countWebhookFailures,
   type DeliveryBatch,
   insertDeliveries,
-  type LeadForDelivery,
   leadsForDelivery,
   markScheduled,
   notifyWebhookDisabled,
@@ -25,9 +22,9 @@ import {
   strandedDeliveries,
   webhookAgentIds,
 } from './deliveries.repository';
-import { DIGEST_OVER, sendLeadEmail } from './email-channel';
+import { attemptEmails, attemptWebhooks, type Outcome, settle } from './delivery-attempts';
+import { DEFAULT_RUNTIME, type DeliveryRuntime } from './delivery-runtime';
 import type { AssignedLeads, DeliveryConfig } from './lead-assigned.service';
-import { sendWebhook, webhookEvent } from './webhook-channel';
 
 /** A batch job: the first attempt of a batch, or the next attempt of named deliveries. */
 export type BatchJob = { agentId: number; channel: DeliveryChannel } & (
@@ -53,31 +50,6 @@ export interface DeliveryQueuePort {
 }
 
 const fanOutKey = (runId: number) => `run:${runId}`;
-
-/** The timings of delivery; tests shorten them. */
-export interface DeliveryRuntime {
-  /** the webhook's time limit */
-  webhookTimeoutMs: number;
-  /** the waits before the 2nd, 3rd... attempt; after the last, a retryable failure is final */
-  retryDelaysMs: number[];
-  /** failed webhook attempts in a row that switch the endpoint off */
-  failureLimit: number;
-  /** a PENDING delivery with no job this long is enqueued again by the sweeper */
-  sweepGraceSeconds: number;
-}
-
-/** 5 s, 30 s, 2 min, 5 min, 15 min, 30 min, 1 h, 2 h: nine attempts over about 4 hours. */
-export const DEFAULT_RUNTIME: DeliveryRuntime = {
-  webhookTimeoutMs: 10_000,
-  retryDelaysMs: [5, 30, 120, 300, 900, 1800, 3600, 7200].map((s) => s * 1000),
-  failureLimit: 20,
-  sweepGraceSeconds: 300,
-};
-
-/** Leads per email: a bigger batch is split into several digests. */
-const LEADS_PER_EMAIL = 100;
-/** Webhook calls in flight at once for one batch. */
-const WEBHOOK_CONCURRENCY = 4;
 
 interface Attached {
   port: DeliveryQueuePort;
@@ -167,24 +139,6 @@ async function enqueueAttempt(tx: Db, jobs: QueuedJob[]): Promise<void> {
   await queue.port.enqueue(tx, jobs);
 }
 
-type Outcome = Omit<AttemptOutcome, 'status' | 'nextAttemptAt'> & { retryable: boolean };
-
-/** What an attempt leaves the delivery at: sent, failed for good, or due again later. */
-function settle(
-  outcome: Outcome,
-  attempts: number,
-  runtime: DeliveryRuntime,
-  now: number,
-): AttemptOutcome {
-  const { retryable, ...rest } = outcome;
-  if (rest.attemptStatus === 'SENT' || rest.attemptStatus === 'SKIPPED')
-    return { ...rest, status: rest.attemptStatus, nextAttemptAt: null };
-  const delay = runtime.retryDelaysMs[attempts - 1];
-  if (retryable && delay !== undefined)
-    return { ...rest, status: 'PENDING', nextAttemptAt: new Date(now + delay).toISOString() };
-  return { ...rest, status: 'FAILED', nextAttemptAt: null };
-}
-
 /** Runs one queue job: takes its deliveries, attempts them, records every attempt. */
 export async function processDeliveryJob(db: Db, job: DeliveryJob): Promise<void> {
   const entry = current();
@@ -250,132 +204,6 @@ export async function processDeliveryJob(db: Db, job: DeliveryJob): Promise<void
       })),
     );
   });
-}
-
-const skipped = (id: number, error: string): Outcome => ({
-  id,
-  attemptStatus: 'SKIPPED',
-  responseCode: null,
-  latencyMs: null,
-  error,
-  messageId: null,
-  retryable: false,
-});
-
-async function attemptEmails(
-  config: AppConfig,
-  target: Awaited<ReturnType<typeof agentTarget>>,
-  claimed: ClaimedDelivery[],
-  leads: Map<number, LeadForDelivery>,
-): Promise<Outcome[]> {
-  if (!config.SMTP_URL) return claimed.map((c) => skipped(c.id, 'Email is not configured'));
-  if (!target) return claimed.map((c) => skipped(c.id, 'The agent no longer exists'));
-  if (!target.emailEnabled) return claimed.map((c) => skipped(c.id, 'The agent turned email off'));
-  const present = claimed.filter((c) => leads.has(c.leadId));
-  const outcomes: Outcome[] = claimed
-    .filter((c) => !leads.has(c.leadId))
-    .map((c) => skipped(c.id, 'The lead no longer exists'));
-  // up to DIGEST_OVER leads: one email each; more: digests
-  const groups =
-    present.length > DIGEST_OVER
-      ? chunk(present, LEADS_PER_EMAIL)
-      : present.map((c) => [c] as ClaimedDelivery[]);
-  for (const group of groups) {
-    const result = await sendLeadEmail(
-      config.SMTP_URL,
-      config.MAIL_FROM,
-      target.email,
-      group.map((c) => leads.get(c.leadId)!),
-      config.PUBLIC_URL,
-    );
-    for (const c of group)
-      outcomes.push({
-        id: c.id,
-        attemptStatus: result.ok ? 'SENT' : 'FAILED',
-        responseCode: result.responseCode,
-        latencyMs: result.latencyMs,
-        error: result.error,
-        messageId: result.messageId,
-        retryable: result.retryable,
-      });
-  }
-  return outcomes;
-}
-
-/** The lead as a CRM receives it: contact, place, category, consent and source. */
-export function webhookLead(lead: LeadForDelivery) {
-  return {
-    id: lead.id,
-    externalId: lead.externalId,
-    firstName: lead.firstName,
-    lastName: lead.lastName,
-    phone: lead.phone,
-    email: lead.email,
-    city: lead.city,
-    state: lead.state,
-    age: lead.age,
-    category: lead.category,
-    status: lead.status,
-    assignedAt: lead.assignedAt,
-    consent: {
-      at: lead.consentAt,
-      text: lead.consentText,
-      trustedFormCertUrl: lead.trustedFormCertUrl,
-      jornayaLeadId: lead.jornayaLeadId,
-      ip: lead.consentIp,
-    },
-    ...(lead.sourceId !== null ? { source: { id: lead.sourceId, name: lead.sourceName } } : {}),
-  };
-}
-
-/** The webhook-id of a delivery: the same on every attempt, so receivers can drop repeats. */
-export const webhookMessageId = (deliveryId: number) => `msg_lf_${deliveryId}`;
-
-async function attemptWebhooks(
-  config: AppConfig,
-  runtime: DeliveryRuntime,
-  target: Awaited<ReturnType<typeof agentTarget>>,
-  claimed: ClaimedDelivery[],
-  leads: Map<number, LeadForDelivery>,
-): Promise<Outcome[]> {
-  if (!target?.webhookEnabled || !target.webhookUrl || !target.webhookSecret)
-    return claimed.map((c) => skipped(c.id, 'The CRM webhook is off'));
-  if (!target.serviceCrm)
-    return claimed.map((c) => skipped(c.id, "The agent's package has no CRM integration"));
-  const endpoint = {
-    url: target.webhookUrl,
-    secret: target.webhookSecret,
-    authHeader: target.webhookAuthHeader,
-  };
-  const outcomes: Outcome[] = [];
-  for (const group of chunk(claimed, WEBHOOK_CONCURRENCY)) {
-    const results = await Promise.all(
-      group.map(async (c): Promise<Outcome> => {
-        const lead = leads.get(c.leadId);
-        if (!lead) return skipped(c.id, 'The lead no longer exists');
-        const msgId = webhookMessageId(c.id);
-        const body = webhookEvent('lead.assigned', {
-          lead: webhookLead(lead),
-          agent: { id: target.id, email: target.email },
-        });
-        const result = await sendWebhook(endpoint, msgId, body, {
-          allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
-          timeoutMs: runtime.webhookTimeoutMs,
-        });
-        return {
-          id: c.id,
-          attemptStatus: result.ok ? 'SENT' : 'FAILED',
-          responseCode: result.responseCode,
-          latencyMs: result.latencyMs,
-          error: result.error,
-          messageId: msgId,
-          retryable: result.retryable,
-        };
-      }),
-    );
-    outcomes.push(...results);
-  }
-  return outcomes;
 }
 
 /**
@@ -445,10 +273,4 @@ export async function enqueueRetry(
       data: { agentId: row.agentId, channel: row.channel, ids: [row.id], attempts: row.attempts },
     },
   ]);
-}
-
-function chunk<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }

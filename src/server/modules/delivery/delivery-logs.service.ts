@@ -9,6 +9,8 @@ import type { DeliveryChannel, DeliveryStatus, LeadStatus } from '../../../share
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
 import { AppError, notFound } from '../../lib/app-error';
+import { webhookAgentIds } from './deliveries.repository';
+import { enqueueRetry } from './deliveries.service';
 import {
   channelCounts,
   deliveryBacklog,
@@ -19,9 +21,7 @@ import {
   listDeliveries,
   recentAttempts,
   reopenFailed,
-  webhookAgentIds,
-} from './deliveries.repository';
-import { enqueueRetry } from './deliveries.service';
+} from './delivery-logs.repository';
 
 /** The lead's timeline for its agent: status changes and delivery attempts, oldest first. */
 export async function leadActivity(

@@ -8,8 +8,8 @@ import type {
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
-import { ensureSettings, type SettingsRow, updateSettings } from './deliveries.repository';
 import { deliveryRuntime } from './deliveries.service';
+import { ensureSettings, type SettingsRow, updateSettings } from './delivery-settings.repository';
 import { EndpointRefused, resolveEndpoint } from './ssrf-guard';
 import { sendWebhook, webhookEvent } from './webhook-channel';
 

@@ -1,0 +1,169 @@
+/**
+ * Making attempts on each channel (design 8): what one batch of claimed deliveries gets, and what
+ * each attempt leaves the delivery at. deliveries.service records the outcomes.
+ */
+import type { AppConfig } from '../../config/env';
+import type {
+  AgentDeliveryTarget,
+  AttemptOutcome,
+  ClaimedDelivery,
+  LeadForDelivery,
+} from './deliveries.repository';
+import type { DeliveryRuntime } from './delivery-runtime';
+import { DIGEST_OVER, sendLeadEmail } from './email-channel';
+import { sendWebhook, webhookEvent } from './webhook-channel';
+
+/** Leads per email: a bigger batch is split into several digests. */
+const LEADS_PER_EMAIL = 100;
+/** Webhook calls in flight at once for one batch. */
+const WEBHOOK_CONCURRENCY = 4;
+
+export type Outcome = Omit<AttemptOutcome, 'status' | 'nextAttemptAt'> & { retryable: boolean };
+
+/** What an attempt leaves the delivery at: sent, failed for good, or due again later. */
+export function settle(
+  outcome: Outcome,
+  attempts: number,
+  runtime: DeliveryRuntime,
+  now: number,
+): AttemptOutcome {
+  const { retryable, ...rest } = outcome;
+  if (rest.attemptStatus === 'SENT' || rest.attemptStatus === 'SKIPPED')
+    return { ...rest, status: rest.attemptStatus, nextAttemptAt: null };
+  const delay = runtime.retryDelaysMs[attempts - 1];
+  if (retryable && delay !== undefined)
+    return { ...rest, status: 'PENDING', nextAttemptAt: new Date(now + delay).toISOString() };
+  return { ...rest, status: 'FAILED', nextAttemptAt: null };
+}
+
+export const skipped = (id: number, error: string): Outcome => ({
+  id,
+  attemptStatus: 'SKIPPED',
+  responseCode: null,
+  latencyMs: null,
+  error,
+  messageId: null,
+  retryable: false,
+});
+
+export async function attemptEmails(
+  config: AppConfig,
+  target: AgentDeliveryTarget | null,
+  claimed: ClaimedDelivery[],
+  leads: Map<number, LeadForDelivery>,
+): Promise<Outcome[]> {
+  if (!config.SMTP_URL) return claimed.map((c) => skipped(c.id, 'Email is not configured'));
+  if (!target) return claimed.map((c) => skipped(c.id, 'The agent no longer exists'));
+  if (!target.emailEnabled) return claimed.map((c) => skipped(c.id, 'The agent turned email off'));
+  const present = claimed.filter((c) => leads.has(c.leadId));
+  const outcomes: Outcome[] = claimed
+    .filter((c) => !leads.has(c.leadId))
+    .map((c) => skipped(c.id, 'The lead no longer exists'));
+  // up to DIGEST_OVER leads: one email each; more: digests
+  const groups =
+    present.length > DIGEST_OVER
+      ? chunk(present, LEADS_PER_EMAIL)
+      : present.map((c) => [c] as ClaimedDelivery[]);
+  for (const group of groups) {
+    const result = await sendLeadEmail(
+      config.SMTP_URL,
+      config.MAIL_FROM,
+      target.email,
+      group.map((c) => leads.get(c.leadId)!),
+      config.PUBLIC_URL,
+    );
+    for (const c of group)
+      outcomes.push({
+        id: c.id,
+        attemptStatus: result.ok ? 'SENT' : 'FAILED',
+        responseCode: result.responseCode,
+        latencyMs: result.latencyMs,
+        error: result.error,
+        messageId: result.messageId,
+        retryable: result.retryable,
+      });
+  }
+  return outcomes;
+}
+
+/** The lead as a CRM receives it: contact, place, category, consent and source. */
+export function webhookLead(lead: LeadForDelivery) {
+  return {
+    id: lead.id,
+    externalId: lead.externalId,
+    firstName: lead.firstName,
+    lastName: lead.lastName,
+    phone: lead.phone,
+    email: lead.email,
+    city: lead.city,
+    state: lead.state,
+    age: lead.age,
+    category: lead.category,
+    status: lead.status,
+    assignedAt: lead.assignedAt,
+    consent: {
+      at: lead.consentAt,
+      text: lead.consentText,
+      trustedFormCertUrl: lead.trustedFormCertUrl,
+      jornayaLeadId: lead.jornayaLeadId,
+      ip: lead.consentIp,
+    },
+    ...(lead.sourceId !== null ? { source: { id: lead.sourceId, name: lead.sourceName } } : {}),
+  };
+}
+
+/** The webhook-id of a delivery: the same on every attempt, so receivers can drop repeats. */
+export const webhookMessageId = (deliveryId: number) => `msg_lf_${deliveryId}`;
+
+export async function attemptWebhooks(
+  config: AppConfig,
+  runtime: DeliveryRuntime,
+  target: AgentDeliveryTarget | null,
+  claimed: ClaimedDelivery[],
+  leads: Map<number, LeadForDelivery>,
+): Promise<Outcome[]> {
+  if (!target?.webhookEnabled || !target.webhookUrl || !target.webhookSecret)
+    return claimed.map((c) => skipped(c.id, 'The CRM webhook is off'));
+  if (!target.serviceCrm)
+    return claimed.map((c) => skipped(c.id, "The agent's package has no CRM integration"));
+  const endpoint = {
+    url: target.webhookUrl,
+    secret: target.webhookSecret,
+    authHeader: target.webhookAuthHeader,
+  };
+  const outcomes: Outcome[] = [];
+  for (const group of chunk(claimed, WEBHOOK_CONCURRENCY)) {
+    const results = await Promise.all(
+      group.map(async (c): Promise<Outcome> => {
+        const lead = leads.get(c.leadId);
+        if (!lead) return skipped(c.id, 'The lead no longer exists');
+        const msgId = webhookMessageId(c.id);
+        const body = webhookEvent('lead.assigned', {
+          lead: webhookLead(lead),
+          agent: { id: target.id, email: target.email },
+        });
+        const result = await sendWebhook(endpoint, msgId, body, {
+          allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+          timeoutMs: runtime.webhookTimeoutMs,
+        });
+        return {
+          id: c.id,
+          attemptStatus: result.ok ? 'SENT' : 'FAILED',
+          responseCode: result.responseCode,
+          latencyMs: result.latencyMs,
+          error: result.error,
+          messageId: msgId,
+          retryable: result.retryable,
+        };
+      }),
+    );
+    outcomes.push(...results);
+  }
+  return outcomes;
+}
+
+export function chunk<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
