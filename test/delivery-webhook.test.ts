@@ -432,6 +432,41 @@ describe('CRM webhook delivery', () => {
     expect(received.filter((r) => r.path === '/rollback')).toHaveLength(0);
   });
 
+  it('enqueues no fan-out for a run that rolls back', async () => {
+    const agent = await crmAgent('/run-rollback');
+    const [lead] = await insertLeads(ctx, [{ firstName: 'RunRollback' }]);
+    let runId = 0;
+    await expect(
+      ctx.database.db.transaction(async (tx) => {
+        const [run] = await queryRows<{ id: number }>(
+          tx,
+          sql`insert into assignment_runs (trigger, business_date, assigned)
+            values ('MANUAL', current_date, 1) returning id`,
+        );
+        runId = run!.id;
+        await tx.execute(
+          sql`update leads set agent_id = ${agent.id}, status = 'ASSIGNED', assigned_at = now(),
+            assigned_on = current_date, assignment_run_id = ${runId} where id = ${lead.id}`,
+        );
+        await leadsAssigned(tx, ctx.app.config, { runId });
+        const inside = await queryRows<{ n: number }>(
+          tx,
+          sql`select count(*)::int as n from pgboss.job where singleton_key = ${`run:${runId}`}`,
+        );
+        expect(inside[0]!.n).toBe(1);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    await new Promise((r) => setTimeout(r, 1000));
+    const jobs = await queryRows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from pgboss.job where singleton_key = ${`run:${runId}`}`,
+    );
+    expect(jobs[0]!.n).toBe(0);
+    expect(await deliveriesOf(lead.id)).toHaveLength(0);
+    expect(received.filter((r) => r.path === '/run-rollback')).toHaveLength(0);
+  });
+
   it('sends a delivery recorded where no queue ran (a command-line run) through the sweeper', async () => {
     const agent = await crmAgent('/swept');
     const [lead] = await insertLeads(ctx, [{ firstName: 'Swept' }]);
