@@ -115,7 +115,7 @@ ALTER TABLE "delivery_attempts" ADD CONSTRAINT "delivery_attempts_delivery_id_de
 ALTER TABLE "delivery_settings" ADD CONSTRAINT "delivery_settings_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "notifications" ADD CONSTRAINT "notifications_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "api_keys_source_idx" ON "api_keys" USING btree ("source_id");--> statement-breakpoint
-CREATE INDEX "deliveries_lead_idx" ON "deliveries" USING btree ("lead_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "deliveries_lead_channel_key" ON "deliveries" USING btree ("lead_id","channel","agent_id");--> statement-breakpoint
 CREATE INDEX "deliveries_status_idx" ON "deliveries" USING btree ("status","id");--> statement-breakpoint
 CREATE INDEX "deliveries_agent_idx" ON "deliveries" USING btree ("agent_id","id");--> statement-breakpoint
 CREATE INDEX "delivery_attempts_delivery_idx" ON "delivery_attempts" USING btree ("delivery_id","attempt");--> statement-breakpoint

@@ -46,7 +46,9 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       connectionTimeoutMillis: 5000,
       // named statements (queryPreparedRows, the session lookup) are planned once per connection:
       // left to choose, PostgreSQL re-plans a `limit $n` page on every run (decision 011)
-      options: '-c plan_cache_mode=force_generic_plan',
+      // jit off: these are short statements, and a misestimated cost (an assignment run sets
+      // enable_sort off for its reads) made PostgreSQL spend 0.4 s compiling one of them
+      options: '-c plan_cache_mode=force_generic_plan -c jit=off',
     });
     pool.on('error', () => {
       /* idle client errors are surfaced by the next query */

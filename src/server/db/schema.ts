@@ -410,7 +410,9 @@ export const deliveries = pgTable(
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
   },
   (t) => [
-    index('deliveries_lead_idx').on(t.leadId),
+    // one delivery of a lead per channel and agent: a fan-out done twice records nothing twice
+    // (ON CONFLICT DO NOTHING); also the lead's timeline lookup
+    uniqueIndex('deliveries_lead_channel_key').on(t.leadId, t.channel, t.agentId),
     index('deliveries_status_idx').on(t.status, t.id),
     index('deliveries_agent_idx').on(t.agentId, t.id),
   ],

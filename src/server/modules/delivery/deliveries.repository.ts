@@ -25,6 +25,15 @@ function assignedLeads(assigned: AssignedLeads): SQL {
     where l.id = any(${intArrayLiteral(assigned.leadIds, 'bigint')}) and l.agent_id is not null) a`;
 }
 
+/** Agents who turned their email off. */
+export async function emailOffAgentIds(db: Db): Promise<number[]> {
+  const rows = await queryRows<{ id: number }>(
+    db,
+    sql`select user_id as id from delivery_settings where not email_enabled`,
+  );
+  return rows.map((r) => r.id);
+}
+
 /** Agents whose CRM webhook is on (a URL, enabled, and a package with the CRM service). */
 export async function webhookAgentIds(db: Db): Promise<number[]> {
   const rows = await queryRows<{ id: number }>(
@@ -37,26 +46,50 @@ export async function webhookAgentIds(db: Db): Promise<number[]> {
   return rows.map((r) => r.id);
 }
 
+/** Which agents take which channel: constant arrays (a run), or looked up per lead (a few). */
+export type ChannelAgents =
+  | { emailOffAgents: number[]; webhookAgents: number[] }
+  | { lookup: true };
+
+const WEBHOOK_ON = sql`exists (select 1 from delivery_settings ds
+  join subscriptions s on s.user_id = ds.user_id
+  join packages p on p.id = s.package_id
+  where ds.user_id = a.agent_id and ds.webhook_enabled and ds.webhook_url is not null
+    and p.service_crm)`;
+
 /**
  * Records the deliveries of an assignment's leads in one statement (INSERT ... SELECT), and
  * answers them grouped by agent and channel: a few rows per agent whatever the number of leads.
- * Email: every lead whose agent has not turned email off; webhook: the leads of webhookAgents.
+ * Email: every lead whose agent has not turned email off; webhook: the leads of agents whose
+ * webhook is on. For a run (up to a million leads) the agents come as constant arrays, which
+ * PostgreSQL hashes: never a lookup per lead; for named leads (manual, intake) a lookup each.
  */
 export async function insertDeliveries(
   tx: Db,
   assigned: AssignedLeads,
-  opts: { email: boolean; webhookAgents: number[]; queued: boolean; skipExisting?: boolean },
+  opts: { email: boolean; agents: ChannelAgents; queued: boolean },
 ): Promise<DeliveryBatch[]> {
+  const { agents } = opts;
   const channels: SQL[] = [];
-  if (opts.email)
+  if (opts.email) {
+    const emailOn =
+      'lookup' in agents
+        ? sql`where not exists (select 1 from delivery_settings ds
+            where ds.user_id = a.agent_id and not ds.email_enabled)`
+        : agents.emailOffAgents.length > 0
+          ? sql`where a.agent_id <> all(${intArrayLiteral(agents.emailOffAgents, 'int')})`
+          : sql``;
     channels.push(sql`select a.id, a.agent_id, 'EMAIL'::delivery_channel as channel
-      from ${assignedLeads(assigned)}
-      where not exists (select 1 from delivery_settings ds
-        where ds.user_id = a.agent_id and not ds.email_enabled)`);
-  if (opts.webhookAgents.length > 0)
+      from ${assignedLeads(assigned)} ${emailOn}`);
+  }
+  if ('lookup' in agents || agents.webhookAgents.length > 0) {
+    const webhookOn =
+      'lookup' in agents
+        ? WEBHOOK_ON
+        : sql`a.agent_id = any(${intArrayLiteral(agents.webhookAgents, 'int')})`;
     channels.push(sql`select a.id, a.agent_id, 'WEBHOOK'::delivery_channel as channel
-      from ${assignedLeads(assigned)}
-      where a.agent_id = any(${intArrayLiteral(opts.webhookAgents, 'int')})`);
+      from ${assignedLeads(assigned)} where ${webhookOn}`);
+  }
   if (channels.length === 0) return [];
   // next_attempt_at: when a job will make the first attempt; null: no queue in this process
   // took it, the sweeper of a process that runs the queue will (deliveries.service)
@@ -66,13 +99,8 @@ export async function insertDeliveries(
       insert into deliveries (lead_id, agent_id, channel, next_attempt_at)
       select c.id, c.agent_id, c.channel, ${opts.queued ? sql`now()` : sql`null`}
       from (${sql.join(channels, sql` union all `)}) c
-      ${
-        // a fan-out tried again after it committed records nothing twice
-        opts.skipExisting
-          ? sql`where not exists (select 1 from deliveries d
-              where d.lead_id = c.id and d.channel = c.channel and d.agent_id = c.agent_id)`
-          : sql``
-      }
+      -- a fan-out tried again after it committed records nothing twice
+      on conflict (lead_id, channel, agent_id) do nothing
       returning id, agent_id, channel
     )
     select agent_id as "agentId", channel, min(id)::bigint as "fromId", max(id)::bigint as "toId",

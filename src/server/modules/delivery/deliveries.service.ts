@@ -9,9 +9,11 @@ import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
 import {
   agentTarget,
+  type ChannelAgents,
   claimDeliveries,
   countWebhookFailures,
   type DeliveryBatch,
+  emailOffAgentIds,
   insertDeliveries,
   leadsForDelivery,
   markScheduled,
@@ -98,7 +100,7 @@ export async function enqueueLeadDeliveries(
     ]);
     return;
   }
-  await recordDeliveries(tx, config, assigned, false);
+  await recordDeliveries(tx, config, assigned);
 }
 
 /** One INSERT ... SELECT of the deliveries, then one job per (agent, channel) batch. */
@@ -106,18 +108,16 @@ async function recordDeliveries(
   tx: Db,
   config: DeliveryConfig,
   assigned: AssignedLeads,
-  skipExisting: boolean,
 ): Promise<void> {
   const email = Boolean(config.SMTP_URL);
-  const webhookAgents = await webhookAgentIds(tx);
-  if (!email && webhookAgents.length === 0) return;
+  let agents: ChannelAgents = { lookup: true };
+  if ('runId' in assigned) {
+    const webhookAgents = await webhookAgentIds(tx);
+    if (!email && webhookAgents.length === 0) return;
+    agents = { webhookAgents, emailOffAgents: email ? await emailOffAgentIds(tx) : [] };
+  }
   const queue = current();
-  const batches = await insertDeliveries(tx, assigned, {
-    email,
-    webhookAgents,
-    queued: Boolean(queue),
-    skipExisting,
-  });
+  const batches = await insertDeliveries(tx, assigned, { email, agents, queued: Boolean(queue) });
   if (queue && batches.length > 0)
     await queue.port.enqueue(
       tx,
@@ -129,7 +129,7 @@ async function recordDeliveries(
 
 /** The fan-out job of a run: its deliveries and batch jobs, in one transaction. */
 async function fanOutRun(db: Db, config: DeliveryConfig, runId: number): Promise<void> {
-  await db.transaction((tx) => recordDeliveries(tx, config, { runId }, true));
+  await db.transaction((tx) => recordDeliveries(tx, config, { runId }));
 }
 
 /** Enqueues the next attempt of deliveries (admin retry, sweeper). */

@@ -56,16 +56,16 @@ function notifyStatement(picked: SQL, perLead: boolean): SQL {
 
 /**
  * A run's leads, per agent: the run's leads are found through the day's index (a run assigns on
- * its business date only), so a run of a million leads costs one grouped read.
+ * its business date only: a scalar subquery, so the date is an index condition whatever the
+ * statistics say), so a run of a million leads costs one grouped read of that day.
  */
 export async function notifyRunAssigned(tx: Db, runId: number): Promise<void> {
   const picked = sql`
     select agent_id, lead_id, n, true as newest from (
       select l.agent_id, max(l.id) as lead_id, count(*)::int as n
         from leads l
-        join assignment_runs r on r.id = ${runId}
-       where l.assigned_on = r.business_date and l.assignment_run_id = ${runId}
-         and l.agent_id is not null
+       where l.assigned_on = (select r.business_date from assignment_runs r where r.id = ${runId})
+         and l.assignment_run_id = ${runId} and l.agent_id is not null
        group by l.agent_id
     ) per_agent`;
   await tx.execute(notifyStatement(picked, false));
