@@ -295,17 +295,22 @@ async function engineChild(deliver: boolean): Promise<ChildReport> {
   let fanOutMs: number | undefined;
   if (queue) {
     const key = `run:${run.id}`;
+    // its own connection: the fan-out job holds the run's one pool connection while it works
+    const watcher = new pg.Client({ connectionString: BENCH_URL });
+    await watcher.connect();
     for (;;) {
-      const [job] = await queryRows<{ state: string }>(
-        database.db,
-        sql`select state::text as state from pgboss.job where singleton_key = ${key} limit 1`,
+      // run ids start again with each case's data: the newest job of the key is this run's
+      const { rows } = await watcher.query<{ state: string }>(
+        `select state::text as state from pgboss.job where singleton_key = $1
+          order by created_on desc limit 1`,
+        [key],
       );
-      if (job?.state === 'completed' || job?.state === 'failed') {
-        if (job.state === 'failed') throw new Error('the fan-out job failed');
-        break;
-      }
+      const state = rows[0]?.state;
+      if (state === 'failed') throw new Error('the fan-out job failed');
+      if (state === 'completed') break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
+    await watcher.end();
     fanOutMs = Math.round(performance.now() - t0) - wallMs;
     await queue.stop();
   }
