@@ -351,6 +351,8 @@ describe('CRM webhook delivery', () => {
         const res = await agent.client.put('/api/agent/delivery', { webhook: { url } });
         expect(res.statusCode, url).toBe(400);
         expect(res.json().message).toMatch(/internal address/);
+        // the form marks the URL field
+        expect(res.json().errors).toEqual([{ field: 'webhook.url', message: res.json().message }]);
       }
       const creds = await agent.client.put('/api/agent/delivery', {
         webhook: { url: 'https://user:pw@example.com/' },

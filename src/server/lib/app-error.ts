@@ -22,11 +22,19 @@ export const STATUS_BY_CODE: Record<AppErrorCode, number> = {
   SERVICE_UNAVAILABLE: 503,
 };
 
+/** A refused field, as a failed schema reports it: the form marks the field. */
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
 export class AppError extends Error {
   constructor(
     readonly code: AppErrorCode,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** the fields at fault, sent as `errors` beside the message */
+    readonly fields: FieldProblem[] = [],
   ) {
     super(message);
     this.name = 'AppError';
@@ -39,4 +47,7 @@ export class AppError extends Error {
 
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
 export const badRequest = (message: string) => new AppError('BAD_REQUEST', message);
+/** A 400 about one field of the body, which the form marks (`errors: [{field, message}]`). */
+export const badField = (field: string, message: string) =>
+  new AppError('BAD_REQUEST', message, {}, [{ field, message }]);
 export const conflict = (message: string) => new AppError('CONFLICT', message);

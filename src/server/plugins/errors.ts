@@ -24,7 +24,10 @@ const MESSAGE_BY_STATUS: Record<number, string> = {
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
     if (error instanceof AppError) {
-      return reply.status(error.status).headers(error.headers).send({ message: error.message });
+      const body = error.fields.length
+        ? { message: error.message, errors: error.fields }
+        : { message: error.message };
+      return reply.status(error.status).headers(error.headers).send(body);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       // field by field, in sentences (lib/validation-messages): the form marks each field

@@ -16,7 +16,7 @@ export const deliverySettingsSchema = z.object({
   }),
   webhook: z.object({
     url: z.string().nullable(),
-    /** never the stored value: whether one is set, and its first characters */
+    /** never the stored value: only whether one is set */
     authHeaderSet: z.boolean(),
     enabled: z.boolean(),
     /** the Standard Webhooks signing secret, whsec_... */

@@ -7,7 +7,7 @@ import type {
 } from '../../../shared/contracts/delivery';
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
-import { AppError } from '../../lib/app-error';
+import { AppError, badField } from '../../lib/app-error';
 import { deliveryRuntime } from './deliveries.service';
 import { ensureSettings, type SettingsRow, updateSettings } from './delivery-settings.repository';
 import { EndpointRefused, resolveEndpoint } from './ssrf-guard';
@@ -71,13 +71,13 @@ export async function updateDeliverySettings(
     try {
       await resolveEndpoint(url, config.WEBHOOK_ALLOW_PRIVATE);
     } catch (err) {
-      if (err instanceof EndpointRefused) throw new AppError('BAD_REQUEST', err.message);
+      if (err instanceof EndpointRefused) throw badField('webhook.url', err.message);
       throw err;
     }
   }
   const finalUrl = url === undefined ? row.webhookUrl : url;
   if (webhook?.enabled && !finalUrl)
-    throw new AppError('BAD_REQUEST', 'Set the webhook URL before turning the webhook on');
+    throw badField('webhook.url', 'Set the webhook URL before turning the webhook on');
   await updateSettings(db, userId, {
     emailEnabled: body.email?.enabled,
     webhookUrl: url,
