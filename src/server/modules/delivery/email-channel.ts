@@ -34,7 +34,8 @@ const transports = new Map<string, Transporter>();
 function transportFor(smtpUrl: string): Transporter {
   let transport = transports.get(smtpUrl);
   if (!transport) {
-    transport = nodemailer.createTransport(smtpUrl);
+    // pooled: a few connections kept open and reused, not a TCP and SMTP handshake per email
+    transport = nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: 5 });
     transports.set(smtpUrl, transport);
   }
   return transport;
