@@ -422,6 +422,17 @@ test('dashboard and analytics show the platform figures', async ({ page, baseURL
     '/admin/packages',
   );
   await expect(page.getByTestId('status-database-state')).toHaveText('Operational');
+  // the e2e server has no SMTP_URL: the email channel says so, from the health check
+  expect(health.channels.email).toBe('NOT_CONFIGURED');
+  await expect(page.getByTestId('status-email-state')).toHaveText('Not configured');
+  await expect(page.getByTestId('status-email')).toContainText('Set SMTP_URL');
+  await expect(page.getByTestId('status-webhook-state')).toHaveText(
+    health.channels.webhook === 'NOT_CONFIGURED'
+      ? 'Not configured'
+      : health.channels.webhook === 'FAILING'
+        ? 'Failing'
+        : 'Operational',
+  );
   // imports ran the engine, so there is a last run; it is operational only without an error
   expect(health.lastAssignmentRun).not.toBeNull();
   await expect(page.getByTestId('status-assignment-state')).toHaveText(

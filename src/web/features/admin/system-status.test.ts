@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AssignmentRun } from '../../../shared/contracts/admin';
-import { assignmentStatus, databaseStatus, type Health } from './system-status';
+import { assignmentStatus, channelStatus, databaseStatus, type Health } from './system-status';
 
 const run: AssignmentRun = {
   id: 7,
@@ -62,5 +62,48 @@ describe('assignmentStatus', () => {
     expect(assignmentStatus(health({ lastAssignmentRun: null }), false).label).toBe('No run yet');
     expect(assignmentStatus(undefined, true).label).toBe('Unknown');
     expect(assignmentStatus(undefined, false).label).toBe('Checking...');
+  });
+});
+
+describe('channelStatus', () => {
+  const channels = (over: Partial<NonNullable<Health['channels']>> = {}) => ({
+    email: 'OPERATIONAL' as const,
+    webhook: 'NOT_CONFIGURED' as const,
+    backlog: { pending: 0, oldestSeconds: null },
+    ...over,
+  });
+  it('says what the health check found for each channel', () => {
+    expect(channelStatus(health({ channels: channels() }), false, 'email')).toEqual({
+      label: 'Operational',
+      tone: 'ok',
+      detail: 'Nothing waiting',
+    });
+    expect(channelStatus(health({ channels: channels() }), false, 'webhook')).toMatchObject({
+      label: 'Not configured',
+      tone: 'unknown',
+    });
+    expect(
+      channelStatus(health({ channels: channels({ webhook: 'FAILING' }) }), false, 'webhook'),
+    ).toMatchObject({
+      label: 'Failing',
+      tone: 'error',
+      detail: expect.stringMatching(/Deliveries/),
+    });
+    expect(
+      channelStatus(
+        health({ channels: channels({ backlog: { pending: 1250, oldestSeconds: 600 } }) }),
+        false,
+        'email',
+      ).detail,
+    ).toBe('1,250 deliveries waiting, the oldest for 10 min');
+  });
+  it('is unknown while loading, after a failed load, and with the database down', () => {
+    expect(channelStatus(undefined, false, 'email').label).toBe('Checking...');
+    expect(channelStatus(undefined, true, 'email').tone).toBe('unknown');
+    expect(
+      channelStatus(health({ database: 'down', status: 'degraded' }), false, 'email'),
+    ).toMatchObject({
+      label: 'Unknown',
+    });
   });
 });

@@ -1,12 +1,20 @@
 import type { AssignmentRun } from '../../../shared/contracts/admin';
 import { DEFAULT_BUSINESS_TIME_ZONE, formatBusinessTime } from '../../../shared/format';
 
+export type ChannelState = 'OPERATIONAL' | 'FAILING' | 'NOT_CONFIGURED';
+
 export interface Health {
   status: 'ok' | 'degraded';
   database: 'ok' | 'down';
   lastAssignmentRun: AssignmentRun | null;
   /** BUSINESS_TZ, once the server names it; until then the screens use its default */
   businessTimeZone?: string;
+  /** the delivery channels and the queue's backlog (absent when the database is down) */
+  channels?: {
+    email: ChannelState;
+    webhook: ChannelState;
+    backlog: { pending: number; oldestSeconds: number | null };
+  };
 }
 
 export type StatusTone = 'ok' | 'warning' | 'error' | 'unknown';
@@ -44,4 +52,42 @@ export function assignmentStatus(
     return { label: 'Failed', tone: 'error', detail: `Last run ${when}: ${run.error}` };
   const leads = `${run.assigned} lead${run.assigned === 1 ? '' : 's'} assigned`;
   return { label: 'Operational', tone: 'ok', detail: `Last run ${when}: ${leads}` };
+}
+
+const CHANNEL_HELP = {
+  email: {
+    off: 'Set SMTP_URL to email agents their leads',
+    failing: 'The latest emails all failed: see Deliveries',
+  },
+  webhook: {
+    off: 'No agent has a CRM webhook turned on',
+    failing: 'The latest webhook calls all failed: see Deliveries',
+  },
+} as const;
+
+/** A delivery channel (design 8), from the health check's real figures. */
+export function channelStatus(
+  health: Health | undefined,
+  failed: boolean,
+  channel: 'email' | 'webhook',
+): ComponentStatus {
+  if (failed) return { label: 'Unknown', tone: 'unknown', detail: 'Status could not be loaded' };
+  if (!health) return { label: 'Checking...', tone: 'unknown', detail: '' };
+  const channels = health.channels;
+  if (!channels) return { label: 'Unknown', tone: 'unknown', detail: 'The database is down' };
+  const state = channels[channel];
+  if (state === 'NOT_CONFIGURED')
+    return { label: 'Not configured', tone: 'unknown', detail: CHANNEL_HELP[channel].off };
+  if (state === 'FAILING')
+    return { label: 'Failing', tone: 'error', detail: CHANNEL_HELP[channel].failing };
+  const { pending, oldestSeconds } = channels.backlog;
+  const waiting =
+    pending === 0
+      ? 'Nothing waiting'
+      : `${pending.toLocaleString('en-US')} deliveries waiting${
+          oldestSeconds !== null && oldestSeconds >= 60
+            ? `, the oldest for ${Math.round(oldestSeconds / 60)} min`
+            : ''
+        }`;
+  return { label: 'Operational', tone: 'ok', detail: waiting };
 }

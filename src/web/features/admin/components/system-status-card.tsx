@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import {
   assignmentStatus,
   type ComponentStatus,
+  channelStatus,
   databaseStatus,
   type Health,
   type StatusTone,
@@ -58,7 +59,8 @@ function StatusRow({
 
 /**
  * What is really working: the database from the health check, lead assignment from the last
- * run. `assignmentAction` is the slot for the "Run assignment now" control.
+ * run, the delivery channels from their latest attempts. `assignmentAction` is the slot for the
+ * "Run assignment now" control.
  */
 export function SystemStatusCard({
   health,
@@ -89,6 +91,16 @@ export function SystemStatusCard({
             status={assignmentStatus(health, failed)}
             testId="status-assignment"
             action={assignmentAction}
+          />
+          <StatusRow
+            name="Email Delivery"
+            status={channelStatus(health, failed, 'email')}
+            testId="status-email"
+          />
+          <StatusRow
+            name="CRM Webhooks"
+            status={channelStatus(health, failed, 'webhook')}
+            testId="status-webhook"
           />
         </ul>
       </CardContent>
