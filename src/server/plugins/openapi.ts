@@ -93,7 +93,8 @@ export const openApiPlugin = fp(async (app: FastifyInstance) => {
   });
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
   // the reference's assets are relative (./static/...): /api/docs must end with a slash
-  app.addHook('onRequest', async (request, reply) => {
+  // (preHandler: after the checks every request passes, a body on this GET included)
+  app.addHook('preHandler', async (request, reply) => {
     if (request.url === DOCS_PREFIX) return reply.redirect(`${DOCS_PREFIX}/`);
   });
 });
