@@ -44,6 +44,8 @@ describe('GET /api/admin/agents and PATCH .../subscription', () => {
         status: 'ACTIVE',
         package: { name: 'Gold', priceMonthlyCents: 49_900, category: 'MEDICARE', leadsPerDay: 4 },
       },
+      // without Stripe no agent is billed (test/billing.test.ts covers the billed ones)
+      billing: null,
     });
     expect(list[1]).toEqual({
       id: idle.id,
@@ -53,6 +55,7 @@ describe('GET /api/admin/agents and PATCH .../subscription', () => {
       convertedLeads: 0,
       todayQuota: null,
       subscription: null,
+      billing: null,
     });
     // admins are not agents
     expect(list.map((a: { id: number }) => a.id)).not.toContain(admin.id);
