@@ -214,12 +214,15 @@ test.describe('route guards', () => {
     await loginAsAdmin(page);
     await expect(page.getByTestId('portal-title')).toHaveText('Admin Portal');
     const menu = page.getByRole('navigation', { name: 'Admin Portal' });
+    // the spec's five, then the delivery product's two (issue 14)
     await expect(menu.getByRole('link')).toHaveText([
       'Dashboard',
       'Packages',
       'Leads',
       'Agents',
       'Analytics',
+      'Sources',
+      'Deliveries',
     ]);
   });
 
