@@ -12,7 +12,8 @@
  *      a second backlog and a restart: every lead delivered, repeats counted by webhook-id;
  *   4. the receiver unreachable for 2 minutes while leads keep coming: all arrive after it is back.
  * Env: BENCH_INTAKE_LEADS (1000000), BENCH_INTAKE_AGENTS (10000), BENCH_INTAKE_REQUESTS (20000),
- * BENCH_INTAKE_STEADY_S (30), BENCH_INTAKE_BACKLOG (10000), BENCH_INTAKE_OUTAGE_S (120),
+ * BENCH_INTAKE_STEADY_S (30), BENCH_INTAKE_STEADY_RATE (100), BENCH_INTAKE_BACKLOG (10000),
+ * BENCH_INTAKE_OUTAGE_S (120),
  * BENCH_KEEP=1 keeps the database.
  */
 import { once } from 'node:events';
@@ -35,7 +36,7 @@ const LEADS = Number(process.env.BENCH_INTAKE_LEADS ?? 1_000_000);
 const AGENTS = Number(process.env.BENCH_INTAKE_AGENTS ?? 10_000);
 const REQUESTS = Number(process.env.BENCH_INTAKE_REQUESTS ?? 20_000);
 const STEADY_S = Number(process.env.BENCH_INTAKE_STEADY_S ?? 30);
-const STEADY_RATE = 100;
+const STEADY_RATE = Number(process.env.BENCH_INTAKE_STEADY_RATE ?? 100);
 const BACKLOG = Number(process.env.BENCH_INTAKE_BACKLOG ?? 10_000);
 const CRASH_BACKLOG = 1_000;
 /** how long the CRM receiver is unreachable in part 4 */

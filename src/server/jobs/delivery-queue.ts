@@ -107,9 +107,11 @@ export async function startDeliveryQueue(
       DELIVERY_QUEUE,
       {
         localConcurrency: options.concurrency ?? 4,
-        // up to BATCH jobs a fetch, worked side by side; a full fetch fetches again at once
-        // (burst), so a backlog drains without waiting for the poll between jobs (with one job
-        // a fetch and no burst, a worker took one job per poll: about 2 deliveries a second)
+        // up to BATCH jobs a fetch, worked one after another (each worker holds at most one
+        // pool connection: the pool is the app's, shared with its requests), and a full fetch
+        // fetches again at once (burst): a backlog drains without waiting for the poll between
+        // jobs (with one job a fetch and no burst, a worker took one job per poll: about 2
+        // deliveries a second)
         batchSize: BATCH,
         burstWhenBatchFull: true,
         perJobResults: true,
@@ -117,19 +119,24 @@ export async function startDeliveryQueue(
         // retries are deferred jobs, which no NOTIFY announces when they fall due: poll for them
         notifyPollingIntervalSeconds: polling,
       },
-      (jobs) =>
-        Promise.all(
-          jobs.map(async (job) => {
-            try {
-              await processDeliveryJob(db, job.data);
-              return { id: job.id, status: 'completed' as const };
-            } catch (err) {
-              // this job alone is retried (pg-boss's retry policy); its batch neighbours are done
-              app.log.error({ err }, 'delivery job failed');
-              return { id: job.id, status: 'failed' as const, output: { message: String(err) } };
-            }
-          }),
-        ),
+      async (jobs) => {
+        const results = [];
+        for (const job of jobs) {
+          try {
+            await processDeliveryJob(db, job.data);
+            results.push({ id: job.id, status: 'completed' as const });
+          } catch (err) {
+            // this job alone is retried (pg-boss's retry policy); its batch neighbours are done
+            app.log.error({ err }, 'delivery job failed');
+            results.push({
+              id: job.id,
+              status: 'failed' as const,
+              output: { message: String(err) },
+            });
+          }
+        }
+        return results;
+      },
     );
     const sweep = () => {
       if (sweeping) return;
