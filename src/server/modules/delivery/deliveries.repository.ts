@@ -34,16 +34,28 @@ export async function emailOffAgentIds(db: Db): Promise<number[]> {
   return rows.map((r) => r.id);
 }
 
-/** Agents whose CRM webhook is on (a URL, enabled, and a package with the CRM service). */
+/** The agents whose CRM webhook is on: a URL, enabled, and a package with the CRM service. */
+const WEBHOOK_AGENTS = sql`(select ds.user_id from delivery_settings ds
+  join subscriptions s on s.user_id = ds.user_id
+  join packages p on p.id = s.package_id
+  where ds.webhook_enabled and ds.webhook_url is not null and p.service_crm) w`;
+
+/** Their ids: a run's fan-out filters by them as a constant array. */
 export async function webhookAgentIds(db: Db): Promise<number[]> {
   const rows = await queryRows<{ id: number }>(
     db,
-    sql`select ds.user_id as id from delivery_settings ds
-      join subscriptions s on s.user_id = ds.user_id
-      join packages p on p.id = s.package_id
-      where ds.webhook_enabled and ds.webhook_url is not null and p.service_crm`,
+    sql`select user_id as id from ${WEBHOOK_AGENTS}`,
   );
   return rows.map((r) => r.id);
+}
+
+/** Whether any agent's CRM webhook is on (the health check and the sweeper ask just that). */
+export async function anyWebhookOn(db: Db): Promise<boolean> {
+  const [row] = await queryRows<{ on: boolean }>(
+    db,
+    sql`select exists (select 1 from ${WEBHOOK_AGENTS}) as "on"`,
+  );
+  return row?.on ?? false;
 }
 
 /** Which agents take which channel: constant arrays (a run), or looked up per lead (a few). */
@@ -51,11 +63,8 @@ export type ChannelAgents =
   | { emailOffAgents: number[]; webhookAgents: number[] }
   | { lookup: true };
 
-const WEBHOOK_ON = sql`exists (select 1 from delivery_settings ds
-  join subscriptions s on s.user_id = ds.user_id
-  join packages p on p.id = s.package_id
-  where ds.user_id = a.agent_id and ds.webhook_enabled and ds.webhook_url is not null
-    and p.service_crm)`;
+/** The lead's agent is one of them (a lookup per lead: for named leads only). */
+const WEBHOOK_ON = sql`exists (select 1 from ${WEBHOOK_AGENTS} where w.user_id = a.agent_id)`;
 
 /**
  * Records the deliveries of an assignment's leads in one statement (INSERT ... SELECT), and

@@ -9,6 +9,7 @@ import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
 import {
   agentTarget,
+  anyWebhookOn,
   type ChannelAgents,
   claimDeliveries,
   countWebhookFailures,
@@ -249,7 +250,7 @@ export async function sweepStrandedDeliveries(db: Db, limit = 10_000): Promise<n
  * one. A run whose fan-out ran keeps its job (and key) for a week.
  */
 async function fanOutMissedRuns(db: Db, entry: Attached): Promise<void> {
-  if (!entry.config.SMTP_URL && (await webhookAgentIds(db)).length === 0) return;
+  if (!entry.config.SMTP_URL && !(await anyWebhookOn(db))) return;
   for (const runId of await recentRunIds(db)) {
     if (runsSeen.has(runId)) continue;
     if (!(await entry.port.hasJob(fanOutKey(runId))))

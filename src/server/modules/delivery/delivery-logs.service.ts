@@ -9,7 +9,7 @@ import type { DeliveryChannel, DeliveryStatus, LeadStatus } from '../../../share
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
 import { AppError, notFound } from '../../lib/app-error';
-import { webhookAgentIds } from './deliveries.repository';
+import { anyWebhookOn } from './deliveries.repository';
 import { enqueueRetry } from './deliveries.service';
 import {
   channelCounts,
@@ -66,9 +66,9 @@ async function channelStates(
   db: Db,
   config: Pick<AppConfig, 'SMTP_URL'>,
 ): Promise<Record<DeliveryChannel, ChannelState>> {
-  const [attempts, webhookAgents] = await Promise.all([
+  const [attempts, webhookOn] = await Promise.all([
     recentAttempts(db, ATTEMPTS_SCANNED),
-    webhookAgentIds(db),
+    anyWebhookOn(db),
   ]);
   const stateOf = (channel: DeliveryChannel, configured: boolean): ChannelState => {
     if (!configured) return 'NOT_CONFIGURED';
@@ -79,7 +79,7 @@ async function channelStates(
   };
   return {
     EMAIL: stateOf('EMAIL', Boolean(config.SMTP_URL)),
-    WEBHOOK: stateOf('WEBHOOK', webhookAgents.length > 0),
+    WEBHOOK: stateOf('WEBHOOK', webhookOn),
   };
 }
 
