@@ -296,51 +296,32 @@ export function runIntakeBench(): Promise<BenchReport> {
       const health = await healthLoad(server);
       const { sourceId, keys } = await sourceWithKeys(server);
       let n = 0;
-      const pool1 = pool;
-      const body = () => JSON.stringify(leadBody(pool1, n * 7919, `B${n}x`));
-      await autocannon({
-        url: `${server.url}/api/v1/leads`,
-        connections: CONNECTIONS,
-        amount: 500,
-        method: 'POST',
-        requests: [
-          {
-            setupRequest: (req: Record<string, unknown>) => {
-              n++;
-              return {
-                ...req,
-                headers: {
-                  'content-type': 'application/json',
-                  authorization: `Bearer ${keys[n % KEYS]}`,
-                },
-                body: body(),
-              };
+      // every request a new lead, the keys in turn
+      const post = (amount: number) =>
+        autocannon({
+          url: `${server?.url}/api/v1/leads`,
+          connections: CONNECTIONS,
+          amount,
+          method: 'POST',
+          requests: [
+            {
+              setupRequest: (req: Record<string, unknown>) => {
+                n++;
+                return {
+                  ...req,
+                  headers: {
+                    'content-type': 'application/json',
+                    authorization: `Bearer ${keys[n % KEYS]}`,
+                  },
+                  body: JSON.stringify(leadBody(pool, n * 7919, `B${n}x`)),
+                };
+              },
             },
-          },
-        ],
-      });
+          ],
+        });
+      await post(500);
       server.drainErrors();
-      const burst = await autocannon({
-        url: `${server.url}/api/v1/leads`,
-        connections: CONNECTIONS,
-        amount: REQUESTS,
-        method: 'POST',
-        requests: [
-          {
-            setupRequest: (req: Record<string, unknown>) => {
-              n++;
-              return {
-                ...req,
-                headers: {
-                  'content-type': 'application/json',
-                  authorization: `Bearer ${keys[n % KEYS]}`,
-                },
-                body: body(),
-              };
-            },
-          },
-        ],
-      });
+      const burst = await post(REQUESTS);
       const leadsPerS = Math.round(burst.latency.totalCount / burst.duration);
       const codes = Object.entries(burst.statusCodeStats)
         .map(([code, s]) => `${code} x${s.count}`)
