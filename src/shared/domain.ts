@@ -32,7 +32,8 @@ export type SubscriptionActor = (typeof SUBSCRIPTION_ACTORS)[number];
 export const USER_ROLES = ['ADMIN', 'AGENT'] as const;
 export type UserRole = (typeof USER_ROLES)[number];
 
-export const ASSIGNMENT_TRIGGERS = ['SCHEDULE', 'MANUAL', 'IMPORT'] as const;
+/** RETURN: the replacement run after an admin approves a return (design 10). */
+export const ASSIGNMENT_TRIGGERS = ['SCHEDULE', 'MANUAL', 'IMPORT', 'RETURN'] as const;
 export type AssignmentTrigger = (typeof ASSIGNMENT_TRIGGERS)[number];
 
 /** How an assigned lead reaches its agent besides the portal itself (design 8). */
@@ -46,6 +47,60 @@ export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
  */
 export const DELIVERY_STATUSES = ['PENDING', 'SENT', 'FAILED', 'SKIPPED'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** Why an agent returns a lead (design 10): a closed list, as lead vendors' return policies have. */
+export const RETURN_REASONS = [
+  'WRONG_NUMBER',
+  'DUPLICATE',
+  'OUT_OF_AREA',
+  'FAKE_INFO',
+  'CONSUMER_DENIES',
+  'LANGUAGE_BARRIER',
+  'UNDER_AGE',
+] as const;
+export type ReturnReason = (typeof RETURN_REASONS)[number];
+
+export const RETURN_STATUSES = ['PENDING', 'APPROVED', 'DENIED'] as const;
+export type ReturnStatus = (typeof RETURN_STATUSES)[number];
+
+/** Why a lead offered at import or intake was not stored (design 10; the Sources figures). */
+export const REFUSAL_REASONS = ['INVALID', 'DUPLICATE', 'DNC'] as const;
+export type RefusalReason = (typeof REFUSAL_REASONS)[number];
+
+/** Follow-up messages (design 9). */
+export const MESSAGE_CHANNELS = ['SMS', 'EMAIL'] as const;
+export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
+
+/**
+ * WAITING: for the lead's calling window; QUEUED: handed to the queue or the provider; SENT:
+ * accepted by the provider; DELIVERED: the provider's status callback says it arrived; FAILED:
+ * the provider refused it or it bounced; BLOCKED: a gate held it back at send time (no consent,
+ * do-not-call, opted out, service or provider gone), with the reason in `error`; RECEIVED: an
+ * inbound message from the lead (a STOP).
+ */
+export const MESSAGE_STATUSES = [
+  'WAITING',
+  'QUEUED',
+  'SENT',
+  'DELIVERED',
+  'FAILED',
+  'BLOCKED',
+  'RECEIVED',
+] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+/** A click-to-call's state, as the provider's status callbacks report it (design 9). */
+export const CALL_STATUSES = [
+  'QUEUED',
+  'RINGING',
+  'IN_PROGRESS',
+  'COMPLETED',
+  'BUSY',
+  'NO_ANSWER',
+  'FAILED',
+  'CANCELED',
+] as const;
+export type CallStatus = (typeof CALL_STATUSES)[number];
 
 export const MIN_PASSWORD_LENGTH = 6;
 export const MIN_LEAD_AGE = 18;

@@ -155,6 +155,15 @@ const envSchema = z.object({
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   STRIPE_API_BASE: z.url().optional(),
+  // Follow-up messages and calls (design 9): on when the three are set; TWILIO_API_BASE points
+  // the SDK at a stand-in of Twilio's REST API (tests only)
+  TWILIO_ACCOUNT_SID: z.string().min(1).optional(),
+  TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
+  TWILIO_FROM_NUMBER: z.string().min(1).optional(),
+  TWILIO_API_BASE: z.url().optional(),
+  // lead quality (design 10)
+  DUPLICATE_WINDOW_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
+  RETURN_WINDOW_DAYS: z.coerce.number().int().min(0).max(365).default(7),
 });
 
 export type AppConfig = Omit<

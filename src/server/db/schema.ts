@@ -14,10 +14,16 @@ import {
 } from 'drizzle-orm/pg-core';
 import {
   ASSIGNMENT_TRIGGERS,
+  CALL_STATUSES,
   DELIVERY_CHANNELS,
   DELIVERY_STATUSES,
   LEAD_CATEGORIES,
   LEAD_STATUSES,
+  MESSAGE_CHANNELS,
+  MESSAGE_STATUSES,
+  REFUSAL_REASONS,
+  RETURN_REASONS,
+  RETURN_STATUSES,
   SUBSCRIPTION_ACTORS,
   SUBSCRIPTION_STATUSES,
   USER_ROLES,
@@ -37,10 +43,22 @@ export const historyKind = pgEnum('lead_history_kind', [
   'AUTO_ASSIGNED',
   'MANUAL_ASSIGNED',
   'STATUS_CHANGED',
+  /** returns (design 10): the agent asked, an admin approved or denied */
+  'RETURN_REQUESTED',
+  'RETURN_APPROVED',
+  'RETURN_DENIED',
+  /** the lead answered STOP to a follow-up message: never messaged again */
+  'OPTED_OUT',
 ]);
 export const importStatus = pgEnum('import_status', ['RUNNING', 'DONE', 'FAILED']);
 export const deliveryChannel = pgEnum('delivery_channel', DELIVERY_CHANNELS);
 export const deliveryStatus = pgEnum('delivery_status', DELIVERY_STATUSES);
+export const returnReason = pgEnum('return_reason', RETURN_REASONS);
+export const returnStatus = pgEnum('return_status', RETURN_STATUSES);
+export const refusalReason = pgEnum('refusal_reason', REFUSAL_REASONS);
+export const messageChannel = pgEnum('message_channel', MESSAGE_CHANNELS);
+export const messageStatus = pgEnum('message_status', MESSAGE_STATUSES);
+export const callStatus = pgEnum('call_status', CALL_STATUSES);
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -52,6 +70,14 @@ export const users = pgTable(
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
     role: userRole('role').notNull().default('AGENT'),
+    /** the agent's own phone, E.164 (design 9: click-to-call rings it) */
+    phone: text('phone'),
+    /** states the agent is licensed in (design 10); empty: not restricted */
+    licensedStates: text('licensed_states').array().notNull().default(sql`'{}'::text[]`),
+    /** set while the agent has paused deliveries (design 10) */
+    pausedAt: timestamp('paused_at', { withTimezone: true }),
+    /** when the pause ends by itself; null with pausedAt set: until the agent resumes */
+    pausedUntil: timestamp('paused_until', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -175,6 +201,13 @@ export const imports = pgTable('imports', {
   errorCount: integer('error_count').notNull().default(0),
   /** The first row errors (capped), for the admin to read. */
   errors: jsonb('errors').$type<{ line: number; reason: string }[]>().notNull().default([]),
+  /** rows refused because their phone is on the do-not-call list (design 10) */
+  dnc: integer('dnc').notNull().default(0),
+  /** the first duplicate rows (capped), by line, with what they duplicate */
+  duplicateLines: jsonb('duplicate_lines')
+    .$type<{ line: number; reason: string }[]>()
+    .notNull()
+    .default([]),
   message: text('message'),
   startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
   finishedAt: timestamp('finished_at', { withTimezone: true }),
@@ -235,6 +268,16 @@ export const leads = pgTable(
     trustedFormCertUrl: text('trusted_form_cert_url'),
     jornayaLeadId: text('jornaya_lead_id'),
     consentIp: text('consent_ip'),
+    /** 5-digit ZIP, when the source gave one: the calling window's time zone (design 10) */
+    zip: text('zip'),
+    /** IANA zone of the lead (from the ZIP, else the state's main zone), set when stored */
+    timeZone: text('time_zone'),
+    /** when an admin approved the agent's return; the lead is INVALID and credited */
+    returnedAt: timestamp('returned_at', { withTimezone: true }),
+    /** when the lead answered STOP: no follow-up message is sent to it again */
+    optedOutAt: timestamp('opted_out_at', { withTimezone: true }),
+    /** the agent's first contact (status change, connected call or follow-up): speed to lead */
+    firstContactAt: timestamp('first_contact_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -251,6 +294,11 @@ export const leads = pgTable(
     // The admin list by status, newest (highest id) first; also the engine's pool of NEW leads.
     // The unfiltered list reads the primary key backwards.
     index('leads_status_idx').on(t.status, t.id),
+    // duplicates within DUPLICATE_WINDOW_DAYS by phone or email (design 10)
+    index('leads_phone_idx').on(t.phone, t.createdAt).where(sql`${t.phone} is not null`),
+    index('leads_email_idx').on(t.email, t.createdAt).where(sql`${t.email} is not null`),
+    // sources analytics by period
+    index('leads_source_idx').on(t.sourceId, t.createdAt).where(sql`${t.sourceId} is not null`),
   ],
 );
 
@@ -454,5 +502,130 @@ export const notifications = pgTable(
   (t) => [
     index('notifications_user_idx').on(t.userId, t.id.desc()),
     index('notifications_unread_idx').on(t.userId).where(sql`${t.readAt} is null`),
+  ],
+);
+
+/** The do-not-call list (design 10): numbers in E.164; leads on it are refused, sends re-check it. */
+export const dncNumbers = pgTable('dnc_numbers', {
+  phone: text('phone').primaryKey(),
+  addedBy: integer('added_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+});
+
+/** Leads refused at import or intake, counted by source and reason (design 12: Sources). */
+export const leadRefusals = pgTable(
+  'lead_refusals',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    sourceId: integer('source_id'),
+    importId: integer('import_id'),
+    reason: refusalReason('reason').notNull(),
+    n: integer('n').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('lead_refusals_source_idx').on(t.sourceId, t.createdAt)],
+);
+
+/** An agent's request to return a lead and the admin's decision (design 10). */
+export const leadReturns = pgTable(
+  'lead_returns',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    leadId: bigint('lead_id', { mode: 'number' }).notNull(),
+    agentId: integer('agent_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    reason: returnReason('reason').notNull(),
+    note: text('note'),
+    status: returnStatus('status').notNull().default('PENDING'),
+    decidedBy: integer('decided_by').references(() => users.id, { onDelete: 'set null' }),
+    decisionNote: text('decision_note'),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // one open or approved return per lead; a denied one may be asked again
+    uniqueIndex('lead_returns_lead_key')
+      .on(t.leadId)
+      .where(sql`${t.status} in ('PENDING', 'APPROVED')`),
+    index('lead_returns_status_idx').on(t.status, t.id),
+    index('lead_returns_agent_idx').on(t.agentId, t.createdAt),
+  ],
+);
+
+/** An agent's follow-up templates (design 9); placeholders {firstName} {agentName} {agentPhone}. */
+export const followUpSettings = pgTable('follow_up_settings', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  enabled: boolean('enabled').notNull().default(false),
+  smsBody: text('sms_body').notNull().default(''),
+  emailSubject: text('email_subject').notNull().default(''),
+  emailBody: text('email_body').notNull().default(''),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Follow-up messages to leads, and what leads sent back (a STOP), with the provider's status. */
+export const followUpMessages = pgTable(
+  'follow_up_messages',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    leadId: bigint('lead_id', { mode: 'number' }).notNull(),
+    agentId: integer('agent_id'),
+    channel: messageChannel('channel').notNull(),
+    /** false: from the lead to us (an inbound SMS) */
+    outbound: boolean('outbound').notNull().default(true),
+    status: messageStatus('status').notNull(),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject'),
+    body: text('body').notNull(),
+    /** the provider's message SID, or the email's Message-ID */
+    providerId: text('provider_id'),
+    error: text('error'),
+    /** not before this time: the opening of the lead's calling window */
+    sendAfter: timestamp('send_after', { withTimezone: true }),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // the first message of each channel goes once per lead and agent
+    uniqueIndex('follow_up_messages_first_key')
+      .on(t.leadId, t.channel, t.agentId)
+      .where(sql`${t.outbound}`),
+    uniqueIndex('follow_up_messages_provider_key').on(t.providerId),
+    index('follow_up_messages_status_idx').on(t.status, t.sendAfter),
+    index('follow_up_messages_created_idx').on(t.createdAt),
+  ],
+);
+
+/** Click-to-call calls (design 9): the provider's call, its outcome and recording. */
+export const calls = pgTable(
+  'calls',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    leadId: bigint('lead_id', { mode: 'number' }).notNull(),
+    agentId: integer('agent_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** the provider's Call SID */
+    providerSid: text('provider_sid').unique(),
+    status: callStatus('status').notNull().default('QUEUED'),
+    /** when the lead's leg was answered (a connected call) */
+    connectedAt: timestamp('connected_at', { withTimezone: true }),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    durationSeconds: integer('duration_seconds'),
+    error: text('error'),
+    recordingSid: text('recording_sid'),
+    /** the provider's URL of the recording: fetched with the account's credentials, never shown */
+    recordingUrl: text('recording_url'),
+    recordingSeconds: integer('recording_seconds'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('calls_lead_idx').on(t.leadId, t.id),
+    index('calls_agent_idx').on(t.agentId, t.id),
+    uniqueIndex('calls_recording_key').on(t.recordingSid),
   ],
 );

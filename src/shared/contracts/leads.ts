@@ -16,6 +16,23 @@ export const leadSchema = z.object({
   agentId: z.number().int().nullable(),
   assignedAt: z.string().nullable(),
   createdAt: z.string(),
+  /** 5-digit ZIP when the source gave one */
+  zip: z.string().nullable(),
+  /** IANA zone of the lead: its ZIP's, else its state's (the calling window, design 10) */
+  timeZone: z.string().nullable(),
+  sourceId: z.number().int().nullable(),
+  /** the consumer's consent as the source recorded it (design 10) */
+  consentAt: z.string().nullable(),
+  consentText: z.string().nullable(),
+  trustedFormCertUrl: z.string().nullable(),
+  jornayaLeadId: z.string().nullable(),
+  consentIp: z.string().nullable(),
+  /** when an admin approved the agent's return of it */
+  returnedAt: z.string().nullable(),
+  /** when the lead answered STOP to a follow-up message */
+  optedOutAt: z.string().nullable(),
+  /** the agent's first contact: status change, connected call or follow-up (design 12) */
+  firstContactAt: z.string().nullable(),
 });
 export type Lead = z.infer<typeof leadSchema>;
 

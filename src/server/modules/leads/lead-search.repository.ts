@@ -41,6 +41,17 @@ export function toLead(row: typeof leads.$inferSelect): Lead {
     agentId: row.agentId,
     assignedAt: row.assignedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
+    zip: row.zip,
+    timeZone: row.timeZone,
+    sourceId: row.sourceId,
+    consentAt: row.consentAt?.toISOString() ?? null,
+    consentText: row.consentText,
+    trustedFormCertUrl: row.trustedFormCertUrl,
+    jornayaLeadId: row.jornayaLeadId,
+    consentIp: row.consentIp,
+    returnedAt: row.returnedAt?.toISOString() ?? null,
+    optedOutAt: row.optedOutAt?.toISOString() ?? null,
+    firstContactAt: row.firstContactAt?.toISOString() ?? null,
   };
 }
 
@@ -56,7 +67,12 @@ const isoText = (column: string) =>
 const LEAD_FIELDS = sql.raw(`select l.id, l.first_name as "firstName", l.last_name as "lastName",
   l.phone, l.email, l.city, l.state, l.age, l.category, l.status, l.external_id as "externalId",
   l.agent_id as "agentId", ${isoText('l.assigned_at')} as "assignedAt",
-  ${isoText('l.created_at')} as "createdAt"`);
+  ${isoText('l.created_at')} as "createdAt", l.zip, l.time_zone as "timeZone",
+  l.source_id as "sourceId", ${isoText('l.consent_at')} as "consentAt",
+  l.consent_text as "consentText", l.trusted_form_cert_url as "trustedFormCertUrl",
+  l.jornaya_lead_id as "jornayaLeadId", l.consent_ip as "consentIp",
+  ${isoText('l.returned_at')} as "returnedAt", ${isoText('l.opted_out_at')} as "optedOutAt",
+  ${isoText('l.first_contact_at')} as "firstContactAt"`);
 
 /**
  * A subquery of one row: `leads`, the JSON array (as text) of the leads rows that `rows` selects,

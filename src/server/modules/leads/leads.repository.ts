@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { AgentSettableStatus, LeadStatus } from '../../../shared/domain';
 import type { Db } from '../../db/client';
 import { leadHistory, leads } from '../../db/schema';
@@ -29,7 +29,7 @@ export async function writeStatusChange(
 ): Promise<LeadRow> {
   const [updated] = await tx
     .update(leads)
-    .set({ status: change.to })
+    .set({ status: change.to, firstContactAt: sql`coalesce(${leads.firstContactAt}, now())` })
     .where(eq(leads.id, change.leadId))
     .returning();
   await tx.insert(leadHistory).values({
@@ -41,4 +41,15 @@ export async function writeStatusChange(
     toStatus: change.to,
   });
   return updated;
+}
+
+/**
+ * The agent's first contact with the lead (design 12, speed to lead): kept once, the earliest of
+ * a status change, a connected call or a follow-up message sent.
+ */
+export async function markFirstContact(tx: Db, leadId: number, at?: Date): Promise<void> {
+  await tx
+    .update(leads)
+    .set({ firstContactAt: sql`coalesce(${leads.firstContactAt}, ${at ?? sql`now()`})` })
+    .where(eq(leads.id, leadId));
 }
