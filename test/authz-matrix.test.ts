@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { insertLeads } from './support/agent-fixtures';
+import { registeredRoutes as registered } from './support/route-log';
 import {
   CALLERS,
   type Caller,
@@ -11,20 +12,9 @@ import {
 } from './support/route-table';
 import { setupTestApp } from './support/test-app';
 
-/** Every route the app registers, seen by an onRoute hook added to the instance buildApp makes. */
-const registered = vi.hoisted(() => [] as { method: string; url: string }[]);
-vi.mock('fastify', async (importOriginal) => {
-  const mod = await importOriginal<typeof import('fastify')>();
-  const factory = mod.default as unknown as (opts?: unknown) => import('fastify').FastifyInstance;
-  const withRouteLog = (opts?: unknown) => {
-    const app = factory(opts);
-    app.addHook('onRoute', (route) => {
-      for (const method of [route.method].flat()) registered.push({ method, url: route.url });
-    });
-    return app;
-  };
-  return { ...mod, default: withRouteLog, fastify: withRouteLog };
-});
+vi.mock('fastify', async (importOriginal) =>
+  (await import('./support/route-log')).fastifyWithRouteLog(importOriginal),
+);
 
 const ctx = setupTestApp();
 let fx: Fixtures;

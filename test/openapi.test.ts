@@ -1,21 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { DOCS_PREFIX, OPENAPI_PATH } from '../src/server/plugins/openapi';
+import { registeredRoutes as registered } from './support/route-log';
 import { setupTestApp } from './support/test-app';
 
-/** Every route the app registers, seen by an onRoute hook added to the instance buildApp makes. */
-const registered = vi.hoisted(() => [] as { method: string; url: string }[]);
-vi.mock('fastify', async (importOriginal) => {
-  const mod = await importOriginal<typeof import('fastify')>();
-  const factory = mod.default as unknown as (opts?: unknown) => import('fastify').FastifyInstance;
-  const withRouteLog = (opts?: unknown) => {
-    const app = factory(opts);
-    app.addHook('onRoute', (route) => {
-      for (const method of [route.method].flat()) registered.push({ method, url: route.url });
-    });
-    return app;
-  };
-  return { ...mod, default: withRouteLog, fastify: withRouteLog };
-});
+vi.mock('fastify', async (importOriginal) =>
+  (await import('./support/route-log')).fastifyWithRouteLog(importOriginal),
+);
 
 const ctx = setupTestApp();
 
