@@ -21,8 +21,12 @@ export async function lockRuns(tx: Db): Promise<void> {
   await lockQuotasExclusive(tx);
 }
 
-/** Agents (role AGENT) with an ACTIVE subscription to a package, with their preferences. */
-export async function readActiveAgents(tx: Db): Promise<AgentRow[]> {
+/**
+ * Agents (role AGENT) with an ACTIVE subscription to a package, with their preferences, licence,
+ * and whether they are paused at `now` (the run's clock; docs/domain.md, Pause).
+ */
+export async function readActiveAgents(tx: Db, now: Date = new Date()): Promise<AgentRow[]> {
+  const at = now.toISOString();
   return queryRows<AgentRow>(
     tx,
     sql`select u.id,
@@ -33,7 +37,10 @@ export async function readActiveAgents(tx: Db): Promise<AgentRow[]> {
                coalesce(pr.cities, '{}')::text[] as "cities",
                pr.age_min as "ageMin",
                pr.age_max as "ageMax",
-               coalesce(pr.categories, '{}')::text[] as "categories"
+               coalesce(pr.categories, '{}')::text[] as "categories",
+               u.licensed_states::text[] as "licensedStates",
+               (u.paused_at is not null
+                and (u.paused_until is null or u.paused_until > ${at}::timestamptz)) as "paused"
           from users u
           join subscriptions s on s.user_id = u.id and s.status = 'ACTIVE'
           join packages p on p.id = s.package_id

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { EnrollmentWindows } from '../../config/env';
-import { type AgentRow, eligibleAgents, enrollmentOpen, normalizeCity } from './eligibility';
+import {
+  type AgentRow,
+  effectiveStates,
+  eligibleAgents,
+  enrollmentOpen,
+  normalizeCity,
+} from './eligibility';
 
 const WINDOWS: EnrollmentWindows = {
   MEDICARE: { start: '10-15', end: '12-07' },
@@ -86,5 +92,43 @@ describe('eligibleAgents', () => {
       WINDOWS,
     );
     expect(agent.cities).toEqual(['austin', 'el paso']);
+  });
+
+  it('leaves paused agents out entirely', () => {
+    const agents = eligibleAgents(
+      [row({ id: 1, paused: true }), row({ id: 2, paused: false })],
+      new Map(),
+      '2026-06-15',
+      WINDOWS,
+    );
+    expect(agents.map((a) => a.id)).toEqual([2]);
+  });
+
+  it('narrows the states to the licence; no overlap keeps the agent but fits nothing', () => {
+    const [both, onlyLicence, none, free] = eligibleAgents(
+      [
+        row({ id: 1, states: ['TX', 'FL', 'GA'], licensedStates: ['FL', 'TX', 'OH'] }),
+        row({ id: 2, states: [], licensedStates: ['OH'] }),
+        row({ id: 3, states: ['TX'], licensedStates: ['OH'] }),
+        row({ id: 4, states: ['TX'], licensedStates: [] }),
+      ],
+      new Map(),
+      '2026-06-15',
+      WINDOWS,
+    );
+    expect(both.states).toEqual(['TX', 'FL']);
+    expect(onlyLicence.states).toEqual(['OH']);
+    expect(none.category).toBeNull();
+    expect(free.states).toEqual(['TX']);
+  });
+});
+
+describe('effectiveStates', () => {
+  it('is the intersection, the licence alone, the preferences alone, or null', () => {
+    expect(effectiveStates(['TX', 'FL'], ['FL'])).toEqual(['FL']);
+    expect(effectiveStates([], ['FL', 'FL'])).toEqual(['FL']);
+    expect(effectiveStates(['TX'], [])).toEqual(['TX']);
+    expect(effectiveStates([], [])).toEqual([]);
+    expect(effectiveStates(['TX'], ['FL'])).toBeNull();
   });
 });

@@ -17,6 +17,10 @@ export interface AgentRow {
   ageMin: number | null;
   ageMax: number | null;
   categories: string[];
+  /** states the agent is licensed in; empty: not restricted (docs/domain.md, Licensed states) */
+  licensedStates?: string[];
+  /** paused at the run's clock (docs/domain.md, Pause): not eligible at all */
+  paused?: boolean;
 }
 
 /** An eligible agent, ready for class building: cities normalized, categories resolved. */
@@ -30,6 +34,19 @@ export interface AgentProfile {
   cities: string[];
   ageMin: number | null;
   ageMax: number | null;
+}
+
+/**
+ * The states an agent may receive leads of: the preferred states within the licence when both are
+ * set, the licensed states when only they are, the preferred ones (or [] = any) otherwise. null:
+ * preferences and licence do not overlap, so the agent fits no lead.
+ */
+export function effectiveStates(preferred: string[], licensed: string[]): string[] | null {
+  if (licensed.length === 0) return preferred;
+  if (preferred.length === 0) return [...new Set(licensed)];
+  const allowed = new Set(licensed);
+  const both = [...new Set(preferred.filter((s) => allowed.has(s)))];
+  return both.length === 0 ? null : both;
 }
 
 /** Lowercase, trim, collapse inner whitespace: how cities are compared (docs/domain.md, Assignment). */
@@ -55,9 +72,10 @@ export function enrollmentOpen(
 }
 
 /**
- * The eligible agents among the ACTIVE subscribers: enrollment windows applied, quota used today
- * attached. An agent whose preferred categories leave out the package's category stays eligible
- * (and counted) but fits no lead.
+ * The eligible agents among the ACTIVE subscribers: paused agents left out, enrollment windows
+ * applied, licences applied to the states, quota used today attached. An agent whose preferred
+ * categories leave out the package's category, or whose preferred states lie all outside the
+ * licence, stays eligible (and counted) but fits no lead.
  */
 export function eligibleAgents(
   rows: AgentRow[],
@@ -67,14 +85,17 @@ export function eligibleAgents(
 ): AgentProfile[] {
   const out: AgentProfile[] = [];
   for (const row of rows) {
+    if (row.paused) continue;
     if (!enrollmentOpen(row.category, row.enrollmentOnly, businessDate, windows)) continue;
-    const wanted = row.categories.length === 0 || row.categories.includes(row.category);
+    const states = effectiveStates(row.states, row.licensedStates ?? []);
+    const wanted =
+      states !== null && (row.categories.length === 0 || row.categories.includes(row.category));
     out.push({
       id: row.id,
       category: wanted ? row.category : null,
       quota: row.quota,
       assignedToday: assignedToday.get(row.id) ?? 0,
-      states: row.states,
+      states: states ?? [],
       cities: [...new Set(row.cities.map(normalizeCity).filter((c) => c !== ''))],
       ageMin: row.ageMin,
       ageMax: row.ageMax,

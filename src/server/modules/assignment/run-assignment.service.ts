@@ -78,7 +78,7 @@ export async function runAssignment(
       const runId = await insertRun(tx, { trigger: options.trigger, businessDate, scheduleKey });
       if (runId === null) return null;
 
-      const rows = await readActiveAgents(tx);
+      const rows = await readActiveAgents(tx, now);
       const used = await assignedOnDate(tx, businessDate);
       const agents = eligibleAgents(rows, used, businessDate, config.ENROLLMENT_WINDOWS);
       figures.eligibleAgents = agents.length;

@@ -99,7 +99,8 @@ export interface PickedAgent {
  * as oldest), then the lower id. One prepared statement (its plan is kept per connection): the
  * fits in SQL, the cheap preference checks first; a per agent by one index-only probe of
  * (assigned_on, agent_id) (at most q entries each), never a scan of today's leads; the time of
- * the last lead (a heap read) only for the agents tied at the lowest ratio.
+ * the last lead (a heap read) only for the agents tied at the lowest ratio. Paused agents and
+ * agents not licensed in the lead's state are left out (docs/domain.md, Pause, Licensed states).
  */
 export async function pickAgent(tx: Db, input: PickInput): Promise<PickedAgent | null> {
   const exclude = `{${input.exclude.join(',')}}`;
@@ -124,7 +125,11 @@ export async function pickAgent(tx: Db, input: PickInput): Promise<PickedAgent |
                       where lower(regexp_replace(regexp_replace(c, '^\\s+|\\s+$', '', 'g'),
                                                  '\\s+', ' ', 'g')) = ${input.city}::text))))
              and s.user_id <> all(${exclude}::int[])
-             and exists (select 1 from users u where u.id = s.user_id and u.role = 'AGENT')),
+             and exists (select 1 from users u where u.id = s.user_id and u.role = 'AGENT'
+                   and not (u.paused_at is not null
+                            and (u.paused_until is null or u.paused_until > now()))
+                   and (cardinality(u.licensed_states) = 0
+                        or ${input.state}::text = any(u.licensed_states)))),
         counted as (
           select f.id, f.q, t.a
             from fit f
