@@ -20,6 +20,7 @@ import { billingAgentRoutes } from './modules/billing/billing-agent.routes';
 import { stripeWebhookRoutes } from './modules/billing/stripe-webhook.routes';
 import { deliveryAdminRoutes } from './modules/delivery/delivery-admin.routes';
 import { deliveryAgentRoutes } from './modules/delivery/delivery-agent.routes';
+import { dncRoutes } from './modules/dnc/dnc.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { importsRoutes } from './modules/imports/imports.routes';
 import { intakeRoutes } from './modules/intake/intake.routes';
@@ -145,6 +146,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(deliveryAgentRoutes);
   await app.register(deliveryAdminRoutes);
   await app.register(sourcesRoutes);
+  await app.register(dncRoutes);
   await app.register(intakeRoutes);
   await app.register(notificationsRoutes);
   await app.register(liveEventsRoutes, { live });

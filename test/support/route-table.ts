@@ -6,7 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import { apiKeys, imports, sources, subscriptions } from '../../src/server/db/schema';
+import { apiKeys, dncNumbers, imports, sources, subscriptions } from '../../src/server/db/schema';
 import { insertLeads, insertPackage } from './agent-fixtures';
 import { Client, loginAdmin, registerAgent, type TestContext, uniqueEmail } from './test-app';
 
@@ -77,6 +77,9 @@ export interface RouteCase {
 const PUBLIC = (ok: number) => ({ anonymous: ok, agent: ok, otherAgent: ok, admin: ok });
 const SIGNED_IN = (ok: number) => ({ anonymous: 401, agent: ok, otherAgent: ok, admin: ok });
 const ADMIN_ONLY = (ok: number) => ({ anonymous: 401, agent: 403, otherAgent: 403, admin: ok });
+/** A fresh valid US number for the do-not-call routes: +1 305 555 1000, 1001... */
+let matrixPhoneSeq = 0;
+const matrixPhone = () => `+13055551${String(matrixPhoneSeq++ % 1000).padStart(3, '0')}`;
 /** `other`: what agent B gets when the request names agent A's object */
 const AGENT_ONLY = (ok: number, other = ok) => ({
   anonymous: 401,
@@ -560,6 +563,32 @@ export const ROUTES: RouteCase[] = [
     },
     invalid: () => ({ url: '/api/admin/sources/1/keys/x' }),
   },
+  // the do-not-call list (modules/dnc, design 10)
+  {
+    method: 'GET',
+    path: '/api/admin/dnc',
+    expect: ADMIN_ONLY(200),
+    request: () => ({ url: '/api/admin/dnc?q=305' }),
+    invalid: () => ({ url: '/api/admin/dnc?limit=0' }),
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/dnc',
+    expect: ADMIN_ONLY(200),
+    request: () => ({ url: '/api/admin/dnc', body: { phones: [matrixPhone()] } }),
+    invalid: () => ({ url: '/api/admin/dnc', body: { phones: 'not a list' } }),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/admin/dnc/:phone',
+    expect: ADMIN_ONLY(200),
+    request: async (fx) => {
+      const phone = matrixPhone();
+      await fx.ctx.database.db.insert(dncNumbers).values({ phone });
+      return { url: `/api/admin/dnc/${encodeURIComponent(phone)}` };
+    },
+    invalid: () => ({ url: '/api/admin/dnc/not-a-phone' }),
+  },
   {
     method: 'POST',
     path: '/api/v1/leads',
@@ -702,6 +731,7 @@ export const CHECKED_TABLES = [
   'notifications',
   'billing_customers',
   'billing_events',
+  'dnc_numbers',
 ] as const;
 export type CheckedTable = (typeof CHECKED_TABLES)[number];
 

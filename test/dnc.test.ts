@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import { DNC_UPLOAD_MAX_BYTES } from '../src/shared/contracts/dnc';
+import { type Client, loginAdmin, registerAgent, setupTestApp } from './support/test-app';
+
+const ctx = setupTestApp({ ASSIGN_ON_IMPORT: false });
+
+function postCsv(client: Client, csv: string, type = 'text/csv') {
+  return client.request('POST', '/api/admin/dnc', csv, { 'content-type': type });
+}
+
+async function list(client: Client, query = '') {
+  const res = await client.get(`/api/admin/dnc${query}`);
+  expect(res.statusCode).toBe(200);
+  return res.json() as {
+    count: number;
+    total: number;
+    items: { phone: string; addedAt: string; addedBy: { id: number; name: string } | null }[];
+  };
+}
+
+describe('the do-not-call list', () => {
+  it('takes a CSV with a phone column: good lines kept in E.164, bad ones reported by line', async () => {
+    const admin = await loginAdmin(ctx);
+    const csv = [
+      'name,phone',
+      'Ann,(305) 555-0123',
+      'Bob,not a number',
+      '',
+      'Cy,"+1 212 555 0199"',
+      'Di,',
+      'Ed,305.555.0123',
+    ].join('\r\n');
+    const res = await postCsv(admin.client, csv);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      added: 2,
+      // line 7 is line 2's number written another way
+      alreadyListed: 1,
+      errors: [
+        { line: 3, reason: "'not a number' is not a valid phone number" },
+        { line: 6, reason: 'no phone number' },
+      ],
+      errorCount: 2,
+    });
+    const page = await list(admin.client);
+    expect(page.count).toBe(2);
+    expect(page.items.map((i) => i.phone).sort()).toEqual(['+12125550199', '+13055550123']);
+    expect(page.items[0]?.addedBy).toEqual({ id: admin.id, name: 'Admin' });
+    expect(Date.now() - Date.parse(page.items[0]?.addedAt ?? '')).toBeLessThan(60_000);
+  });
+
+  it('takes one number a line without a header, and JSON {phones}; numbers already listed are counted, not added twice', async () => {
+    const admin = await loginAdmin(ctx);
+    const before = (await list(admin.client)).count;
+    const res = await postCsv(
+      admin.client,
+      '2025550143\n2025550143\n+14155552671\n123\n',
+      'text/plain',
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      added: 2,
+      alreadyListed: 1,
+      errors: [{ line: 4, reason: "'123' is not a valid phone number" }],
+      errorCount: 1,
+    });
+    const json = await admin.client.post('/api/admin/dnc', {
+      phones: ['(202) 555-0143', '646-555-0100', 'x'],
+    });
+    expect(json.statusCode, json.body).toBe(200);
+    expect(json.json()).toEqual({
+      added: 1,
+      alreadyListed: 1,
+      errors: [{ line: 3, reason: "'x' is not a valid phone number" }],
+      errorCount: 1,
+    });
+    expect((await list(admin.client)).count).toBe(before + 3);
+  });
+
+  it('refuses a CSV whose header has no phone column, adding nothing', async () => {
+    const admin = await loginAdmin(ctx);
+    const before = (await list(admin.client)).count;
+    const res = await postCsv(admin.client, 'name,email\nAnn,ann@example.com\n');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      added: 0,
+      errors: [{ line: 1, reason: 'The header has no phone column' }],
+    });
+    expect((await list(admin.client)).count).toBe(before);
+  });
+
+  it('searches by the digits of a number and pages newest first', async () => {
+    const admin = await loginAdmin(ctx);
+    await admin.client.post('/api/admin/dnc', { phones: ['(720) 555-0111', '(720) 555-0112'] });
+    const found = await list(admin.client, `?q=${encodeURIComponent('(720) 555-011')}`);
+    expect(found.total).toBe(2);
+    expect(found.count).toBeGreaterThan(2);
+    expect(found.items.map((i) => i.phone)).toEqual(['+17205550111', '+17205550112']);
+    const one = await list(admin.client, '?q=7205550112');
+    expect(one.items.map((i) => i.phone)).toEqual(['+17205550112']);
+    const page = await list(admin.client, '?limit=1&offset=1');
+    expect(page.items).toHaveLength(1);
+    expect((await admin.client.get('/api/admin/dnc?q=abc')).statusCode).toBe(400);
+  });
+
+  it('removes a number written any way; 404 when it is not listed', async () => {
+    const admin = await loginAdmin(ctx);
+    await admin.client.post('/api/admin/dnc', { phones: ['+13035550177'] });
+    const del = await admin.client.delete(`/api/admin/dnc/${encodeURIComponent('(303) 555-0177')}`);
+    expect(del.statusCode, del.body).toBe(200);
+    expect(del.json()).toEqual({ phone: '+13035550177' });
+    expect((await list(admin.client, '?q=3035550177')).total).toBe(0);
+    const again = await admin.client.delete(`/api/admin/dnc/${encodeURIComponent('+13035550177')}`);
+    expect(again.statusCode).toBe(404);
+    expect(again.json().message).toBe('+13035550177 is not on the do-not-call list');
+    expect((await admin.client.delete('/api/admin/dnc/12')).statusCode).toBe(400);
+  });
+
+  it('refuses an oversized body (413) and wrong types (400)', async () => {
+    const admin = await loginAdmin(ctx);
+    const before = (await list(admin.client)).count;
+    const line = '3055550123\n';
+    const big = line.repeat(Math.ceil(DNC_UPLOAD_MAX_BYTES / line.length) + 1);
+    const tooBig = await postCsv(admin.client, big);
+    expect(tooBig.statusCode).toBe(413);
+    for (const body of [{ phones: '3055550123' }, { phones: [3055550123] }, { phones: [] }, {}]) {
+      const res = await admin.client.post('/api/admin/dnc', body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+    }
+    const xml = await admin.client.request('POST', '/api/admin/dnc', '<phones/>', {
+      'content-type': 'application/xml',
+    });
+    expect(xml.statusCode).toBe(415);
+    expect((await list(admin.client)).count).toBe(before);
+  });
+
+  it('is for admins only', async () => {
+    const agent = await registerAgent(ctx.app);
+    expect((await agent.client.get('/api/admin/dnc')).statusCode).toBe(403);
+    expect((await agent.client.post('/api/admin/dnc', { phones: ['3055550123'] })).statusCode).toBe(
+      403,
+    );
+  });
+});
