@@ -214,7 +214,7 @@ test.describe('route guards', () => {
     await loginAsAdmin(page);
     await expect(page.getByTestId('portal-title')).toHaveText('Admin Portal');
     const menu = page.getByRole('navigation', { name: 'Admin Portal' });
-    // the spec's five, then the delivery product's two (issue 14)
+    // the spec's five, then the delivery product's two (issue 14) and the DNC list (issue 16)
     await expect(menu.getByRole('link')).toHaveText([
       'Dashboard',
       'Packages',
@@ -222,6 +222,7 @@ test.describe('route guards', () => {
       'Agents',
       'Analytics',
       'Sources',
+      'Do Not Call',
       'Deliveries',
     ]);
   });

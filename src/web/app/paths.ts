@@ -23,6 +23,8 @@ export const paths = {
     agents: '/admin/agents',
     analytics: '/admin/analytics',
     sources: '/admin/sources',
+    /** The do-not-call list (design 10). */
+    dnc: '/admin/dnc',
     deliveries: '/admin/deliveries',
   },
 } as const;

@@ -41,6 +41,8 @@ const AdminAnalyticsPage = lazyNamed(
 
 const AdminSourcesPage = lazyNamed(() => import('./pages/admin-sources-page'), 'AdminSourcesPage');
 
+const AdminDncPage = lazyNamed(() => import('./pages/admin-dnc-page'), 'AdminDncPage');
+
 const AdminDeliveriesPage = lazyNamed(
   () => import('./pages/admin-deliveries-page'),
   'AdminDeliveriesPage',
@@ -59,6 +61,7 @@ const protectedRoutes: { path: string; role: UserRole; page: ComponentType }[] =
   { path: paths.admin.analytics, role: 'ADMIN', page: AdminAnalyticsPage },
   { path: paths.admin.deliveries, role: 'ADMIN', page: AdminDeliveriesPage },
   { path: paths.admin.sources, role: 'ADMIN', page: AdminSourcesPage },
+  { path: paths.admin.dnc, role: 'ADMIN', page: AdminDncPage },
 ];
 
 /** A new screen starts at the top, unless the URL points at an anchor. */

@@ -7,6 +7,7 @@ import {
   LayoutDashboard,
   type LucideIcon,
   Package,
+  PhoneOff,
   Send,
   SlidersHorizontal,
   Users,
@@ -30,6 +31,7 @@ const adminNav: PortalNavItem[] = [
   { title: 'Agents', href: paths.admin.agents, icon: Users },
   { title: 'Analytics', href: paths.admin.analytics, icon: ChartColumn },
   { title: 'Sources', href: paths.admin.sources, icon: Waypoints },
+  { title: 'Do Not Call', href: paths.admin.dnc, icon: PhoneOff },
   { title: 'Deliveries', href: paths.admin.deliveries, icon: Send },
 ];
 
