@@ -58,7 +58,12 @@ export type ImportRowError = z.infer<typeof importRowError>;
 
 export const importResult = z.object({
   imported: z.number().int(),
+  /** rows refused as duplicates: same phone or email within the window, or same externalId */
   duplicates: z.number().int(),
+  /** rows refused because their phone is on the do-not-call list */
+  dnc: z.number().int(),
+  /** the first refused rows (duplicates and do-not-call), by line, with why */
+  duplicateLines: z.array(importRowError),
   errors: z.array(importRowError),
   errorCount: z.number().int(),
   importId: z.number().int(),
@@ -77,6 +82,9 @@ export const importRecord = z.object({
   rowsSeen: z.number().int(),
   imported: z.number().int(),
   duplicates: z.number().int(),
+  dnc: z.number().int(),
+  /** the first refused rows (duplicates and do-not-call), by line, with why */
+  duplicateLines: z.array(importRowError),
   errorCount: z.number().int(),
   /** why a FAILED import stored nothing */
   message: z.string().nullable(),

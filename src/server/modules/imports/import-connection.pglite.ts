@@ -44,6 +44,8 @@ async function inPgliteTransaction<T>(
         };
       },
       run: async (statement, params) => (await tx.query(statement, params)).affectedRows ?? 0,
+      query: async <R>(statement: string, params?: unknown[]) =>
+        (await tx.query<R>(statement, params)).rows,
     };
     return work(session);
   });

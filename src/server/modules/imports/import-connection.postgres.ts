@@ -44,6 +44,8 @@ export async function withPostgresConnection<T>(
         const session: ImportSession = {
           copy: (target) => copyStream(client, `copy ${target} from stdin`),
           run: async (statement, params) => (await client.query(statement, params)).rowCount ?? 0,
+          query: async <R>(statement: string, params?: unknown[]) =>
+            (await client.query(statement, params)).rows as R[],
         };
         const result = await work(session);
         await client.query('commit');

@@ -26,6 +26,8 @@ export interface ImportSession {
   copy(target: string): CopyIn;
   /** one statement; answers the rows it touched */
   run(statement: string, params?: unknown[]): Promise<number>;
+  /** one statement; answers its rows */
+  query<R>(statement: string, params?: unknown[]): Promise<R[]>;
 }
 
 /** An import's connection: its record's id, and the one transaction that stores its rows. */

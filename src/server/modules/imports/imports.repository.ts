@@ -30,7 +30,7 @@ export type HeldConnectionQuery = (statement: string, params: unknown[]) => Prom
 /** The running figures of an import, as its record stores them. */
 export type ImportFigures = Pick<
   ImportProgress,
-  'rowsSeen' | 'imported' | 'duplicates' | 'errorCount'
+  'rowsSeen' | 'imported' | 'duplicates' | 'dnc' | 'errorCount'
 >;
 
 /** Creates a RUNNING record (PGlite: one connection, this process knows its running imports). */
@@ -70,21 +70,33 @@ export async function saveImportFigures(
       rowsSeen: figures.rowsSeen,
       imported: figures.imported,
       duplicates: figures.duplicates,
+      dnc: figures.dnc,
       errorCount: figures.errorCount,
     })
     .where(and(eq(imports.id, importId), eq(imports.status, 'RUNNING')));
 }
 
-/** Marks the import DONE, inside its own transaction (it commits with the rows). */
+/**
+ * Marks the import DONE and records its refusals by reason (lead_refusals, one row per reason
+ * with a count: the sources' analytics), inside its own transaction (it commits with the rows).
+ */
 export async function markImportDone(
   session: Pick<ImportSession, 'run'>,
   importId: number,
   figures: ImportFigures,
   errors: readonly ImportRowError[],
+  refusedLines: readonly ImportRowError[],
+  sourceId: number | null,
 ): Promise<void> {
   await session.run(
-    `update imports set status = 'DONE', rows_seen = $2, imported = $3, duplicates = $4,
-            error_count = $5, errors = $6::jsonb, finished_at = now()
+    `with r as (
+       insert into lead_refusals (source_id, import_id, reason, n)
+       select $8::int, $1::int, reason::refusal_reason, n
+         from (values ('INVALID', $5::int), ('DUPLICATE', $4::int), ('DNC', $9::int)) v(reason, n)
+        where n > 0)
+     update imports set status = 'DONE', rows_seen = $2, imported = $3, duplicates = $4,
+            error_count = $5, errors = $6::jsonb, dnc = $9, duplicate_lines = $7::jsonb,
+            finished_at = now()
       where id = $1`,
     [
       importId,
@@ -93,6 +105,9 @@ export async function markImportDone(
       figures.duplicates,
       figures.errorCount,
       JSON.stringify(errors),
+      JSON.stringify(refusedLines),
+      sourceId,
+      figures.dnc,
     ],
   );
 }
@@ -111,6 +126,7 @@ export async function markImportFailed(
       rowsSeen,
       imported: 0,
       duplicates: 0,
+      dnc: 0,
       message,
       finishedAt: sql`now()`,
     })
@@ -133,6 +149,8 @@ function toImportRecord(row: ImportRow): ImportRecord {
     rowsSeen: Math.max(row.rowsSeen, live?.rowsSeen ?? 0),
     imported: Math.max(row.imported, live?.imported ?? 0),
     duplicates: Math.max(row.duplicates, live?.duplicates ?? 0),
+    dnc: Math.max(row.dnc, live?.dnc ?? 0),
+    duplicateLines: row.duplicateLines,
     errorCount: Math.max(row.errorCount, live?.errorCount ?? 0),
     message: row.message,
     startedAt: row.startedAt.toISOString(),
@@ -175,7 +193,7 @@ export async function failAbandonedImports(database: Database): Promise<number[]
   const rows = await queryRows<{ id: number }>(
     database.db,
     sql`update imports
-           set status = 'FAILED', imported = 0, duplicates = 0,
+           set status = 'FAILED', imported = 0, duplicates = 0, dnc = 0,
                message = ${ABANDONED_IMPORT_MESSAGE}, finished_at = now()
          where status = 'RUNNING'
            and not (id = any(${`{${own.join(',')}}`}::int[]))

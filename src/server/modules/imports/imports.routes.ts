@@ -82,6 +82,7 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
           actorId: currentUser(request).id,
           wasTruncated: () => part.file.truncated,
           maxBytes,
+          duplicateWindowDays: app.config.DUPLICATE_WINDOW_DAYS,
         },
         {
           afterCommit: () => opts.afterCommit?.(),

@@ -17,7 +17,6 @@ import {
   markImportFailed,
   saveImportFigures,
 } from './imports.repository';
-import { encodeLeadRows } from './lead-copy-format';
 import { type CsvBatch, parseLeadCsv } from './lead-csv';
 import { LeadGroupWriter, type StoredGroup } from './lead-group-writer';
 
@@ -66,7 +65,11 @@ export interface ImportInput {
   /** true once the whole upload was read, if it was cut at the size limit */
   wasTruncated: () => boolean;
   maxBytes: number;
+  /** DUPLICATE_WINDOW_DAYS (config); 30 when not given */
+  duplicateWindowDays?: number;
 }
+
+const DEFAULT_DUPLICATE_WINDOW_DAYS = 30;
 
 export interface ImportHooks {
   /** runs after the import committed (the assignment engine) */
@@ -110,6 +113,8 @@ async function runImport(
   const { importId } = connection;
   const progress = startProgress(importId);
   const errors: ImportRowError[] = [];
+  /** duplicates and do-not-call refusals, by line (capped like the errors) */
+  const refusedLines: ImportRowError[] = [];
   const saver = new ProgressSaver(database, importId, progress);
   const groupRows = database.pglite ? PGLITE_IMPORT_GROUP_ROWS : IMPORT_GROUP_ROWS;
 
@@ -117,30 +122,36 @@ async function runImport(
     await connection.transaction(async (session) => {
       // The rows stream into the open COPY while the parser reads on: the database and this
       // process work side by side, and memory holds one group of COPY text at most.
-      const writer = new LeadGroupWriter(session);
+      const writer = new LeadGroupWriter(session, {
+        importId,
+        sourceId: input.sourceId,
+        duplicateWindowDays: input.duplicateWindowDays ?? DEFAULT_DUPLICATE_WINDOW_DAYS,
+      });
       const count = (stored: StoredGroup) => {
         progress.imported += stored.imported;
         progress.duplicates += stored.duplicates;
+        progress.dnc += stored.dnc;
+        for (const line of stored.refusedLines) {
+          if (refusedLines.length >= MAX_REPORTED_ERRORS) break;
+          refusedLines.push(line);
+        }
       };
       const file = withIdleTimeout(input.file, UPLOAD_IDLE_MS);
       try {
         for await (const batch of parseLeadCsv(file)) {
           countBatch(batch, progress, errors);
           saver.maybeSave();
-          await writer.add(
-            encodeLeadRows(batch.leads, importId, input.sourceId),
-            batch.leads.length,
-          );
+          writer.add(batch.leads);
           if (writer.size >= groupRows) count(await writer.endGroup());
         }
-        count(await writer.endGroup());
+        count(await writer.finish());
       } catch (err) {
         await writer.abort(); // a COPY left open would hold the connection
         throw err;
       }
       if (input.wasTruncated()) throw tooLarge(input.maxBytes);
       await saver.flush();
-      await markImportDone(session, importId, progress, errors);
+      await markImportDone(session, importId, progress, errors, refusedLines, input.sourceId);
     });
   } catch (err) {
     const failure = input.wasTruncated() ? tooLarge(input.maxBytes) : err;
@@ -158,6 +169,8 @@ async function runImport(
   return {
     imported: progress.imported,
     duplicates: progress.duplicates,
+    dnc: progress.dnc,
+    duplicateLines: refusedLines,
     errors,
     errorCount: progress.errorCount,
     importId,

@@ -15,12 +15,19 @@ const lead = (over: Partial<ParsedLead> = {}): ParsedLead => ({
   externalId: 'X-1',
   firstName: 'Ann',
   lastName: 'Lee',
-  phone: '555-0100',
+  phone: '+12125550100',
   email: 'ann@example.com',
   city: 'Austin',
   state: 'TX',
   age: 65,
   category: 'MEDICARE',
+  zip: null,
+  timeZone: 'America/Chicago',
+  consentAt: null,
+  consentText: null,
+  trustedFormCertUrl: null,
+  jornayaLeadId: null,
+  consentIp: null,
   ...over,
 });
 
@@ -33,7 +40,7 @@ describe('COPY text format', () => {
     expect(copyValue('\\.')).toBe('\\\\.');
   });
 
-  it('writes one line of ten tab-separated fields per lead, which read back as they were', () => {
+  it('writes one line of eighteen tab-separated fields per lead, which read back as they were', () => {
     const tricky = lead({
       externalId: null,
       firstName: 'A\tB',
@@ -41,16 +48,19 @@ describe('COPY text format', () => {
       phone: null,
       email: null,
       city: 'Line\r\nbreak',
+      zip: '78701',
+      consentAt: '2026-03-01T14:30:00.000Z',
+      consentText: 'I agree\tto be called',
     });
     const text = encodeLeadRows([lead(), tricky], 42);
     const lines = text.split('\n');
     expect(lines).toHaveLength(3);
     expect(lines[2]).toBe('');
     expect(lines[0]).toBe(
-      'X-1\tAnn\tLee\t555-0100\tann@example.com\tAustin\tTX\t65\tMEDICARE\t42\t\\N',
+      'X-1\tAnn\tLee\t+12125550100\tann@example.com\tAustin\tTX\t65\tMEDICARE\t\\N\tAmerica/Chicago\t\\N\t\\N\t\\N\t\\N\t\\N\t42\t\\N',
     );
     const fields = lines[1].split('\t');
-    expect(fields).toHaveLength(11);
+    expect(fields).toHaveLength(18);
     expect(fields.map(readCopyValue)).toEqual([
       null,
       'A\tB',
@@ -61,10 +71,17 @@ describe('COPY text format', () => {
       'TX',
       '65',
       'MEDICARE',
+      '78701',
+      'America/Chicago',
+      '2026-03-01T14:30:00.000Z',
+      'I agree\tto be called',
+      null,
+      null,
+      null,
       '42',
       null,
     ]);
     expect(encodeLeadRows([], 1)).toBe('');
-    expect(encodeLeadRows([lead()], 42, 7)).toMatch(/\tMEDICARE\t42\t7\n$/);
+    expect(encodeLeadRows([lead()], 42, 7)).toMatch(/\t42\t7\n$/);
   });
 });

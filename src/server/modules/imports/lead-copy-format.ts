@@ -2,7 +2,8 @@ import type { ParsedLead } from './lead-csv';
 
 /** The leads columns an import writes, in the order of the encoded rows. */
 export const LEAD_COPY_COLUMNS =
-  'external_id, first_name, last_name, phone, email, city, state, age, category, import_id, source_id';
+  'external_id, first_name, last_name, phone, email, city, state, age, category, zip, time_zone, ' +
+  'consent_at, consent_text, trusted_form_cert_url, jornaya_lead_id, consent_ip, import_id, source_id';
 
 /** What COPY's text format gives a meaning to inside a value: escaped, everything else is literal. */
 const SPECIAL = /[\\\t\n\r]/;
@@ -30,6 +31,15 @@ export function encodeLeadRows(
   let out = '';
   for (const l of batch) {
     const { externalId: x, firstName: f, lastName: s, phone: p, email: e, city: c } = l;
+    // zip (digits), time zone (an IANA name) and consentAt (ISO) never need escaping
+    const quality =
+      l.consentAt === null &&
+      l.consentText === null &&
+      l.trustedFormCertUrl === null &&
+      l.jornayaLeadId === null &&
+      l.consentIp === null
+        ? `\t${l.zip ?? '\\N'}\t${l.timeZone}\t\\N\t\\N\t\\N\t\\N\t\\N`
+        : `\t${l.zip ?? '\\N'}\t${l.timeZone}\t${l.consentAt ?? '\\N'}\t${copyValue(l.consentText)}\t${copyValue(l.trustedFormCertUrl)}\t${copyValue(l.jornayaLeadId)}\t${copyValue(l.consentIp)}`;
     if (
       (x !== null && SPECIAL.test(x)) ||
       (f !== null && SPECIAL.test(f)) ||
@@ -38,9 +48,9 @@ export function encodeLeadRows(
       (e !== null && SPECIAL.test(e)) ||
       SPECIAL.test(c)
     ) {
-      out += `${copyValue(x)}\t${copyValue(f)}\t${copyValue(s)}\t${copyValue(p)}\t${copyValue(e)}\t${copyValue(c)}\t${l.state}\t${l.age}\t${l.category}${tail}`;
+      out += `${copyValue(x)}\t${copyValue(f)}\t${copyValue(s)}\t${copyValue(p)}\t${copyValue(e)}\t${copyValue(c)}\t${l.state}\t${l.age}\t${l.category}${quality}${tail}`;
     } else {
-      out += `${x ?? '\\N'}\t${f ?? '\\N'}\t${s ?? '\\N'}\t${p ?? '\\N'}\t${e ?? '\\N'}\t${c}\t${l.state}\t${l.age}\t${l.category}${tail}`;
+      out += `${x ?? '\\N'}\t${f ?? '\\N'}\t${s ?? '\\N'}\t${p ?? '\\N'}\t${e ?? '\\N'}\t${c}\t${l.state}\t${l.age}\t${l.category}${quality}${tail}`;
     }
   }
   return out;

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { STATE_TIME_ZONES } from '../../../shared/calling-window';
 import { CsvFileError, MAX_ROW_CHARS } from './csv-tokenizer';
 import { type CsvBatch, type ParsedLead, parseLeadCsv, type RowError } from './lead-csv';
 
@@ -63,6 +64,13 @@ const lead = (over: Partial<ParsedLead>): ParsedLead => ({
   state: 'TX',
   age: 65,
   category: 'MEDICARE',
+  zip: null,
+  timeZone: STATE_TIME_ZONES[over.state ?? 'TX'] as string,
+  consentAt: null,
+  consentText: null,
+  trustedFormCertUrl: null,
+  jornayaLeadId: null,
+  consentIp: null,
   ...over,
 });
 
@@ -70,7 +78,7 @@ describe('parseLeadCsv: valid rows', () => {
   it('parses rows into trimmed values, empty optional fields as null', async () => {
     const { leads, errors, batches } = await parse(
       csv(
-        'A-1, Ann , Lee ,555-0100,ann@example.com,  Austin ,TX, 65 ,MEDICARE',
+        'A-1, Ann , Lee ,212-555-0100,ann@example.com,  Austin ,TX, 65 ,MEDICARE',
         ',,,,,Miami,FL,70,ACA',
       ),
     );
@@ -80,7 +88,7 @@ describe('parseLeadCsv: valid rows', () => {
         externalId: 'A-1',
         firstName: 'Ann',
         lastName: 'Lee',
-        phone: '555-0100',
+        phone: '+12125550100',
         email: 'ann@example.com',
       }),
       lead({ line: 3, city: 'Miami', state: 'FL', age: 70, category: 'ACA' }),
@@ -141,7 +149,7 @@ describe('parseLeadCsv: valid rows', () => {
   it('reads RFC 4180 quoted fields: commas, line breaks and "" escapes', async () => {
     const text = [
       HEADER,
-      '"Q-1","Mary ""Mo""","O\'Brien, Jr.","555","m@x.io","Salt Lake City","UT","66","ACA"',
+      '"Q-1","Mary ""Mo""","O\'Brien, Jr.","(212) 555-0101","m@x.io","Salt Lake City","UT","66","ACA"',
       'Q-2,"Two',
       'line name",Smith,,,"Austin",TX,65,MEDICARE',
       'Q-3,"",Poe,,,Reno,NV,"70",FINAL_EXPENSE',
@@ -154,7 +162,7 @@ describe('parseLeadCsv: valid rows', () => {
         externalId: 'Q-1',
         firstName: 'Mary "Mo"',
         lastName: "O'Brien, Jr.",
-        phone: '555',
+        phone: '+12125550101',
         email: 'm@x.io',
         city: 'Salt Lake City',
         state: 'UT',
@@ -194,11 +202,17 @@ describe('parseLeadCsv: valid rows', () => {
   it('matches header names case-insensitively, trimmed, with snake_case and spaced variants', async () => {
     const text =
       ' EXTERNAL_ID ,First_Name,last name,PHONE,E-Mail, City ,STATE,Age,Category\n' +
-      'e1,Ann,Lee,555,a@b.co,Austin,TX,65,MEDICARE\n';
+      'e1,Ann,Lee,2125550101,a@b.co,Austin,TX,65,MEDICARE\n';
     const { leads, errors } = await parse(text);
     expect(errors).toEqual([]);
     expect(leads).toEqual([
-      lead({ externalId: 'e1', firstName: 'Ann', lastName: 'Lee', phone: '555', email: 'a@b.co' }),
+      lead({
+        externalId: 'e1',
+        firstName: 'Ann',
+        lastName: 'Lee',
+        phone: '+12125550101',
+        email: 'a@b.co',
+      }),
     ]);
   });
 
@@ -415,7 +429,7 @@ describe('parseLeadCsv: unusable files', () => {
 describe('parseLeadCsv: streaming', () => {
   const tricky = Buffer.from(
     `\uFEFF${HEADER}\r\n` +
-      'é-1,"José ""Pepe""","Muñoz\r\nGarcía",555,jose@example.com,San José,CA,65,"medicare"\r\n' +
+      'é-1,"José ""Pepe""","Muñoz\r\nGarcía",212.555.0101,jose@example.com,San José,CA,65,"medicare"\r\n' +
       '€-2,Zoë 😀,,,,"Coeur d\'Alene, East",Idaho,70,"final expense"\r\n' +
       'bad,,,,,Austin,TX,17,ACA\r\n',
     'utf8',
@@ -426,7 +440,7 @@ describe('parseLeadCsv: streaming', () => {
         externalId: 'é-1',
         firstName: 'José "Pepe"',
         lastName: 'Muñoz\r\nGarcía',
-        phone: '555',
+        phone: '+12125550101',
         email: 'jose@example.com',
         city: 'San José',
         state: 'CA',

@@ -1,9 +1,9 @@
 /**
  * A CSV of leads, parsed and validated in batches (pure: bytes in, batches of rows out). The
  * text is cut into records by csv-tokenizer.ts; each record is a lead row checked by the leads'
- * own rules (leads/lead-row.service.ts) against the columns the header names. A repeated externalId is
- * not this parser's business: the database's unique index skips the repeat (and the import
- * counts it as a duplicate), within a file as across files (docs/decisions/007).
+ * own rules (leads/lead-row.service.ts) against the columns the header names. Duplicates are
+ * not this parser's business: the group writer finds them (by phone or email, one statement a
+ * group) and the database's unique index skips a repeated externalId (docs/decisions/007, 018).
  */
 import {
   isBlankRow,
@@ -132,6 +132,13 @@ class LeadRows implements CsvRecordSink {
           state: lead.state,
           age: lead.age,
           category: lead.category,
+          zip: lead.zip,
+          timeZone: lead.timeZone,
+          consentAt: lead.consentAt,
+          consentText: lead.consentText,
+          trustedFormCertUrl: lead.trustedFormCertUrl,
+          jornayaLeadId: lead.jornayaLeadId,
+          consentIp: lead.consentIp,
         });
       }
     }

@@ -1,23 +1,70 @@
 /**
  * Writes an import's rows into `leads`, one group at a time, inside the import's transaction. The
  * statements on `leads` (and on the temporary staging table) live here rather than in a
- * repository: each is one step of the COPY / savepoint / staging sequence below, which only
- * makes sense as a whole.
+ * repository: each is one step of the check / COPY / savepoint / staging sequence below, which
+ * only makes sense as a whole.
  *
- * Each group goes straight into `leads` with COPY under a savepoint (the fast path: COPY costs a
- * fraction of an INSERT ... SELECT). A group holding an externalId already stored fails on the
- * unique index, rolls back to its savepoint and goes again through a temporary staging table and
- * INSERT ... ON CONFLICT (source, external_id) DO NOTHING, which stores the new rows and counts the
- * others as duplicates. The unique index decides.
+ * A group is checked before it is written (docs/decisions/018): ONE statement for the whole
+ * group finds the rows whose phone is on the do-not-call list, whose externalId the source
+ * already sent, or whose phone or email matches a lead received within the duplicate window
+ * (leads_phone_idx / leads_email_idx; the earlier groups of the same file are already in
+ * `leads`, in this transaction); repeats inside the group are found in memory, the earlier row
+ * kept. The rest goes straight into `leads` with COPY under a savepoint (the fast path). On
+ * PostgreSQL that COPY is still being taken in while the parser reads the next group: it is
+ * settled (ended, counted) just before the next group's check.
+ *
+ * A group that still holds an externalId already stored (a concurrent intake request got in
+ * between) fails on the unique index, rolls back to its savepoint and goes again through a
+ * temporary staging table and INSERT ... ON CONFLICT DO NOTHING. The unique index decides.
  */
+import type { ImportRowError } from '../../../shared/contracts/leads';
 import type { CopyIn, ImportSession } from './import-connection';
-import { LEAD_COPY_COLUMNS } from './lead-copy-format';
+import { encodeLeadRows, LEAD_COPY_COLUMNS } from './lead-copy-format';
+import type { ParsedLead } from './lead-csv';
 
+/** What one group came to. */
 export interface StoredGroup {
   imported: number;
-  /** rows whose externalId was already stored: skipped, not stored twice */
+  /** rows refused as duplicates (phone, email or externalId) */
   duplicates: number;
+  /** rows refused because their phone is on the do-not-call list */
+  dnc: number;
+  /** the refused rows of the group, by line, with why (duplicates and do-not-call) */
+  refusedLines: ImportRowError[];
 }
+
+export interface GroupWriterOptions {
+  importId: number;
+  sourceId: number | null;
+  /** DUPLICATE_WINDOW_DAYS: a phone or email seen in a lead created this recently is a duplicate */
+  duplicateWindowDays: number;
+}
+
+export const DNC_REASON = 'on the do-not-call list';
+
+type Hit = { i: number; kind: 'DNC' | 'externalId' | 'phone' | 'email'; id: string | null };
+
+/**
+ * One statement a group: for each row given (its index in the group, phone, email, externalId),
+ * the first thing that refuses it, if any. Each branch is one probe of an index (dnc_numbers'
+ * key, leads_source_external_id_key, leads_phone_idx, leads_email_idx); `limit 1` stops at the
+ * first that answers.
+ */
+const CHECK_GROUP = `
+  select r.i, d.kind, d.id::text as id
+    from unnest($1::int[], $2::text[], $3::text[], $4::text[]) as r(i, p, e, x)
+    cross join lateral (
+      (select 'DNC' as kind, null::bigint as id from dnc_numbers n where n.phone = r.p)
+      union all
+      (select 'externalId', l.id from leads l
+        where r.x is not null and coalesce(l.source_id, 0) = $5 and l.external_id = r.x limit 1)
+      union all
+      (select 'phone', l.id from leads l
+        where r.p is not null and l.phone = r.p and l.created_at > $6::timestamptz limit 1)
+      union all
+      (select 'email', l.id from leads l
+        where r.e is not null and l.email = r.e and l.created_at > $6::timestamptz limit 1)
+      limit 1) d`;
 
 function isDuplicateExternalId(err: unknown): boolean {
   const e = err as { code?: string; constraint?: string; message?: string };
@@ -28,96 +75,191 @@ function isDuplicateExternalId(err: unknown): boolean {
   );
 }
 
+interface InFlight {
+  copy: CopyIn;
+  written: Promise<void>;
+  text: string;
+  count: number;
+}
+
 /**
- * Writes an import's rows into `leads` within its transaction, one group (one COPY, one
- * savepoint) at a time: `add` streams rows into the open group, `endGroup` closes it. The
- * group's rows are kept until then, for the staging path. Duplicates come in runs (a file
- * imported again), so after a group that held some the next one goes straight to staging; a
- * staging group without duplicates switches back to direct COPY.
+ * Takes an import's parsed rows (`add`), and writes them a group at a time (`endGroup`): check,
+ * then COPY. `finish` settles the last COPY. Memory holds the open group's rows and the COPY
+ * text of the group in flight.
  */
 export class LeadGroupWriter {
   private stagingReady = false;
-  private expectDuplicates = false;
-  private copy: CopyIn | null = null;
-  private copyFailed: unknown = null;
-  private rows: string[] = [];
-  private count = 0;
+  private pending: ParsedLead[] = [];
+  private inFlight: InFlight | null = null;
+  private since: string | null = null;
 
-  constructor(private readonly session: ImportSession) {}
+  constructor(
+    private readonly session: ImportSession,
+    private readonly options: GroupWriterOptions,
+  ) {}
 
   /** rows in the open group */
   get size(): number {
-    return this.count;
+    return this.pending.length;
   }
 
-  async add(rows: string, count: number): Promise<void> {
-    if (count === 0) return;
-    if (!this.copy) await this.open();
-    this.rows.push(rows);
-    this.count += count;
-    if (this.copyFailed) return;
-    try {
-      await this.copy?.write(rows);
-    } catch (err) {
-      this.copyFailed = err;
-    }
+  add(leads: readonly ParsedLead[]): void {
+    for (const lead of leads) this.pending.push(lead);
   }
 
+  /**
+   * Checks the open group and starts its COPY; answers what the group before it came to (its
+   * COPY settled first) plus this group's refusals.
+   */
   async endGroup(): Promise<StoredGroup> {
-    if (!this.copy) return { imported: 0, duplicates: 0 };
-    const { rows, count } = this;
-    const copy = this.copy;
-    this.copy = null;
-    this.rows = [];
-    this.count = 0;
-    let copied = 0;
-    try {
-      copied = await copy.end();
-      if (this.copyFailed) throw this.copyFailed;
-    } catch (err) {
-      this.copyFailed = null;
-      if (this.expectDuplicates || !isDuplicateExternalId(err)) throw err;
-      await this.session.run('rollback to savepoint lead_group');
-      this.expectDuplicates = true;
-      const stored = await this.viaStaging(rows, count);
-      this.expectDuplicates = stored.duplicates > 0;
-      return stored;
+    const stored = await this.settle();
+    const rows = this.pending;
+    this.pending = [];
+    if (rows.length === 0) return stored;
+    const { keep, refused, duplicates, dnc } = await this.check(rows);
+    stored.duplicates += duplicates;
+    stored.dnc += dnc;
+    stored.refusedLines = refused;
+    if (keep.length > 0) {
+      await this.session.run('savepoint lead_group');
+      const text = encodeLeadRows(keep, this.options.importId, this.options.sourceId);
+      const copy = this.session.copy(`leads (${LEAD_COPY_COLUMNS})`);
+      const written = copy.write(text);
+      written.catch(() => {}); // taken by settle()
+      this.inFlight = { copy, written, text, count: keep.length };
     }
-    if (this.expectDuplicates) {
-      const imported = await this.insertFromStaging();
-      this.expectDuplicates = imported < count;
-      return { imported, duplicates: count - imported };
-    }
-    await this.session.run('release savepoint lead_group');
-    return { imported: copied, duplicates: count - copied };
+    return stored;
+  }
+
+  /** Ends the last group's COPY: what it stored. */
+  async finish(): Promise<StoredGroup> {
+    const stored = await this.endGroup();
+    const last = await this.settle();
+    return {
+      imported: stored.imported + last.imported,
+      duplicates: stored.duplicates + last.duplicates,
+      dnc: stored.dnc,
+      refusedLines: stored.refusedLines,
+    };
   }
 
   /** Gives the open group up, so that the transaction can be rolled back. */
   async abort(): Promise<void> {
-    const copy = this.copy;
-    this.copy = null;
-    this.rows = [];
-    this.count = 0;
-    await copy?.abort();
+    const flight = this.inFlight;
+    this.inFlight = null;
+    this.pending = [];
+    await flight?.copy.abort();
   }
 
-  private async open(): Promise<void> {
-    if (this.expectDuplicates) {
+  /** Waits for the COPY in flight to end; falls back to staging on a repeated externalId. */
+  private async settle(): Promise<StoredGroup> {
+    const flight = this.inFlight;
+    const stored: StoredGroup = { imported: 0, duplicates: 0, dnc: 0, refusedLines: [] };
+    if (!flight) return stored;
+    this.inFlight = null;
+    let copied = 0;
+    try {
+      let writeFailure: unknown = null;
+      await flight.written.catch((err) => {
+        writeFailure = err;
+      });
+      copied = await flight.copy.end();
+      if (writeFailure) throw writeFailure;
+    } catch (err) {
+      if (!isDuplicateExternalId(err)) throw err;
+      await this.session.run('rollback to savepoint lead_group');
       await this.prepareStaging();
-      this.copy = this.session.copy(`lead_import_staging (${LEAD_COPY_COLUMNS})`);
-    } else {
-      await this.session.run('savepoint lead_group');
-      this.copy = this.session.copy(`leads (${LEAD_COPY_COLUMNS})`);
+      const copy = this.session.copy(`lead_import_staging (${LEAD_COPY_COLUMNS})`);
+      await copy.write(flight.text);
+      await copy.end();
+      const imported = await this.insertFromStaging();
+      stored.imported = imported;
+      stored.duplicates = flight.count - imported;
+      return stored;
     }
+    await this.session.run('release savepoint lead_group');
+    stored.imported = copied;
+    stored.duplicates = flight.count - copied;
+    return stored;
   }
 
-  private async viaStaging(rows: string[], count: number): Promise<StoredGroup> {
-    await this.prepareStaging();
-    const copy = this.session.copy(`lead_import_staging (${LEAD_COPY_COLUMNS})`);
-    for (const part of rows) await copy.write(part);
-    await copy.end();
-    const imported = await this.insertFromStaging();
-    return { imported, duplicates: count - imported };
+  /** The group's rows split into those to store and those refused (in line order). */
+  private async check(rows: ParsedLead[]): Promise<{
+    keep: ParsedLead[];
+    refused: ImportRowError[];
+    duplicates: number;
+    dnc: number;
+  }> {
+    const idx: number[] = [];
+    const phones: (string | null)[] = [];
+    const emails: (string | null)[] = [];
+    const externalIds: (string | null)[] = [];
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i] as ParsedLead;
+      if (r.phone === null && r.email === null && r.externalId === null) continue;
+      idx.push(i);
+      phones.push(r.phone);
+      emails.push(r.email);
+      externalIds.push(r.externalId);
+    }
+    const hits = new Map<number, Hit>();
+    if (idx.length > 0) {
+      this.since ??= await this.windowStart();
+      const found = await this.session.query<Hit>(CHECK_GROUP, [
+        idx,
+        phones,
+        emails,
+        externalIds,
+        this.options.sourceId ?? 0,
+        this.since,
+      ]);
+      for (const h of found) hits.set(Number(h.i), h);
+    }
+
+    const keep: ParsedLead[] = [];
+    const refused: ImportRowError[] = [];
+    let duplicates = 0;
+    let dnc = 0;
+    const byPhone = new Map<string, number>();
+    const byEmail = new Map<string, number>();
+    const byExternalId = new Map<string, number>();
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i] as ParsedLead;
+      const hit = hits.get(i);
+      if (hit) {
+        if (hit.kind === 'DNC') {
+          dnc++;
+          refused.push({ line: r.line, reason: DNC_REASON });
+        } else {
+          duplicates++;
+          refused.push({ line: r.line, reason: `duplicate of lead ${hit.id} (same ${hit.kind})` });
+        }
+        continue;
+      }
+      const earlier = firstOf(r, byPhone, byEmail, byExternalId);
+      if (earlier) {
+        duplicates++;
+        refused.push({
+          line: r.line,
+          reason: `duplicate of line ${earlier.line} (same ${earlier.kind})`,
+        });
+        continue;
+      }
+      if (r.phone !== null) byPhone.set(r.phone, r.line);
+      if (r.email !== null) byEmail.set(r.email, r.line);
+      if (r.externalId !== null) byExternalId.set(r.externalId, r.line);
+      keep.push(r);
+    }
+    return { keep, refused, duplicates, dnc };
+  }
+
+  /** now() - the window, read once: the transaction's now() does not move. */
+  private async windowStart(): Promise<string> {
+    const [row] = await this.session.query<{ since: string }>(
+      `select (now() - make_interval(days => $1::int))::text as since`,
+      [this.options.duplicateWindowDays],
+    );
+    return (row as { since: string }).since;
   }
 
   private async prepareStaging(): Promise<void> {
@@ -128,8 +270,9 @@ export class LeadGroupWriter {
     await this.session.run(
       `create temp table lead_import_staging (
          external_id text, first_name text, last_name text, phone text, email text,
-         city text, state text, age integer, category lead_category, import_id integer,
-         source_id integer
+         city text, state text, age integer, category lead_category, zip text, time_zone text,
+         consent_at timestamptz, consent_text text, trusted_form_cert_url text,
+         jornaya_lead_id text, consent_ip text, import_id integer, source_id integer
        ) on commit drop`,
     );
     this.stagingReady = true;
@@ -142,4 +285,26 @@ export class LeadGroupWriter {
        on conflict ((coalesce(source_id, 0)), external_id) do nothing`,
     );
   }
+}
+
+/** The earlier row of the same group this one repeats, if any: phone first, then email, then id. */
+function firstOf(
+  r: ParsedLead,
+  byPhone: Map<string, number>,
+  byEmail: Map<string, number>,
+  byExternalId: Map<string, number>,
+): { line: number; kind: string } | null {
+  if (r.phone !== null) {
+    const line = byPhone.get(r.phone);
+    if (line !== undefined) return { line, kind: 'phone' };
+  }
+  if (r.email !== null) {
+    const line = byEmail.get(r.email);
+    if (line !== undefined) return { line, kind: 'email' };
+  }
+  if (r.externalId !== null) {
+    const line = byExternalId.get(r.externalId);
+    if (line !== undefined) return { line, kind: 'externalId' };
+  }
+  return null;
 }

@@ -23,6 +23,8 @@ export interface IntakeLeadRow {
   trustedFormCertUrl: string | null;
   jornayaLeadId: string | null;
   consentIp: string | null;
+  zip: string | null;
+  timeZone: string;
 }
 
 /**
@@ -36,12 +38,12 @@ export async function insertIntakeLead(tx: Db, lead: IntakeLeadRow): Promise<num
     sql`with l as (
           insert into leads (external_id, first_name, last_name, phone, email, city, state, age,
                              category, source_id, consent_at, consent_text,
-                             trusted_form_cert_url, jornaya_lead_id, consent_ip)
+                             trusted_form_cert_url, jornaya_lead_id, consent_ip, zip, time_zone)
           values (${lead.externalId}, ${lead.firstName}, ${lead.lastName}, ${lead.phone},
                   ${lead.email}, ${lead.city}, ${lead.state}, ${lead.age},
                   ${lead.category}::lead_category, ${lead.sourceId}, ${lead.consentAt}::timestamptz,
                   ${lead.consentText}, ${lead.trustedFormCertUrl}, ${lead.jornayaLeadId},
-                  ${lead.consentIp})
+                  ${lead.consentIp}, ${lead.zip}, ${lead.timeZone})
           on conflict ((coalesce(source_id, 0)), external_id) do nothing
           returning id),
         h as (

@@ -75,6 +75,13 @@ export const intakeRoutes: FastifyPluginAsyncZod<IntakeRoutesOptions> = async (a
           errors: outcome.errors,
         });
       }
+      if (outcome.kind === 'refused') {
+        return reply.status(422).send({
+          message: outcome.message,
+          reason: outcome.reason,
+          errors: outcome.errors,
+        });
+      }
       return reply.status(outcome.kind === 'accepted' ? 201 : 200).send(outcome.answer);
     },
   );

@@ -17,6 +17,7 @@ import {
   insertIntakeLead,
   pickAgent,
 } from './intake.repository';
+import { findQualityHit, type QualityHit, recordIntakeRefusal } from './intake-quality.repository';
 
 export interface FieldError {
   field: string;
@@ -39,9 +40,14 @@ export type IntakeInput = Partial<Record<LeadField | 'zip', unknown>> & {
 export type IntakeOutcome =
   | { kind: 'accepted'; answer: IntakeAccepted }
   | { kind: 'duplicate'; answer: IntakeAccepted }
-  | { kind: 'invalid'; errors: FieldError[] };
+  | { kind: 'invalid'; errors: FieldError[] }
+  /** design 10: a lead with the same phone or email within the window, or on the DNC list */
+  | { kind: 'refused'; reason: 'duplicate' | 'dnc'; message: string; errors: FieldError[] };
 
-type IntakeConsentColumns = Omit<IntakeLeadRow, keyof LeadValues | 'sourceId'>;
+type IntakeConsentColumns = Pick<
+  IntakeLeadRow,
+  'consentAt' | 'consentText' | 'trustedFormCertUrl' | 'jornayaLeadId' | 'consentIp'
+>;
 
 /** How many agents may lose the race for a lead before it stays NEW for the next run. */
 const PICK_ATTEMPTS = 3;
@@ -51,9 +57,7 @@ const CONSENT_LIMITS = { text: 5000, trustedFormCertUrl: 2000, jornayaLeadId: 20
 /** Validates the lead with the CSV's rules (lead-row.service) plus the consent's own. */
 export function validateIntakeLead(
   input: IntakeInput,
-):
-  | { lead: LeadValues; consent: Omit<IntakeLeadRow, keyof LeadValues | 'sourceId'> }
-  | FieldError[] {
+): { lead: LeadValues; consent: IntakeConsentColumns } | FieldError[] {
   const errors: FieldError[] = [];
   const values: Partial<Record<LeadField, string | null>> = {};
   for (const field of LEAD_FIELD_NAMES) {
@@ -129,6 +133,7 @@ const LEAD_FIELD_NAMES: readonly LeadField[] = [
   'state',
   'age',
   'category',
+  'zip',
 ];
 
 /**
@@ -150,18 +155,23 @@ function reasonsByField(reason: string): FieldError[] {
  */
 export async function receiveLead(
   db: Db,
-  config: Pick<AppConfig, 'BUSINESS_TZ' | 'ENROLLMENT_WINDOWS' | 'SMTP_URL'>,
+  config: Pick<AppConfig, 'BUSINESS_TZ' | 'ENROLLMENT_WINDOWS' | 'SMTP_URL'> &
+    Partial<Pick<AppConfig, 'DUPLICATE_WINDOW_DAYS'>>,
   sourceId: number,
   input: IntakeInput,
 ): Promise<IntakeOutcome> {
   const valid = validateIntakeLead(input);
-  if (Array.isArray(valid)) return { kind: 'invalid', errors: valid };
+  if (Array.isArray(valid)) {
+    await recordIntakeRefusal(db, sourceId, 'INVALID');
+    return { kind: 'invalid', errors: valid };
+  }
   const { lead, consent } = valid;
   const day = businessDate(config.BUSINESS_TZ);
+  const windowDays = config.DUPLICATE_WINDOW_DAYS ?? 30;
 
   for (let attempt = 1; ; attempt++) {
     try {
-      return await storeAndAssign(db, config, sourceId, lead, consent, day);
+      return await storeAndAssign(db, config, sourceId, lead, consent, day, windowDays);
     } catch (err) {
       // two requests each holding one agent's lock and waiting for the other's (both picks went
       // stale at once): PostgreSQL aborts one; it goes again from the start, nothing was kept
@@ -179,11 +189,17 @@ function storeAndAssign(
   lead: LeadValues,
   consent: IntakeConsentColumns,
   day: string,
+  windowDays: number,
 ): Promise<IntakeOutcome> {
   return db.transaction(async (tx) => {
     // waits for an engine run in flight, so the run's read of the quotas and its write never
     // see an intake assignment land in between
     await lockQuotasShared(tx);
+    const hit = await findQualityHit(tx, lead, sourceId, windowDays);
+    if (hit && hit.kind !== 'externalId') {
+      await recordIntakeRefusal(tx, sourceId, hit.kind === 'DNC' ? 'DNC' : 'DUPLICATE');
+      return refusal(hit);
+    }
     const id = await insertIntakeLead(tx, { ...lead, ...consent, sourceId });
     if (id === null) {
       const first = await findSourceLead(tx, sourceId, lead.externalId as string);
@@ -200,6 +216,23 @@ function storeAndAssign(
       answer: { id, status: assigned ? 'ASSIGNED' : 'NEW', duplicate: false },
     };
   });
+}
+
+function refusal(hit: Exclude<QualityHit, { kind: 'externalId' }>): IntakeOutcome {
+  if (hit.kind === 'DNC') {
+    return {
+      kind: 'refused',
+      reason: 'dnc',
+      message: 'The lead is refused: its phone is on the do-not-call list',
+      errors: [{ field: 'phone', message: 'The phone number is on the do-not-call list' }],
+    };
+  }
+  return {
+    kind: 'refused',
+    reason: 'duplicate',
+    message: `The lead is refused: duplicate of lead ${hit.id} (same ${hit.kind})`,
+    errors: [{ field: hit.kind, message: `A lead with this ${hit.kind} was received recently` }],
+  };
 }
 
 async function assignAtOnce(

@@ -8,7 +8,7 @@ describe('validateLead (one lead as named values)', () => {
         externalId: ' ext-1 ',
         firstName: 'Ann',
         lastName: '',
-        email: 'ann@example.com',
+        email: ' Ann@Example.com',
         city: ' Austin ',
         state: 'texas',
         age: '65',
@@ -24,6 +24,13 @@ describe('validateLead (one lead as named values)', () => {
       state: 'TX',
       age: 65,
       category: 'FINAL_EXPENSE',
+      timeZone: 'America/Chicago',
+      zip: null,
+      consentAt: null,
+      consentText: null,
+      trustedFormCertUrl: null,
+      jornayaLeadId: null,
+      consentIp: null,
     });
   });
 
@@ -65,19 +72,87 @@ describe('mapLeadHeader and validateLeadRow (a CSV row by its columns)', () => {
       state: 3,
       age: 2,
       category: 1,
+      zip: -1,
+      consentAt: -1,
+      consentText: -1,
+      trustedFormCertUrl: -1,
+      jornayaLeadId: -1,
+      consentIp: -1,
     });
     if (typeof columns === 'string') throw new Error(columns);
-    expect(validateLeadRow(['n', 'ACA', '70', 'NY', 'Albany', '555', 'Bo'], columns)).toEqual({
+    expect(
+      validateLeadRow(['n', 'ACA', '70', 'NY', 'Albany', '212 555 0101', 'Bo'], columns),
+    ).toEqual({
       externalId: null,
       firstName: 'Bo',
       lastName: null,
-      phone: '555',
+      phone: '+12125550101',
       email: null,
       city: 'Albany',
       state: 'NY',
       age: 70,
       category: 'ACA',
+      timeZone: 'America/New_York',
+      zip: null,
+      consentAt: null,
+      consentText: null,
+      trustedFormCertUrl: null,
+      jornayaLeadId: null,
+      consentIp: null,
     });
+  });
+
+  it('normalizes the phone to E.164, reads a ZIP and its time zone, and the consent columns', () => {
+    const columns = mapLeadHeader([
+      'state',
+      'city',
+      'age',
+      'category',
+      'phone',
+      'Zip Code',
+      'consent_at',
+      'TrustedForm Cert URL',
+      'jornaya lead id',
+      'consentIp',
+      'consentText',
+    ]);
+    if (typeof columns === 'string') throw new Error(columns);
+    const row = (phone: string, zip: string, at: string) =>
+      validateLeadRow(
+        [
+          'FL',
+          'Pensacola',
+          '70',
+          'ACA',
+          phone,
+          zip,
+          at,
+          'https://c/1',
+          'J1',
+          '203.0.113.9',
+          'I agree',
+        ],
+        columns,
+      );
+    expect(row('+1 (212) 555-0101', '32501-0001', '2026-03-01 10:00:00Z')).toMatchObject({
+      phone: '+12125550101',
+      zip: '32501',
+      timeZone: 'America/Chicago',
+      consentAt: '2026-03-01T10:00:00.000Z',
+      trustedFormCertUrl: 'https://c/1',
+      jornayaLeadId: 'J1',
+      consentIp: '203.0.113.9',
+      consentText: 'I agree',
+    });
+    expect(row('2125550101', '', '')).toMatchObject({ zip: null, timeZone: 'America/New_York' });
+    expect(row('555-0100', '1234', 'soon')).toBe(
+      "Invalid phone: '555-0100' is not a valid phone number (a US number has 10 digits and a real area code); " +
+        "Invalid zip: '1234' (expected 5 digits or ZIP+4); " +
+        "Invalid consentAt: 'soon' (expected an ISO 8601 date-time such as 2026-03-01T14:30:00Z)",
+    );
+    // an area code that does not exist, and numbers libphonenumber reads outside the fast path
+    expect(typeof row('(123) 456-7890', '', '')).toBe('string');
+    expect(row('+44 20 7946 0958', '', '')).toMatchObject({ phone: '+442079460958' });
   });
 
   it('says what is wrong with a header', () => {

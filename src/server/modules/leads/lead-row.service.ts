@@ -7,6 +7,7 @@
  * fixes it once. Values are trimmed; an empty optional value is null. A service by name: the
  * leads' rules, which the imports module (and the coming intake API) reach from outside.
  */
+
 import {
   LEAD_CATEGORIES,
   type LeadCategory,
@@ -16,6 +17,8 @@ import {
   type StateCode,
   US_STATES,
 } from '../../../shared/domain';
+import { toE164 } from '../../../shared/phone';
+import { leadTimeZone } from '../../lib/lead-time-zone';
 
 export const LEAD_FIELDS = [
   'externalId',
@@ -27,13 +30,27 @@ export const LEAD_FIELDS = [
   'state',
   'age',
   'category',
+  'zip',
+  'consentAt',
+  'consentText',
+  'trustedFormCertUrl',
+  'jornayaLeadId',
+  'consentIp',
 ] as const;
 export type LeadField = (typeof LEAD_FIELDS)[number];
 
 export const REQUIRED_LEAD_FIELDS: readonly LeadField[] = ['state', 'city', 'age', 'category'];
 
-/** Maximum length of any stored text value, after trimming. */
+/** Maximum length of any stored text value, after trimming (consent values: CONSENT_LIMITS). */
 export const MAX_FIELD_LENGTH = 200;
+
+/** The consent values' own limits (a consent text is a paragraph, a certificate URL long). */
+export const CONSENT_LIMITS = {
+  consentText: 5000,
+  trustedFormCertUrl: 2000,
+  jornayaLeadId: 200,
+  consentIp: 64,
+} as const;
 
 /** A lead's values as they are stored. */
 export interface LeadValues {
@@ -46,6 +63,16 @@ export interface LeadValues {
   state: StateCode;
   age: number;
   category: LeadCategory;
+  /** 5 digits (a ZIP+4 is cut to its ZIP), or null */
+  zip: string | null;
+  /** IANA zone: the ZIP's, else the state's main zone (every stored lead has one) */
+  timeZone: string;
+  /** ISO 8601, when the source recorded the consumer's consent */
+  consentAt: string | null;
+  consentText: string | null;
+  trustedFormCertUrl: string | null;
+  jornayaLeadId: string | null;
+  consentIp: string | null;
 }
 
 /** Where each field sits in a row of values: its index, or -1 when the row has no such column. */
@@ -64,6 +91,17 @@ const HEADER_ALIASES: Record<string, LeadField> = {
   state: 'state',
   age: 'age',
   category: 'category',
+  zip: 'zip',
+  zipcode: 'zip',
+  postalcode: 'zip',
+  consentat: 'consentAt',
+  consentdate: 'consentAt',
+  consenttext: 'consentText',
+  trustedformcerturl: 'trustedFormCertUrl',
+  trustedform: 'trustedFormCertUrl',
+  jornayaleadid: 'jornayaLeadId',
+  jornaya: 'jornayaLeadId',
+  consentip: 'consentIp',
 };
 
 /**
@@ -83,6 +121,12 @@ export function mapLeadHeader(names: readonly string[]): LeadColumns | string {
     state: -1,
     age: -1,
     category: -1,
+    zip: -1,
+    consentAt: -1,
+    consentText: -1,
+    trustedFormCertUrl: -1,
+    jornayaLeadId: -1,
+    consentIp: -1,
   };
   const seen = new Map<LeadField, string>();
   for (let i = 0; i < names.length; i++) {
@@ -133,8 +177,18 @@ export function validateLeadRow(
   const externalId = optional(values, columns.externalId);
   const firstName = optional(values, columns.firstName);
   const lastName = optional(values, columns.lastName);
-  const phone = optional(values, columns.phone);
-  const email = optional(values, columns.email);
+  const phoneRaw = optional(values, columns.phone);
+  const emailRaw = optional(values, columns.email);
+  const zipRaw = optional(values, columns.zip);
+  const consentAtRaw = optional(values, columns.consentAt);
+  const consentText = optional(values, columns.consentText);
+  const trustedFormCertUrl = optional(values, columns.trustedFormCertUrl);
+  const jornayaLeadId = optional(values, columns.jornayaLeadId);
+  const consentIp = optional(values, columns.consentIp);
+  let phone: string | null = null;
+  let email: string | null = null;
+  let zip: string | null = null;
+  let consentAt: string | null = null;
 
   if (externalId !== null && externalId.length > MAX_FIELD_LENGTH) {
     reason = addReason(reason, tooLongReason('externalId'));
@@ -145,12 +199,53 @@ export function validateLeadRow(
   if (lastName !== null && lastName.length > MAX_FIELD_LENGTH) {
     reason = addReason(reason, tooLongReason('lastName'));
   }
-  if (phone !== null && phone.length > MAX_FIELD_LENGTH) {
-    reason = addReason(reason, tooLongReason('phone'));
+  if (phoneRaw !== null) {
+    if (phoneRaw.length > MAX_FIELD_LENGTH) reason = addReason(reason, tooLongReason('phone'));
+    else {
+      phone = phoneE164(phoneRaw);
+      if (phone === null) {
+        reason = addReason(
+          reason,
+          `Invalid phone: ${show(phoneRaw)} is not a valid phone number (a US number has 10 digits and a real area code)`,
+        );
+      }
+    }
   }
-  if (email !== null) {
-    if (email.length > MAX_FIELD_LENGTH) reason = addReason(reason, tooLongReason('email'));
-    else if (!EMAIL_RE.test(email)) reason = addReason(reason, `Invalid email: ${show(email)}`);
+  if (emailRaw !== null) {
+    if (emailRaw.length > MAX_FIELD_LENGTH) reason = addReason(reason, tooLongReason('email'));
+    else if (!EMAIL_RE.test(emailRaw)) {
+      reason = addReason(reason, `Invalid email: ${show(emailRaw)}`);
+    } else email = lowerCase(emailRaw);
+  }
+  if (zipRaw !== null) {
+    zip = zipRaw.length === 5 && allDigits(zipRaw) ? zipRaw : normalizeZipText(zipRaw);
+    if (zip === null) {
+      reason = addReason(reason, `Invalid zip: ${show(zipRaw)} (expected 5 digits or ZIP+4)`);
+    }
+  }
+  if (consentAtRaw !== null) {
+    const at = Date.parse(consentAtRaw);
+    if (Number.isNaN(at) || consentAtRaw.length > 64) {
+      reason = addReason(
+        reason,
+        `Invalid consentAt: ${show(consentAtRaw)} (expected an ISO 8601 date-time such as 2026-03-01T14:30:00Z)`,
+      );
+    } else consentAt = new Date(at).toISOString();
+  }
+  if (consentText !== null && consentText.length > CONSENT_LIMITS.consentText) {
+    reason = addReason(reason, consentTooLong('consentText'));
+  }
+  if (
+    trustedFormCertUrl !== null &&
+    trustedFormCertUrl.length > CONSENT_LIMITS.trustedFormCertUrl
+  ) {
+    reason = addReason(reason, consentTooLong('trustedFormCertUrl'));
+  }
+  if (jornayaLeadId !== null && jornayaLeadId.length > CONSENT_LIMITS.jornayaLeadId) {
+    reason = addReason(reason, consentTooLong('jornayaLeadId'));
+  }
+  if (consentIp !== null && consentIp.length > CONSENT_LIMITS.consentIp) {
+    reason = addReason(reason, consentTooLong('consentIp'));
   }
 
   const city = clean(values[columns.city]);
@@ -197,7 +292,73 @@ export function validateLeadRow(
     state: state as StateCode,
     age,
     category: category as LeadCategory,
+    zip,
+    timeZone: zip === null ? stateZone(state as StateCode) : leadTimeZone(zip, state as string),
+    consentAt,
+    consentText,
+    trustedFormCertUrl,
+    jornayaLeadId,
+    consentIp,
   };
+}
+
+/** NPA-NXX (the first 6 digits of a US number) -> whether numbers there are valid. */
+const US_PREFIX_VALID = new Map<string, boolean>();
+/** A US number written the usual ways: '(212) 555-0123', '212.555.0123', '+1 212 555 0123'. */
+const US_NUMBER_RE = /^(?:\+?1[\s.-]?)?\(?([2-9]\d{2})\)?[\s.-]?(\d{3})[\s.-]?(\d{4})$/;
+
+/**
+ * The phone in E.164, or null when not a valid number. libphonenumber-js costs ~10 µs a number
+ * (10 s for a million-row import); a US number's validity depends only on its area code and
+ * exchange (the metadata's patterns end in \d{4}), so each NPA-NXX is asked once.
+ */
+export function phoneE164(raw: string): string | null {
+  const m = US_NUMBER_RE.exec(raw);
+  if (m === null) return toE164(raw);
+  const prefix = (m[1] as string) + (m[2] as string);
+  let valid = US_PREFIX_VALID.get(prefix);
+  if (valid === undefined) {
+    valid = toE164(`+1${prefix}0000`) !== null;
+    if (US_PREFIX_VALID.size < 100_000) US_PREFIX_VALID.set(prefix, valid);
+  }
+  return valid ? `+1${prefix}${m[3]}` : null;
+}
+
+const STATE_ZONE = new Map<string, string>();
+function stateZone(state: StateCode): string {
+  let zone = STATE_ZONE.get(state);
+  if (zone === undefined) {
+    zone = leadTimeZone(null, state);
+    STATE_ZONE.set(state, zone);
+  }
+  return zone;
+}
+
+/** `s.toLowerCase()`, without a new string when there is no upper-case ASCII letter. */
+function lowerCase(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c >= 65 && c <= 90) || c > 127) return s.toLowerCase();
+  }
+  return s;
+}
+
+function allDigits(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+/** '33101-1234' or '331011234' -> '33101'; anything else -> null. */
+function normalizeZipText(s: string): string | null {
+  const m = /^(\d{5})(?:-?\d{4})?$/.exec(s);
+  return m ? (m[1] as string) : null;
+}
+
+function consentTooLong(field: keyof typeof CONSENT_LIMITS): string {
+  return `${field} is longer than ${CONSENT_LIMITS[field]} characters`;
 }
 
 /** Whether every value is empty or white space (a spreadsheet's `,,,,` row). */

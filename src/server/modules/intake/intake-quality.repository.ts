@@ -1,0 +1,72 @@
+/**
+ * The intake's lead-quality statements (design 10, docs/decisions/018): what refuses one lead
+ * (the do-not-call list, a repeated externalId, a lead with the same phone or email within the
+ * duplicate window), and the refusals recorded for the sources' analytics.
+ */
+import { sql } from 'drizzle-orm';
+import type { RefusalReason } from '../../../shared/domain';
+import { type Db, queryRows } from '../../db/client';
+
+/** Advisory lock classes ('LFQP', 'LFQE'): one request at a time per phone, per email. */
+const PHONE_LOCK = 0x4c465150;
+const EMAIL_LOCK = 0x4c465145;
+
+export type QualityHit =
+  | { kind: 'externalId'; id: number }
+  | { kind: 'DNC'; id: null }
+  | { kind: 'phone' | 'email'; id: number };
+
+/**
+ * The first thing that refuses the lead, in this order: its source already sent its externalId
+ * (idempotent: not a refusal), its phone is on the do-not-call list, a lead with its phone or
+ * email was received within `windowDays`. Takes the phone's and email's transaction locks first,
+ * so that two requests carrying the same number cannot both find nothing.
+ */
+export async function findQualityHit(
+  tx: Db,
+  lead: { phone: string | null; email: string | null; externalId: string | null },
+  sourceId: number,
+  windowDays: number,
+): Promise<QualityHit | null> {
+  if (lead.phone === null && lead.email === null && lead.externalId === null) return null;
+  const [row] = await queryRows<{ kind: QualityHit['kind']; id: string | null }>(
+    tx,
+    sql`with locks as (
+          select pg_advisory_xact_lock(${PHONE_LOCK}::int, hashtext(${lead.phone}::text))
+           where ${lead.phone}::text is not null
+          union all
+          select pg_advisory_xact_lock(${EMAIL_LOCK}::int, hashtext(${lead.email}::text))
+           where ${lead.email}::text is not null)
+        select d.kind, d.id::text as id
+          from (select count(*) from locks) l
+          cross join lateral (
+            (select 'externalId' as kind, x.id from leads x
+              where ${lead.externalId}::text is not null
+                and coalesce(x.source_id, 0) = ${sourceId}::int
+                and x.external_id = ${lead.externalId}::text limit 1)
+            union all
+            (select 'DNC', null::bigint from dnc_numbers n where n.phone = ${lead.phone}::text)
+            union all
+            (select 'phone', x.id from leads x
+              where x.phone = ${lead.phone}::text
+                and x.created_at > now() - make_interval(days => ${windowDays}::int) limit 1)
+            union all
+            (select 'email', x.id from leads x
+              where x.email = ${lead.email}::text
+                and x.created_at > now() - make_interval(days => ${windowDays}::int) limit 1)
+            limit 1) d`,
+  );
+  if (!row) return null;
+  return { kind: row.kind, id: row.id === null ? null : Number(row.id) } as QualityHit;
+}
+
+/** One refused intake request, counted for its source. */
+export async function recordIntakeRefusal(
+  db: Db,
+  sourceId: number,
+  reason: RefusalReason,
+): Promise<void> {
+  await db.execute(
+    sql`insert into lead_refusals (source_id, reason, n) values (${sourceId}, ${reason}::refusal_reason, 1)`,
+  );
+}
