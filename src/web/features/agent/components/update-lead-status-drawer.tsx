@@ -22,6 +22,8 @@ import {
 import { Spinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
 import { LeadActivity } from '@web/features/leads/components/lead-activity';
+import { LeadCallingWindow } from '@web/features/leads/components/lead-calling-window';
+import { LeadConsent } from '@web/features/leads/components/lead-consent';
 import { LeadStatusBadge } from '@web/features/leads/components/lead-status-badge';
 import { errorMessage } from '@web/lib/api-client';
 import { type FormEvent, useState } from 'react';
@@ -106,6 +108,7 @@ function StatusForm({ lead, onDone }: { lead: Lead; onDone: () => void }) {
             <LeadStatusBadge status={lead.status} />
           </dd>
         </dl>
+        <LeadCallingWindow lead={lead} />
         <div className="grid gap-2">
           <Label htmlFor="new-lead-status">New Status</Label>
           <Select
@@ -138,7 +141,8 @@ function StatusForm({ lead, onDone }: { lead: Lead; onDone: () => void }) {
         </DrawerClose>
       </DrawerFooter>
       {/* under the buttons, so the status change stays in reach however long it grows */}
-      <div className="px-4 pb-4">
+      <div className="space-y-4 px-4 pb-4">
+        <LeadConsent lead={lead} />
         <LeadActivity leadId={lead.id} />
       </div>
     </form>
