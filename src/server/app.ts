@@ -21,6 +21,8 @@ import { stripeWebhookRoutes } from './modules/billing/stripe-webhook.routes';
 import { deliveryAdminRoutes } from './modules/delivery/delivery-admin.routes';
 import { deliveryAgentRoutes } from './modules/delivery/delivery-agent.routes';
 import { dncRoutes } from './modules/dnc/dnc.routes';
+import { followUpRoutes } from './modules/follow-up/follow-up.routes';
+import { smsCallbackRoutes } from './modules/follow-up/sms-callbacks.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { importsRoutes } from './modules/imports/imports.routes';
 import { intakeRoutes } from './modules/intake/intake.routes';
@@ -32,11 +34,14 @@ import { liveEventsRoutes } from './modules/notifications/live-events.routes';
 import { notificationsRoutes } from './modules/notifications/notifications.routes';
 import { packagesRoutes } from './modules/packages/packages.routes';
 import { preferencesRoutes } from './modules/preferences/preferences.routes';
+import { profileRoutes } from './modules/profile/profile.routes';
 import { sourcesRoutes } from './modules/sources/sources.routes';
 import { adminStatsRoutes } from './modules/stats/stats-admin.routes';
 import { agentStatsRoutes } from './modules/stats/stats-agent.routes';
 import { adminSubscriptionRoutes } from './modules/subscriptions/subscriptions-admin.routes';
 import { agentSubscriptionRoutes } from './modules/subscriptions/subscriptions-agent.routes';
+import { callsRoutes } from './modules/telephony/calls.routes';
+import { voiceCallbackRoutes } from './modules/telephony/voice-callbacks.routes';
 import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
 import { openApiPlugin } from './plugins/openapi';
@@ -150,6 +155,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(intakeRoutes);
   await app.register(notificationsRoutes);
   await app.register(liveEventsRoutes, { live });
+  // follow-up messages and calls through Twilio (design 9), and the provider's signed callbacks
+  await app.register(profileRoutes);
+  await app.register(followUpRoutes);
+  await app.register(callsRoutes);
+  await app.register(smsCallbackRoutes);
+  await app.register(voiceCallbackRoutes);
 
   await app.register(spaPlugin, { enabled: opts.serveSpa ?? true });
   return app;

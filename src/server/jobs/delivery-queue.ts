@@ -24,6 +24,7 @@ import {
   sweepStrandedDeliveries,
 } from '../modules/delivery/deliveries.service';
 import { DEFAULT_RUNTIME, type DeliveryRuntime } from '../modules/delivery/delivery-runtime';
+import { startFollowUpWorker } from './follow-up-queue';
 
 export const DELIVERY_QUEUE = 'lead-delivery';
 /** jobs a worker fetches at once (each job is one agent's deliveries on one channel) */
@@ -84,6 +85,7 @@ export async function startDeliveryQueue(
   let stopped = false;
   let boss: PgBoss | null = null;
   let detach: (() => void) | null = null;
+  let stopFollowUps: (() => Promise<void>) | null = null;
   let sweepTimer: NodeJS.Timeout | null = null;
   let retryTimer: NodeJS.Timeout | null = null;
   let sweeping: Promise<unknown> | null = null;
@@ -138,6 +140,8 @@ export async function startDeliveryQueue(
         return results;
       },
     );
+    // the follow-up messages' queue on the same boss (design 9)
+    stopFollowUps = await startFollowUpWorker(started, app, db, polling);
     const sweep = () => {
       if (sweeping) return;
       sweeping = sweepStrandedDeliveries(db)
@@ -174,6 +178,7 @@ export async function startDeliveryQueue(
       if (retryTimer) clearTimeout(retryTimer);
       if (sweepTimer) clearInterval(sweepTimer);
       detach?.();
+      await stopFollowUps?.();
       await sweeping;
       await boss?.stop({ graceful: true, timeout: 5_000 }).catch((err: unknown) => {
         app.log.error({ err }, 'delivery queue: stop failed');

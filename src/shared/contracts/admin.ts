@@ -87,6 +87,9 @@ export const healthResponse = z.object({
     .object({
       email: channelState,
       webhook: channelState,
+      /** Twilio (design 9): follow-up SMS, and click-to-call with recording */
+      sms: channelState,
+      voice: channelState,
       backlog: z.object({
         /** deliveries waiting for an attempt */
         pending: z.number().int(),

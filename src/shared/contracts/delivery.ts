@@ -3,7 +3,14 @@
  * the bell's notifications. Server routes validate and answer with these; the web reads them.
  */
 import { z } from 'zod';
-import { DELIVERY_CHANNELS, DELIVERY_STATUSES, LEAD_STATUSES } from '../domain';
+import {
+  CALL_STATUSES,
+  DELIVERY_CHANNELS,
+  DELIVERY_STATUSES,
+  LEAD_STATUSES,
+  MESSAGE_CHANNELS,
+  MESSAGE_STATUSES,
+} from '../domain';
 
 /** GET /api/agent/delivery */
 export const deliverySettingsSchema = z.object({
@@ -138,6 +145,28 @@ export const activityEntry = z.discriminatedUnion('type', [
     attempt: z.number().int(),
     responseCode: z.number().int().nullable(),
     error: z.string().nullable(),
+  }),
+  /** a follow-up message to the lead, or one from it (design 9) */
+  z.object({
+    type: z.literal('message'),
+    at: z.string(),
+    channel: z.enum(MESSAGE_CHANNELS),
+    outbound: z.boolean(),
+    status: z.enum(MESSAGE_STATUSES),
+    to: z.string(),
+    body: z.string(),
+    error: z.string().nullable(),
+    /** WAITING: when the lead's calling window opens */
+    sendAfter: z.string().nullable(),
+  }),
+  /** a click-to-call (design 9): outcome and length */
+  z.object({
+    type: z.literal('call'),
+    at: z.string(),
+    status: z.enum(CALL_STATUSES),
+    connectedAt: z.string().nullable(),
+    durationSeconds: z.number().int().nullable(),
+    recording: z.boolean(),
   }),
 ]);
 export type ActivityEntry = z.infer<typeof activityEntry>;

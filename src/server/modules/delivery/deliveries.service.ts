@@ -29,6 +29,9 @@ import { attemptEmails, attemptWebhooks, type Outcome, settle } from './delivery
 import { DEFAULT_RUNTIME, type DeliveryRuntime } from './delivery-runtime';
 import type { AssignedLeads, DeliveryConfig } from './lead-assigned.service';
 
+/** The pooled SMTP transport of SMTP_URL, which the follow-up emails share (design 9). */
+export { transportFor as emailTransport } from './email-channel';
+
 /** A batch job: the first attempt of a batch, or the next attempt of named deliveries. */
 export type BatchJob = { agentId: number; channel: DeliveryChannel } & (
   | { fromId: number; toId: number }

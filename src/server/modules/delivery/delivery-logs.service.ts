@@ -9,6 +9,8 @@ import type { DeliveryChannel, DeliveryStatus, LeadStatus } from '../../../share
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
 import { AppError, notFound } from '../../lib/app-error';
+import { leadMessageEntries } from '../follow-up/follow-up.service';
+import { leadCallEntries } from '../telephony/telephony.service';
 import { anyWebhookOn } from './deliveries.repository';
 import { enqueueRetry } from './deliveries.service';
 import {
@@ -30,9 +32,11 @@ export async function leadActivity(
   leadId: number,
 ): Promise<{ items: ActivityEntry[] }> {
   if (!(await leadOfAgent(db, leadId, agentId))) throw notFound('Lead');
-  const [history, attempts] = await Promise.all([
+  const [history, attempts, messages, calls] = await Promise.all([
     leadStatusHistory(db, leadId),
     leadDeliveryAttempts(db, leadId, agentId),
+    leadMessageEntries(db, leadId),
+    leadCallEntries(db, leadId),
   ]);
   const items: ActivityEntry[] = [
     ...history.map(
@@ -46,6 +50,8 @@ export async function leadActivity(
       }),
     ),
     ...attempts.map((a): ActivityEntry => ({ type: 'delivery', ...a })),
+    ...messages,
+    ...calls,
   ];
   // stable: a status change and the delivery it caused keep that order at the same instant
   items.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));

@@ -31,7 +31,7 @@ export interface EmailResult {
 
 const transports = new Map<string, Transporter>();
 
-function transportFor(smtpUrl: string): Transporter {
+export function transportFor(smtpUrl: string): Transporter {
   let transport = transports.get(smtpUrl);
   if (!transport) {
     // pooled: a few connections kept open and reused, not a TCP and SMTP handshake per email

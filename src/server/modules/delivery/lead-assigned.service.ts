@@ -7,6 +7,7 @@
  */
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
+import { enqueueFollowUps } from '../follow-up/follow-up.service';
 import { notifyLeadsAssigned } from '../notifications/notifications.service';
 import { enqueueLeadDeliveries } from './deliveries.service';
 
@@ -24,4 +25,6 @@ export async function leadsAssigned(
   if ('leadIds' in assigned && assigned.leadIds.length === 0) return;
   await notifyLeadsAssigned(tx, assigned);
   await enqueueLeadDeliveries(tx, config, assigned);
+  // the agents' follow-up messages to their new leads (design 9)
+  await enqueueFollowUps(tx, assigned);
 }

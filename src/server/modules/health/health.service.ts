@@ -1,6 +1,8 @@
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
 import { deliveryHealth } from '../delivery/delivery-logs.service';
+import { smsHealth } from '../follow-up/follow-up.service';
+import { voiceHealth } from '../telephony/telephony.service';
 import { findNewestRun, pingDatabase } from './health.repository';
 
 /** What a failed run shows to callers who are not admins: the database's words stay inside. */
@@ -24,13 +26,18 @@ export async function lastAssignmentRun(db: Db, showError = true) {
 }
 
 /** The health answer: the database reached, the newest assignment run, the delivery channels. */
-export async function checkHealth(db: Db, isAdmin: boolean, config: Pick<AppConfig, 'SMTP_URL'>) {
+export async function checkHealth(db: Db, isAdmin: boolean, config: AppConfig) {
   await pingDatabase(db);
+  const [delivery, sms, voice] = await Promise.all([
+    deliveryHealth(db, config),
+    smsHealth(db, config),
+    voiceHealth(db, config),
+  ]);
   return {
     status: 'ok' as const,
     database: 'ok' as const,
     lastAssignmentRun: await lastAssignmentRun(db, isAdmin),
     // the delivery channels from their recent attempts, and the queue's backlog
-    channels: await deliveryHealth(db, config),
+    channels: { ...delivery, sms, voice },
   };
 }

@@ -1,0 +1,66 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { handleInboundSms, handleSmsStatus, type SignedCallback } from './follow-up.service';
+
+const CALLBACK_BODY_LIMIT = 16 * 1024;
+const params = z.record(z.string(), z.string());
+
+/**
+ * Twilio's SMS callbacks (design 9): the status of what we sent, and what leads send back (STOP).
+ * Server to server, no session, verified by X-Twilio-Signature (403; 404 when not configured).
+ */
+export const smsCallbackRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
+  const signed = (request: {
+    headers: Record<string, string | string[] | undefined>;
+    url: string;
+    body: unknown;
+  }): SignedCallback => {
+    const signature = request.headers['x-twilio-signature'];
+    return {
+      signature: typeof signature === 'string' ? signature : undefined,
+      url: request.url,
+      params: (request.body ?? {}) as Record<string, string>,
+    };
+  };
+
+  app.post(
+    '/api/telephony/sms/status',
+    {
+      bodyLimit: CALLBACK_BODY_LIMIT,
+      schema: {
+        description: "An SMS's delivery status (DELIVERED or FAILED), applied once",
+        body: params,
+        response: { 204: z.null() },
+      },
+    },
+    async (request, reply) => {
+      await handleSmsStatus(app.db, app.config, signed(request));
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/telephony/sms/inbound',
+    {
+      bodyLimit: CALLBACK_BODY_LIMIT,
+      schema: {
+        description:
+          "An SMS from a lead: recorded on the number's leads; STOP (STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT) opts them out for good. Answers TwiML",
+        body: params,
+      },
+    },
+    async (request, reply) => {
+      await handleInboundSms(app.db, app.config, signed(request));
+      return reply
+        .type('text/xml; charset=utf-8')
+        .send('<?xml version="1.0" encoding="UTF-8"?><Response/>');
+    },
+  );
+};

@@ -1,0 +1,12 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { users } from '../../db/schema';
+
+export async function phoneOf(db: Db, userId: number): Promise<{ phone: string | null } | null> {
+  const [row] = await db.select({ phone: users.phone }).from(users).where(eq(users.id, userId));
+  return row ?? null;
+}
+
+export async function setPhone(db: Db, userId: number, phone: string | null): Promise<void> {
+  await db.update(users).set({ phone }).where(eq(users.id, userId));
+}

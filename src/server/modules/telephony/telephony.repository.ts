@@ -1,0 +1,205 @@
+/** Calls and the agent's services (design 9): the SQL, nothing else. */
+import { sql } from 'drizzle-orm';
+import type { CallStatus, LeadStatus } from '../../../shared/domain';
+import { type Db, queryRows } from '../../db/client';
+
+const ISO = (column: string) =>
+  sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+
+export interface AgentServiceRow {
+  name: string;
+  phone: string | null;
+  callRecording: boolean;
+  followUpMessage: boolean;
+}
+
+/** The agent's phone and the services of the package of their ACTIVE subscription. */
+export async function agentServiceRow(db: Db, agentId: number): Promise<AgentServiceRow | null> {
+  const [row] = await queryRows<AgentServiceRow>(
+    db,
+    sql`select u.name, u.phone,
+        coalesce(p.service_call_recording, false) as "callRecording",
+        coalesce(p.service_follow_up_message, false) as "followUpMessage"
+      from users u
+      left join subscriptions s on s.user_id = u.id and s.status = 'ACTIVE'
+      left join packages p on p.id = s.package_id
+      where u.id = ${agentId}`,
+  );
+  return row ?? null;
+}
+
+export interface CallableLead {
+  id: number;
+  phone: string | null;
+  state: string;
+  timeZone: string | null;
+  status: LeadStatus;
+  onDnc: boolean;
+}
+
+/** The agent's own lead (null for another's), and whether its phone is on the DNC list. */
+export async function leadToCall(
+  db: Db,
+  agentId: number,
+  leadId: number,
+): Promise<CallableLead | null> {
+  const [row] = await queryRows<CallableLead>(
+    db,
+    sql`select l.id, l.phone, l.state, l.time_zone as "timeZone", l.status,
+        exists (select 1 from dnc_numbers d where d.phone = l.phone) as "onDnc"
+      from leads l where l.id = ${leadId} and l.agent_id = ${agentId}`,
+  );
+  return row ?? null;
+}
+
+export interface CallRow {
+  id: number;
+  leadId: number;
+  agentId: number;
+  providerSid: string | null;
+  status: CallStatus;
+  createdAt: string;
+  connectedAt: string | null;
+  endedAt: string | null;
+  durationSeconds: number | null;
+  error: string | null;
+  recordingSid: string | null;
+  recordingSeconds: number | null;
+}
+
+const CALL_COLUMNS = sql`c.id, c.lead_id as "leadId", c.agent_id as "agentId",
+  c.provider_sid as "providerSid", c.status, ${ISO('c.created_at')} as "createdAt",
+  ${ISO('c.connected_at')} as "connectedAt", ${ISO('c.ended_at')} as "endedAt",
+  c.duration_seconds as "durationSeconds", c.error, c.recording_sid as "recordingSid",
+  c.recording_seconds as "recordingSeconds"`;
+
+export async function insertCall(db: Db, leadId: number, agentId: number): Promise<CallRow> {
+  const [row] = await queryRows<CallRow>(
+    db,
+    sql`with c as (insert into calls (lead_id, agent_id) values (${leadId}, ${agentId})
+      returning *) select ${CALL_COLUMNS} from c`,
+  );
+  return row!;
+}
+
+export async function setCallProvider(
+  db: Db,
+  id: number,
+  change: { providerSid: string } | { error: string },
+): Promise<CallRow | null> {
+  const set =
+    'providerSid' in change
+      ? sql`provider_sid = ${change.providerSid}`
+      : sql`status = 'FAILED', error = ${change.error}, ended_at = now()`;
+  const [row] = await queryRows<CallRow>(
+    db,
+    sql`with c as (update calls set ${set}, updated_at = now() where id = ${id} returning *)
+      select ${CALL_COLUMNS} from c`,
+  );
+  return row ?? null;
+}
+
+export async function callById(db: Db, id: number): Promise<CallRow | null> {
+  const [row] = await queryRows<CallRow>(
+    db,
+    sql`select ${CALL_COLUMNS} from calls c where c.id = ${id}`,
+  );
+  return row ?? null;
+}
+
+export async function callsOfLead(db: Db, leadId: number): Promise<CallRow[]> {
+  return queryRows<CallRow>(
+    db,
+    sql`select ${CALL_COLUMNS} from calls c where c.lead_id = ${leadId} order by c.id desc limit 100`,
+  );
+}
+
+/** The lead's phone for the bridge (the call's lead). */
+export async function leadPhoneOfCall(db: Db, callId: number): Promise<string | null> {
+  const [row] = await queryRows<{ phone: string | null }>(
+    db,
+    sql`select l.phone from calls c join leads l on l.id = c.lead_id where c.id = ${callId}`,
+  );
+  return row?.phone ?? null;
+}
+
+/** The parent call's progress; terminal ones only while the bridge has not reported. */
+export async function applyCallStatus(
+  db: Db,
+  providerSid: string,
+  status: CallStatus,
+  terminal: boolean,
+): Promise<void> {
+  const order = (s: string) =>
+    sql.raw(
+      `case ${s} when 'QUEUED' then 0 when 'RINGING' then 1 when 'IN_PROGRESS' then 2 else 3 end`,
+    );
+  await db.execute(
+    terminal
+      ? sql`update calls set status = ${status}::call_status, ended_at = now(), updated_at = now()
+          where provider_sid = ${providerSid} and ended_at is null`
+      : sql`update calls set status = ${status}::call_status, updated_at = now()
+          where provider_sid = ${providerSid} and ended_at is null
+            and ${order('status')} < ${order(`'${status}'`)}`,
+  );
+}
+
+/**
+ * The bridge's result (the Dial's action): its outcome and, when the lead answered, when and how
+ * long. Applied once: a replay finds ended_at set. A first connected call moves an ASSIGNED lead
+ * to CONTACTED (history STATUS_CHANGED by the agent) and marks the first contact.
+ */
+export async function applyDialResult(
+  tx: Db,
+  callId: number,
+  result: { status: CallStatus; durationSeconds: number | null; connected: boolean },
+): Promise<CallRow | null> {
+  const connectedAt = result.connected
+    ? sql`now() - make_interval(secs => ${result.durationSeconds ?? 0})`
+    : sql`null`;
+  const [row] = await queryRows<CallRow>(
+    tx,
+    sql`with c as (update calls set status = ${result.status}::call_status,
+        connected_at = ${connectedAt}, duration_seconds = ${result.durationSeconds},
+        ended_at = now(), updated_at = now()
+      where id = ${callId} and ended_at is null returning *)
+      select ${CALL_COLUMNS} from c`,
+  );
+  if (!row || !result.connected) return row ?? null;
+  await tx.execute(sql`with l as (
+      update leads set status = 'CONTACTED',
+        first_contact_at = coalesce(first_contact_at, ${row.connectedAt}::timestamptz)
+      where id = ${row.leadId} and agent_id = ${row.agentId} and status = 'ASSIGNED'
+      returning id, agent_id)
+    insert into lead_history (lead_id, kind, actor_id, from_status, to_status, agent_id)
+    select id, 'STATUS_CHANGED', agent_id, 'ASSIGNED', 'CONTACTED', agent_id from l`);
+  await tx.execute(sql`update leads set first_contact_at = ${row.connectedAt}::timestamptz
+    where id = ${row.leadId} and first_contact_at is null`);
+  return row;
+}
+
+/** The recording's callback: stored once (a replay writes the same values). */
+export async function applyRecording(
+  db: Db,
+  callId: number,
+  recording: { sid: string; url: string; seconds: number | null },
+): Promise<boolean> {
+  const rows = await queryRows<{ id: number }>(
+    db,
+    sql`update calls set recording_sid = ${recording.sid}, recording_url = ${recording.url},
+        recording_seconds = ${recording.seconds}, updated_at = now()
+      where id = ${callId} and (recording_sid is null or recording_sid = ${recording.sid})
+      returning id`,
+  );
+  return rows.length > 0;
+}
+
+/** The recent calls' outcomes: voice is FAILING when the latest ones all failed. */
+export async function recentCallStatuses(db: Db, n: number): Promise<CallStatus[]> {
+  const rows = await queryRows<{ status: CallStatus }>(
+    db,
+    sql`select status from calls where created_at > now() - interval '1 day'
+      order by id desc limit ${n}`,
+  );
+  return rows.map((r) => r.status);
+}
