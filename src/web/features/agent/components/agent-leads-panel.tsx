@@ -31,6 +31,7 @@ export function AgentLeadsPanel({ list }: { list: LeadsListState }) {
       </CardHeader>
       <CardContent className="space-y-4 max-md:px-4">
         <LeadsTable
+          callingWindow
           leads={leads}
           view={view}
           error={{

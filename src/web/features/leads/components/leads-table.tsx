@@ -5,6 +5,7 @@ import { type DataColumn, DataTable, type DataTableProps } from '@web/components
 import { EmailText } from '@web/components/ui/email-text';
 import type { ReactNode } from 'react';
 import { telHref } from '../lead-display';
+import { LeadCallingWindow } from './lead-calling-window';
 import { LeadStatusBadge } from './lead-status-badge';
 
 /** A column a screen adds to the shared ones, before Actions (the admin's Agent). */
@@ -13,8 +14,11 @@ export type LeadColumn = DataColumn<Lead>;
 // at least 24 px high: a finger on a phone's card finds them (WCAG 2.5.8)
 const linkClass = 'inline-flex min-h-6 items-center rounded-sm underline-offset-4 hover:underline';
 
-/** The lead's phone and email as links: a tap calls or writes from a phone. */
-function ContactLinks({ lead }: { lead: Lead }) {
+/**
+ * The lead's phone and email as links: a tap calls or writes from a phone. With
+ * `callingWindow` (My Leads), when the lead may be called shows under the phone.
+ */
+function ContactLinks({ lead, callingWindow = false }: { lead: Lead; callingWindow?: boolean }) {
   return (
     <div className="flex flex-col text-sm">
       {lead.phone ? (
@@ -24,6 +28,7 @@ function ContactLinks({ lead }: { lead: Lead }) {
       ) : (
         <span>—</span>
       )}
+      {callingWindow && lead.phone && <LeadCallingWindow lead={lead} compact />}
       {lead.email ? (
         <a
           href={`mailto:${lead.email}`}
@@ -39,9 +44,13 @@ function ContactLinks({ lead }: { lead: Lead }) {
   );
 }
 
-const BASE_COLUMNS: LeadColumn[] = [
+const baseColumns = (callingWindow: boolean): LeadColumn[] => [
   { header: 'Name', cell: leadName, phone: 'title', minWidth: 'min-w-24' },
-  { header: 'Contact', cell: (lead) => <ContactLinks lead={lead} />, minWidth: 'min-w-34' },
+  {
+    header: 'Contact',
+    cell: (lead) => <ContactLinks lead={lead} callingWindow={callingWindow} />,
+    minWidth: callingWindow ? 'min-w-44' : 'min-w-34',
+  },
   { header: 'Location', cell: leadPlace, minWidth: 'min-w-24' },
   { header: 'Age', cell: (lead) => lead.age, nowrap: true },
   {
@@ -68,17 +77,20 @@ export function LeadsTable({
   error,
   columns = [],
   action,
+  callingWindow = false,
 }: {
   leads: Lead[];
   view: DataTableProps<Lead>['view'];
   error: DataTableProps<Lead>['error'];
   columns?: LeadColumn[];
   action: (lead: Lead) => ReactNode;
+  /** the agent's list: each lead's calling window under its phone (design 10) */
+  callingWindow?: boolean;
 }) {
   return (
     <DataTable
       label="Leads"
-      columns={[...BASE_COLUMNS, ...columns]}
+      columns={[...baseColumns(callingWindow), ...columns]}
       rows={leads}
       rowKey={(lead) => lead.id}
       rowTestId="lead-row"
