@@ -13,6 +13,7 @@ import { adminAgentsRoutes } from './modules/agents/agents-admin.routes';
 import { analyticsRoutes } from './modules/analytics/analytics.routes';
 import { assignAfterImport } from './modules/assignment/assign-after-import';
 import { assignmentRoutes } from './modules/assignment/assignment.routes';
+import { explainRoutes } from './modules/assignment/explain.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { findSession } from './modules/auth/auth.service';
 import { createBilling } from './modules/billing/billing.service';
@@ -139,6 +140,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     onImported: assignAfterImport(opts.database.db, opts.config),
   });
   await app.register(assignmentRoutes);
+  await app.register(explainRoutes);
   await app.register(adminAgentsRoutes);
   await app.register(adminSubscriptionRoutes);
   // Stripe Billing (design 11), when configured: subscribing goes through Checkout

@@ -303,6 +303,33 @@ export const ROUTES: RouteCase[] = [
     expect: ADMIN_ONLY(200),
     request: () => ({ url: '/api/admin/analytics' }),
   },
+  {
+    method: 'GET',
+    path: '/api/admin/analytics/speed-to-lead',
+    expect: ADMIN_ONLY(200),
+    request: () => ({ url: '/api/admin/analytics/speed-to-lead?from=2026-01-01&to=2026-01-31' }),
+    invalid: () => ({ url: '/api/admin/analytics/speed-to-lead?from=yesterday' }),
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/analytics/sources',
+    expect: ADMIN_ONLY(200),
+    request: () => ({ url: '/api/admin/analytics/sources?from=2026-01-01&to=2026-01-31' }),
+    invalid: () => ({ url: '/api/admin/analytics/sources?from=2026-02-01&to=2026-01-01' }),
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/leads/:id/explain',
+    expect: ADMIN_ONLY(200),
+    request: async (fx) => ({ url: `/api/admin/leads/${await fx.newLead()}/explain` }),
+    invalid: () => ({ url: '/api/admin/leads/abc/explain' }),
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/leads/unfit-reasons',
+    expect: ADMIN_ONLY(200),
+    request: () => ({ url: '/api/admin/leads/unfit-reasons' }),
+  },
 
   // admin: leads
   {
@@ -405,6 +432,15 @@ export const ROUTES: RouteCase[] = [
     path: '/api/agent/preferences',
     expect: AGENT_ONLY(200),
     request: () => ({ url: '/api/agent/preferences' }),
+  },
+  {
+    method: 'GET',
+    path: '/api/agent/preferences/preview',
+    expect: AGENT_ONLY(200),
+    request: () => ({
+      url: '/api/agent/preferences/preview?states=TX,FL&cities=Dallas&ageMin=60&ageMax=80',
+    }),
+    invalid: () => ({ url: '/api/agent/preferences/preview?states=XX&ageMin=90&ageMax=20' }),
   },
   {
     method: 'PUT',

@@ -1,13 +1,30 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { analytics } from '../../../shared/contracts/admin';
+import { periodQuery, sourceStats, speedToLead } from '../../../shared/contracts/explain';
 import { requireRole } from '../../plugins/auth';
 import { getAnalytics } from './analytics.service';
+import {
+  sourceStats as readSourceStats,
+  speedToLead as readSpeedToLead,
+} from './explain-analytics.service';
 
-/** The admin's analytics screen. */
+/** The admin's analytics screen: totals, speed to lead, the sources' figures. */
 export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const admin = { onRequest: requireRole('ADMIN') };
+
+  app.get('/api/admin/analytics', { ...admin, schema: { response: { 200: analytics } } }, () =>
+    getAnalytics(app.db, app.config.BUSINESS_TZ),
+  );
+
   app.get(
-    '/api/admin/analytics',
-    { onRequest: requireRole('ADMIN'), schema: { response: { 200: analytics } } },
-    () => getAnalytics(app.db, app.config.BUSINESS_TZ),
+    '/api/admin/analytics/speed-to-lead',
+    { ...admin, schema: { querystring: periodQuery, response: { 200: speedToLead } } },
+    (request) => readSpeedToLead(app.db, app.config.BUSINESS_TZ, request.query),
+  );
+
+  app.get(
+    '/api/admin/analytics/sources',
+    { ...admin, schema: { querystring: periodQuery, response: { 200: sourceStats } } },
+    (request) => readSourceStats(app.db, app.config.BUSINESS_TZ, request.query),
   );
 };

@@ -1,0 +1,26 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { leadExplanation, unfitReasons } from '../../../shared/contracts/explain';
+import { requireRole } from '../../plugins/auth';
+import { explainLead, unfitNewLeads } from './explain.service';
+
+const leadParams = z.object({
+  id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+});
+
+/** Why this agent (design 12): one lead's explanation, and the NEW leads that fit no agent. */
+export const explainRoutes: FastifyPluginAsyncZod = async (app) => {
+  const admin = { onRequest: requireRole('ADMIN') };
+
+  app.get(
+    '/api/admin/leads/:id/explain',
+    { ...admin, schema: { params: leadParams, response: { 200: leadExplanation } } },
+    (request) => explainLead(app.db, app.config, request.params.id),
+  );
+
+  app.get(
+    '/api/admin/leads/unfit-reasons',
+    { ...admin, schema: { response: { 200: unfitReasons } } },
+    () => unfitNewLeads(app.db, app.config),
+  );
+};
