@@ -9,6 +9,7 @@ import type { Database } from './db/client';
 import { type DeliveryQueueOptions, startDeliveryQueue } from './jobs/delivery-queue';
 import { startLeadSearchIndexer } from './jobs/lead-search-indexer';
 import { settleAbandonedImportsAtStart } from './jobs/settle-abandoned-imports';
+import { agentPauseRoutes } from './modules/agents/agent-pause.routes';
 import { adminAgentsRoutes } from './modules/agents/agents-admin.routes';
 import { analyticsRoutes } from './modules/analytics/analytics.routes';
 import { assignAfterImport } from './modules/assignment/assign-after-import';
@@ -36,6 +37,8 @@ import { notificationsRoutes } from './modules/notifications/notifications.route
 import { packagesRoutes } from './modules/packages/packages.routes';
 import { preferencesRoutes } from './modules/preferences/preferences.routes';
 import { profileRoutes } from './modules/profile/profile.routes';
+import { adminReturnsRoutes } from './modules/returns/returns-admin.routes';
+import { agentReturnsRoutes } from './modules/returns/returns-agent.routes';
 import { sourcesRoutes } from './modules/sources/sources.routes';
 import { adminStatsRoutes } from './modules/stats/stats-admin.routes';
 import { agentStatsRoutes } from './modules/stats/stats-agent.routes';
@@ -142,6 +145,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(assignmentRoutes);
   await app.register(explainRoutes);
   await app.register(adminAgentsRoutes);
+  await app.register(agentPauseRoutes);
+  await app.register(agentReturnsRoutes);
+  await app.register(adminReturnsRoutes);
   await app.register(adminSubscriptionRoutes);
   // Stripe Billing (design 11), when configured: subscribing goes through Checkout
   const billing = createBilling(opts.database.db, opts.config);

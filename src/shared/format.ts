@@ -134,3 +134,18 @@ export function formatBusinessTime(iso: string, timeZone = DEFAULT_BUSINESS_TIME
     return timeFormat(DEFAULT_BUSINESS_TIME_ZONE).format(date);
   }
 }
+
+const RETURN_REASON_LABELS: Record<string, string> = {
+  WRONG_NUMBER: 'Wrong number',
+  DUPLICATE: 'Duplicate',
+  OUT_OF_AREA: 'Out of area',
+  FAKE_INFO: 'Fake information',
+  CONSUMER_DENIES: 'Consumer denies request',
+  LANGUAGE_BARRIER: 'Language barrier',
+  UNDER_AGE: 'Under age',
+};
+
+/** A return reason (design 10) in words: WRONG_NUMBER -> Wrong number. */
+export function returnReasonLabel(reason: string): string {
+  return RETURN_REASON_LABELS[reason] ?? leadStatusLabel(reason);
+}

@@ -6,7 +6,14 @@
  */
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import { apiKeys, dncNumbers, imports, sources, subscriptions } from '../../src/server/db/schema';
+import {
+  apiKeys,
+  dncNumbers,
+  imports,
+  leadReturns,
+  sources,
+  subscriptions,
+} from '../../src/server/db/schema';
 import { insertLeads, insertPackage } from './agent-fixtures';
 import { Client, loginAdmin, registerAgent, type TestContext, uniqueEmail } from './test-app';
 
@@ -46,6 +53,8 @@ export interface Fixtures {
   importRecord(): Promise<number>;
   /** a registered agent that no caller is signed in as: for login as anonymous */
   spareAccount(): Promise<{ email: string; password: string }>;
+  /** a PENDING return of a fresh lead of agent A (design 10), its id */
+  pendingReturn(): Promise<number>;
   /** a fresh lead source (design 7), its id */
   source(): Promise<number>;
   /** a fresh source with one API key (stored by a made-up hash): both ids */
@@ -455,6 +464,71 @@ export const ROUTES: RouteCase[] = [
       body: { states: ['XX'], cities: [], ageMin: 90, ageMax: 20, categories: [] },
     }),
   },
+  // availability and returns (design 10): the agent's pause, an admin's licences, returns
+  {
+    method: 'GET',
+    path: '/api/agent/pause',
+    expect: AGENT_ONLY(200),
+    request: () => ({ url: '/api/agent/pause' }),
+  },
+  {
+    method: 'PUT',
+    path: '/api/agent/pause',
+    expect: AGENT_ONLY(200),
+    // a date far ahead, then DELETE resumes: the fixture agents stay eligible
+    request: () => ({ url: '/api/agent/pause', body: { until: '2099-12-31' } }),
+    invalid: () => ({ url: '/api/agent/pause', body: { until: 'next week' } }),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/agent/pause',
+    expect: AGENT_ONLY(200),
+    request: () => ({ url: '/api/agent/pause' }),
+  },
+  {
+    method: 'PUT',
+    path: '/api/admin/agents/:id/licenses',
+    expect: ADMIN_ONLY(200),
+    request: (fx) => ({ url: `/api/admin/agents/${fx.agent.id}/licenses`, body: { states: [] } }),
+    invalid: (fx) => ({
+      url: `/api/admin/agents/${fx.agent.id}/licenses`,
+      body: { states: ['XX'] },
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/api/agent/leads/:id/return',
+    // agent B names agent A's lead: 404
+    expect: { anonymous: 401, agent: 201, otherAgent: 404, admin: 403 },
+    request: async (fx) => ({
+      url: `/api/agent/leads/${await fx.leadOfAgent()}/return`,
+      body: { reason: 'WRONG_NUMBER', note: 'matrix' },
+    }),
+    invalid: () => ({ url: '/api/agent/leads/1/return', body: { reason: 'BORED' } }),
+  },
+  {
+    method: 'GET',
+    path: '/api/agent/leads/:id/return',
+    expect: AGENT_ONLY(200, 404),
+    request: async (fx) => ({ url: `/api/agent/leads/${await fx.leadOfAgent()}/return` }),
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/returns',
+    expect: ADMIN_ONLY(200),
+    request: () => ({ url: '/api/admin/returns?status=PENDING' }),
+    invalid: () => ({ url: '/api/admin/returns?status=MAYBE' }),
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/returns/:id/decision',
+    expect: ADMIN_ONLY(200),
+    request: async (fx) => ({
+      url: `/api/admin/returns/${await fx.pendingReturn()}/decision`,
+      body: { approve: false, note: 'matrix' },
+    }),
+    invalid: () => ({ url: '/api/admin/returns/1/decision', body: { approve: 'yes' } }),
+  },
   // delivery (modules/delivery): an agent's settings, the webhook test (no URL set: 400), a lead's
   // timeline; the admins' deliveries log and retry (no such delivery: 404)
   {
@@ -654,6 +728,123 @@ export const ROUTES: RouteCase[] = [
     expect: PUBLIC(404),
     request: () => ({ url: '/api/billing/stripe/webhook', body: { id: 'evt_1' } }),
   },
+  // follow-up messages and calls (design 9): this app runs without Twilio, so a call is refused
+  // (409, not configured) and the provider's callbacks answer 404; test/follow-up.test.ts and
+  // test/calls.test.ts run them with Twilio's stand-in
+  {
+    method: 'GET',
+    path: '/api/agent/profile',
+    expect: AGENT_ONLY(200),
+    request: () => ({ url: '/api/agent/profile' }),
+  },
+  {
+    method: 'PUT',
+    path: '/api/agent/profile',
+    expect: AGENT_ONLY(200),
+    request: () => ({ url: '/api/agent/profile', body: { phone: '+13055550123' } }),
+    invalid: () => ({ url: '/api/agent/profile', body: { phone: 5 } }),
+  },
+  {
+    method: 'GET',
+    path: '/api/agent/services',
+    expect: AGENT_ONLY(200),
+    request: () => ({ url: '/api/agent/services' }),
+  },
+  {
+    method: 'GET',
+    path: '/api/agent/follow-up',
+    expect: AGENT_ONLY(200),
+    request: () => ({ url: '/api/agent/follow-up' }),
+  },
+  {
+    method: 'PUT',
+    path: '/api/agent/follow-up',
+    expect: AGENT_ONLY(200),
+    request: () => ({
+      url: '/api/agent/follow-up',
+      body: { enabled: false, sms: 'Hi {firstName}', email: { subject: 'Hi', body: 'Hello' } },
+    }),
+    invalid: () => ({ url: '/api/agent/follow-up', body: { enabled: 'yes' } }),
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/follow-ups',
+    expect: ADMIN_ONLY(200),
+    request: () => ({ url: '/api/admin/follow-ups' }),
+  },
+  {
+    method: 'POST',
+    path: '/api/agent/leads/:id/call',
+    expect: AGENT_ONLY(409, 404),
+    request: async (fx) => ({ url: `/api/agent/leads/${await fx.leadOfAgent()}/call` }),
+    invalid: () => ({ url: '/api/agent/leads/abc/call' }),
+  },
+  {
+    method: 'GET',
+    path: '/api/agent/leads/:id/calls',
+    expect: AGENT_ONLY(200, 404),
+    request: async (fx) => ({ url: `/api/agent/leads/${await fx.leadOfAgent()}/calls` }),
+    invalid: () => ({ url: '/api/agent/leads/abc/calls' }),
+  },
+  {
+    method: 'GET',
+    path: '/api/recordings/:id',
+    // no call has a recording here: the lead's agent and admins get 200 in test/calls.test.ts
+    expect: { anonymous: 401, agent: 404, otherAgent: 404, admin: 404 },
+    request: () => ({ url: '/api/recordings/999999999' }),
+    invalid: () => ({ url: '/api/recordings/abc' }),
+  },
+  {
+    method: 'POST',
+    path: '/api/telephony/sms/status',
+    expect: PUBLIC(404),
+    request: () => ({
+      url: '/api/telephony/sms/status',
+      body: { MessageSid: 'SM1', MessageStatus: 'delivered' },
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/api/telephony/sms/inbound',
+    expect: PUBLIC(404),
+    request: () => ({
+      url: '/api/telephony/sms/inbound',
+      body: { MessageSid: 'SM1', From: '+13055550123', Body: 'STOP' },
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/api/telephony/voice/status',
+    expect: PUBLIC(404),
+    request: () => ({
+      url: '/api/telephony/voice/status',
+      body: { CallSid: 'CA1', CallStatus: 'ringing' },
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/api/telephony/voice/recording',
+    expect: PUBLIC(404),
+    request: () => ({
+      url: '/api/telephony/voice/recording?callId=1',
+      body: { RecordingSid: 'RE1', RecordingUrl: 'https://api.twilio.com/x' },
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/api/telephony/voice/:callId/connect',
+    expect: PUBLIC(404),
+    request: () => ({ url: '/api/telephony/voice/1/connect', body: { CallSid: 'CA1' } }),
+  },
+  {
+    method: 'POST',
+    path: '/api/telephony/voice/:callId/dialed',
+    expect: PUBLIC(404),
+    request: () => ({
+      url: '/api/telephony/voice/1/dialed',
+      body: { CallSid: 'CA1', DialCallStatus: 'completed' },
+    }),
+  },
 ];
 
 /** Signs in an admin and two agents, and creates what the table's requests name. */
@@ -700,6 +891,14 @@ export async function createFixtures(ctx: TestContext): Promise<Fixtures> {
     async spareAccount() {
       const spare = await registerAgent(ctx.app, 'Spare');
       return { email: spare.email, password: spare.password };
+    },
+    async pendingReturn() {
+      const leadId = await fx.leadOfAgent();
+      const [row] = await db
+        .insert(leadReturns)
+        .values({ leadId, agentId: agentA.id, reason: 'DUPLICATE' })
+        .returning({ id: leadReturns.id });
+      return row.id;
     },
     async source() {
       const [row] = await db.insert(sources).values(sourceBody()).returning({ id: sources.id });
@@ -768,6 +967,10 @@ export const CHECKED_TABLES = [
   'billing_customers',
   'billing_events',
   'dnc_numbers',
+  'follow_up_settings',
+  'follow_up_messages',
+  'calls',
+  'lead_returns',
 ] as const;
 export type CheckedTable = (typeof CHECKED_TABLES)[number];
 

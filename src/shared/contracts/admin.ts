@@ -41,6 +41,12 @@ export const adminAgent = z.object({
     })
     .nullable()
     .optional(),
+  /** the agent's own phone (E.164), design 9 */
+  phone: z.string().nullable().optional(),
+  /** design 10: states the agent is licensed in; empty: not restricted */
+  licensedStates: z.array(z.string()).optional(),
+  /** design 10: the pause now; null when not paused (until: last paused business date) */
+  pause: z.object({ since: z.string(), until: z.string().nullable() }).nullable().optional(),
 });
 export type AdminAgent = z.infer<typeof adminAgent>;
 

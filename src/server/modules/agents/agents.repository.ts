@@ -22,6 +22,13 @@ export interface AgentRow {
   lastInvoiceAmountCents: number | null;
   lastInvoiceAt: Date | string | null;
   lastInvoiceUrl: string | null;
+  /** design 10 */
+  phone: string | null;
+  licensedStates: string[];
+  pausedSince: Date | string | null;
+  /** the last paused business date; null while paused until resumed */
+  pausedThrough: string | null;
+  paused: boolean;
 }
 
 /**
@@ -33,6 +40,7 @@ export async function listAgentRows(
   db: Db,
   today: string,
   onlyAgentId?: number,
+  timeZone = 'America/New_York',
 ): Promise<AgentRow[]> {
   return queryRows<AgentRow>(
     db,
@@ -48,7 +56,13 @@ export async function listAgentRows(
              s.current_period_end as "currentPeriodEnd",
              s.last_invoice_status as "lastInvoiceStatus",
              s.last_invoice_amount_cents as "lastInvoiceAmountCents",
-             s.last_invoice_at as "lastInvoiceAt", s.last_invoice_url as "lastInvoiceUrl"
+             s.last_invoice_at as "lastInvoiceAt", s.last_invoice_url as "lastInvoiceUrl",
+             u.phone, u.licensed_states::text[] as "licensedStates",
+             u.paused_at as "pausedSince",
+             to_char((u.paused_until at time zone ${timeZone})::date - 1, 'YYYY-MM-DD')
+               as "pausedThrough",
+             (u.paused_at is not null and (u.paused_until is null or u.paused_until > now()))
+               as "paused"
       from users u
       left join subscriptions s on s.user_id = u.id
       left join packages p on p.id = s.package_id

@@ -41,6 +41,22 @@ export function transportFor(smtpUrl: string): Transporter {
   return transport;
 }
 
+/**
+ * A plain message to a user over the same pooled transport (the decision on a return, design 10).
+ * Best effort: false when SMTP refused it.
+ */
+export async function sendNoticeEmail(
+  smtpUrl: string,
+  message: { from: string; to: string; subject: string; text: string },
+): Promise<boolean> {
+  try {
+    await transportFor(smtpUrl).sendMail(message);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Closes the pooled SMTP connections (at shutdown). */
 export function closeEmailTransports(): void {
   for (const transport of transports.values()) transport.close();

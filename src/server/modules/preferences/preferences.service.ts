@@ -1,11 +1,28 @@
-import type { Preferences } from '../../../shared/contracts/agent';
+import type { z } from 'zod';
+import type { Preferences, preferencesResponse } from '../../../shared/contracts/agent';
 import { LEAD_CATEGORIES, STATE_CODES } from '../../../shared/domain';
 import type { Db } from '../../db/client';
+import { licensedStatesOf } from '../agents/agents.service';
 import { findPreferences, NO_PREFERENCES, savePreferences } from './preferences.repository';
 
+/** The stored preferences, with the licence beside them. */
+type PreferencesAnswer = z.infer<typeof preferencesResponse>;
+
 /** An agent who never saved preferences has none: every state, city, age and category. */
-export async function getPreferences(db: Db, agentId: number): Promise<Preferences> {
-  return (await findPreferences(db, agentId)) ?? NO_PREFERENCES;
+export async function getPreferences(db: Db, agentId: number): Promise<PreferencesAnswer> {
+  return withLicence(db, agentId, (await findPreferences(db, agentId)) ?? NO_PREFERENCES);
+}
+
+/** The licence beside the preferences, and the preferred states it leaves out (design 10). */
+async function withLicence(
+  db: Db,
+  agentId: number,
+  prefs: Preferences,
+): Promise<PreferencesAnswer> {
+  const licensedStates = await licensedStatesOf(db, agentId);
+  const unlicensedStates =
+    licensedStates.length === 0 ? [] : prefs.states.filter((s) => !licensedStates.includes(s));
+  return { ...prefs, licensedStates, unlicensedStates };
 }
 
 /**
@@ -17,8 +34,10 @@ export function updatePreferences(
   db: Db,
   agentId: number,
   prefs: Preferences,
-): Promise<Preferences> {
-  return savePreferences(db, agentId, normalizePreferences(prefs));
+): Promise<PreferencesAnswer> {
+  return savePreferences(db, agentId, normalizePreferences(prefs)).then((saved) =>
+    withLicence(db, agentId, saved),
+  );
 }
 
 export function normalizePreferences(prefs: Preferences): Preferences {

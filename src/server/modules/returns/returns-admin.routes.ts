@@ -1,0 +1,50 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  adminReturnList,
+  adminReturnSchema,
+  adminReturnsQuery,
+  returnDecisionBody,
+} from '../../../shared/contracts/returns';
+import { currentUser, requireRole } from '../../plugins/auth';
+import { decideReturn, returnsQueue } from './returns.service';
+
+const returnParams = z.object({
+  id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+});
+
+/** The admin's Returns queue (design 10): list by status, approve or deny with a note. */
+export const adminReturnsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const admin = { onRequest: requireRole('ADMIN') };
+
+  app.get(
+    '/api/admin/returns',
+    { ...admin, schema: { querystring: adminReturnsQuery, response: { 200: adminReturnList } } },
+    (request) => returnsQueue(app.db, request.query.status, request.query.limit),
+  );
+
+  app.post(
+    '/api/admin/returns/:id/decision',
+    {
+      ...admin,
+      schema: {
+        params: returnParams,
+        body: returnDecisionBody,
+        response: { 200: adminReturnSchema },
+      },
+    },
+    async (request) => {
+      const outcome = await decideReturn(
+        app.db,
+        app.config,
+        currentUser(request).id,
+        request.params.id,
+        request.body,
+      );
+      if (outcome.runError !== null) {
+        request.log.error({ error: outcome.runError }, 'replacement run after a return failed');
+      }
+      return outcome.decided;
+    },
+  );
+};
