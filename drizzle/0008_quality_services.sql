@@ -111,6 +111,7 @@ CREATE INDEX "lead_returns_status_idx" ON "lead_returns" USING btree ("status","
 CREATE INDEX "lead_returns_agent_idx" ON "lead_returns" USING btree ("agent_id","created_at");--> statement-breakpoint
 CREATE INDEX "leads_phone_idx" ON "leads" USING btree ("phone","created_at") WHERE "leads"."phone" is not null;--> statement-breakpoint
 CREATE INDEX "leads_email_idx" ON "leads" USING btree ("email","created_at") WHERE "leads"."email" is not null;--> statement-breakpoint
+CREATE INDEX "leads_preview_idx" ON "leads" USING btree ("category","created_at","state","age","city");--> statement-breakpoint
 CREATE INDEX "leads_source_idx" ON "leads" USING btree ("source_id","created_at") WHERE "leads"."source_id" is not null;--> statement-breakpoint
 -- Backfill (design 10): leads stored before this migration get their state's main time zone,
 -- emails trimmed and lower-cased, and US phones written as E.164 where they are 10 digits

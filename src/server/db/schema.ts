@@ -297,6 +297,9 @@ export const leads = pgTable(
     // duplicates within DUPLICATE_WINDOW_DAYS by phone or email (design 10)
     index('leads_phone_idx').on(t.phone, t.createdAt).where(sql`${t.phone} is not null`),
     index('leads_email_idx').on(t.email, t.createdAt).where(sql`${t.email} is not null`),
+    // the preferences preview (design 12): a category's recent leads by state, age and city,
+    // read from the index alone
+    index('leads_preview_idx').on(t.category, t.createdAt, t.state, t.age, t.city),
     // sources analytics by period
     index('leads_source_idx').on(t.sourceId, t.createdAt).where(sql`${t.sourceId} is not null`),
   ],
