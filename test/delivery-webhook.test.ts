@@ -149,15 +149,21 @@ const attemptsOf = (deliveryId: number) =>
   );
 
 describe('CRM webhook delivery', () => {
-  it('sends a signed lead.assigned event promptly, with consent, source, agent and the Authorization header', async () => {
+  it('sends a signed lead.assigned event promptly, with ZIP, time zone, consent, source, agent and the Authorization header', async () => {
     const agent = await crmAgent('/ok');
     const [lead] = await insertLeads(ctx, [
       {
         firstName: 'Olive',
         lastName: 'Okafor',
         phone: '+1 512 555 0100',
+        state: 'FL',
+        city: 'Pensacola',
+        zip: '32501',
+        timeZone: 'America/Chicago',
         consentAt: new Date('2026-11-20T10:00:00Z'),
         consentText: 'I agree to be called',
+        trustedFormCertUrl: 'https://cert.trustedform.com/0123456789abcdef',
+        jornayaLeadId: 'LEADID-1234-ABCD',
         consentIp: '203.0.113.7',
       },
     ]);
@@ -176,9 +182,15 @@ describe('CRM webhook delivery', () => {
           id: lead.id,
           firstName: 'Olive',
           phone: '+1 512 555 0100',
+          city: 'Pensacola',
+          state: 'FL',
+          zip: '32501',
+          timeZone: 'America/Chicago',
           consent: {
             at: '2026-11-20T10:00:00.000Z',
             text: 'I agree to be called',
+            trustedFormCertUrl: 'https://cert.trustedform.com/0123456789abcdef',
+            jornayaLeadId: 'LEADID-1234-ABCD',
             ip: '203.0.113.7',
           },
         },

@@ -197,6 +197,8 @@ export interface LeadForDelivery {
   category: string;
   status: string;
   assignedAt: string | null;
+  zip: string | null;
+  timeZone: string | null;
   consentAt: string | null;
   consentText: string | null;
   trustedFormCertUrl: string | null;
@@ -212,6 +214,7 @@ export function leadsForDelivery(db: Db, leadIds: number[]): Promise<LeadForDeli
     sql`select l.id, l.external_id as "externalId", l.first_name as "firstName",
         l.last_name as "lastName", l.phone, l.email, l.city, l.state, l.age, l.category, l.status,
         to_char(l.assigned_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "assignedAt",
+        l.zip, l.time_zone as "timeZone",
         to_char(l.consent_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "consentAt",
         l.consent_text as "consentText", l.trusted_form_cert_url as "trustedFormCertUrl",
         l.jornaya_lead_id as "jornayaLeadId", l.consent_ip as "consentIp",

@@ -86,7 +86,10 @@ export async function attemptEmails(
   return outcomes;
 }
 
-/** The lead as a CRM receives it: contact, place, category, consent and source. */
+/**
+ * The lead as a CRM receives it: contact, place (with the ZIP and the IANA time zone its
+ * calling window is read in), category, consent and source (docs/domain.md, Deliveries).
+ */
 export function webhookLead(lead: LeadForDelivery) {
   return {
     id: lead.id,
@@ -97,6 +100,8 @@ export function webhookLead(lead: LeadForDelivery) {
     email: lead.email,
     city: lead.city,
     state: lead.state,
+    zip: lead.zip,
+    timeZone: lead.timeZone,
     age: lead.age,
     category: lead.category,
     status: lead.status,
