@@ -15,6 +15,8 @@ export const paths = {
     package: '/dashboard/package',
     /** Delivery settings: email, the CRM webhook (design 8). */
     delivery: '/dashboard/delivery',
+    /** The agent's phone, Call Recording and follow-up messages (design 9). */
+    services: '/dashboard/services',
   },
   admin: {
     dashboard: '/admin',

@@ -20,6 +20,10 @@ const AgentPreferencesPage = lazyNamed(
   'AgentPreferencesPage',
 );
 const AgentPackagePage = lazyNamed(() => import('./pages/agent-package-page'), 'AgentPackagePage');
+const AgentServicesPage = lazyNamed(
+  () => import('./pages/agent-services-page'),
+  'AgentServicesPage',
+);
 const AgentDeliveryPage = lazyNamed(
   () => import('./pages/agent-delivery-page'),
   'AgentDeliveryPage',
@@ -54,6 +58,7 @@ const protectedRoutes: { path: string; role: UserRole; page: ComponentType }[] =
   { path: paths.agent.preferences, role: 'AGENT', page: AgentPreferencesPage },
   { path: paths.agent.package, role: 'AGENT', page: AgentPackagePage },
   { path: paths.agent.delivery, role: 'AGENT', page: AgentDeliveryPage },
+  { path: paths.agent.services, role: 'AGENT', page: AgentServicesPage },
   { path: paths.admin.dashboard, role: 'ADMIN', page: AdminDashboardPage },
   { path: paths.admin.packages, role: 'ADMIN', page: AdminPackagesPage },
   { path: paths.admin.leads, role: 'ADMIN', page: AdminLeadsPage },

@@ -7,6 +7,7 @@ import {
   LayoutDashboard,
   type LucideIcon,
   Package,
+  PhoneCall,
   PhoneOff,
   Send,
   SlidersHorizontal,
@@ -22,6 +23,7 @@ const agentNav: PortalNavItem[] = [
   { title: 'Preferences', href: paths.agent.preferences, icon: SlidersHorizontal },
   { title: 'Package', href: paths.agent.package, icon: CreditCard },
   { title: 'Delivery', href: paths.agent.delivery, icon: Send },
+  { title: 'Services', href: paths.agent.services, icon: PhoneCall },
 ];
 
 const adminNav: PortalNavItem[] = [

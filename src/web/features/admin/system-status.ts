@@ -13,6 +13,9 @@ export interface Health {
   channels?: {
     email: ChannelState;
     webhook: ChannelState;
+    /** Twilio (design 9): follow-up SMS and recorded calls */
+    sms?: ChannelState;
+    voice?: ChannelState;
     backlog: { pending: number; oldestSeconds: number | null };
   };
 }
@@ -63,23 +66,36 @@ const CHANNEL_HELP = {
     off: 'No agent has a CRM webhook turned on',
     failing: 'The latest webhook calls all failed: see Deliveries',
   },
+  sms: {
+    off: 'Set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM_NUMBER to text new leads',
+    failing: 'The latest follow-up SMS all failed: see Deliveries',
+    ok: 'Follow-up SMS go through Twilio',
+  },
+  voice: {
+    off: 'Set the TWILIO_* settings to let agents call leads with recording',
+    failing: 'The latest calls all failed',
+    ok: 'Agents can call leads; calls are recorded',
+  },
 } as const;
 
 /** A delivery channel (design 8), from the health check's real figures. */
 export function channelStatus(
   health: Health | undefined,
   failed: boolean,
-  channel: 'email' | 'webhook',
+  channel: 'email' | 'webhook' | 'sms' | 'voice',
 ): ComponentStatus {
   if (failed) return { label: 'Unknown', tone: 'unknown', detail: 'Status could not be loaded' };
   if (!health) return { label: 'Checking...', tone: 'unknown', detail: '' };
   const channels = health.channels;
   if (!channels) return { label: 'Unknown', tone: 'unknown', detail: 'The database is down' };
   const state = channels[channel];
+  if (state === undefined) return { label: 'Unknown', tone: 'unknown', detail: '' };
   if (state === 'NOT_CONFIGURED')
     return { label: 'Not configured', tone: 'unknown', detail: CHANNEL_HELP[channel].off };
   if (state === 'FAILING')
     return { label: 'Failing', tone: 'error', detail: CHANNEL_HELP[channel].failing };
+  if (channel === 'sms' || channel === 'voice')
+    return { label: 'Operational', tone: 'ok', detail: CHANNEL_HELP[channel].ok };
   const { pending, oldestSeconds } = channels.backlog;
   const waiting =
     pending === 0

@@ -102,6 +102,16 @@ export function SystemStatusCard({
             status={channelStatus(health, failed, 'webhook')}
             testId="status-webhook"
           />
+          <StatusRow
+            name="Follow-up Messages"
+            status={channelStatus(health, failed, 'sms')}
+            testId="status-sms"
+          />
+          <StatusRow
+            name="Call Recording"
+            status={channelStatus(health, failed, 'voice')}
+            testId="status-voice"
+          />
         </ul>
       </CardContent>
     </Card>

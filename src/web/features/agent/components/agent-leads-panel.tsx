@@ -12,6 +12,7 @@ import { LeadsTable } from '@web/features/leads/components/leads-table';
 import { listView } from '@web/lib/list-view';
 import { useState } from 'react';
 import { agentLeadsQuery } from '../api';
+import { LeadCallButton } from './lead-call-button';
 import { UpdateLeadStatusDrawer } from './update-lead-status-drawer';
 
 /**
@@ -40,14 +41,17 @@ export function AgentLeadsPanel({ list }: { list: LeadsListState }) {
             retrying: page.isFetching,
           }}
           action={(lead) => (
-            <Button
-              size="sm"
-              variant="outline"
-              onClick={() => setSelected(lead)}
-              aria-label={`Update Status: ${leadName(lead)}`}
-            >
-              Update Status
-            </Button>
+            <div className="flex flex-wrap items-start gap-2">
+              <LeadCallButton lead={lead} />
+              <Button
+                size="sm"
+                variant="outline"
+                onClick={() => setSelected(lead)}
+                aria-label={`Update Status: ${leadName(lead)}`}
+              >
+                Update Status
+              </Button>
+            </div>
           )}
         />
         {view !== 'error' && (

@@ -28,6 +28,7 @@ import { LeadStatusBadge } from '@web/features/leads/components/lead-status-badg
 import { errorMessage } from '@web/lib/api-client';
 import { type FormEvent, useState } from 'react';
 import { useUpdateLeadStatus } from '../api';
+import { LeadCallSection } from './lead-call-button';
 
 /** The bottom drawer of My Leads: the lead's details and the four statuses an agent may set. */
 export function UpdateLeadStatusDrawer({
@@ -109,6 +110,7 @@ function StatusForm({ lead, onDone }: { lead: Lead; onDone: () => void }) {
           </dd>
         </dl>
         <LeadCallingWindow lead={lead} />
+        <LeadCallSection lead={lead} />
         <div className="grid gap-2">
           <Label htmlFor="new-lead-status">New Status</Label>
           <Select

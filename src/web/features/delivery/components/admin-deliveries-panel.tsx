@@ -18,6 +18,7 @@ import {
 import { Spinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
 import { useBusinessTimeZone } from '@web/features/admin/api';
+import { FollowUpStatsCard } from '@web/features/telephony/components/follow-up-stats-card';
 import { errorMessage } from '@web/lib/api-client';
 import { listView } from '@web/lib/list-view';
 import { ChevronLeft, ChevronRight, RefreshCw } from 'lucide-react';
@@ -106,6 +107,7 @@ export function AdminDeliveriesPanel({
         </Button>,
       )}
       {view !== 'error' && <ChannelCards channels={list.data?.channels} />}
+      <FollowUpStatsCard />
       <Card className="gap-4">
         <CardHeader className="flex flex-col gap-3 max-md:px-4 sm:flex-row sm:items-center sm:justify-between">
           <div className="flex w-full flex-col gap-3 sm:flex-row sm:items-center">

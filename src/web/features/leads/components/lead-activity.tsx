@@ -10,6 +10,7 @@ import {
   DeliveryStatusBadge,
 } from '@web/features/delivery/components/delivery-status-badge';
 import { WhenText } from '@web/features/delivery/components/when-text';
+import { TelephonyEntry, telephonyIcon } from '@web/features/telephony/components/telephony-entry';
 import { cn } from '@web/lib/utils';
 import { ArrowRightLeft, Mail, Webhook } from 'lucide-react';
 
@@ -49,13 +50,19 @@ function DeliveryEntry({ entry }: { entry: Extract<ActivityEntry, { type: 'deliv
 
 function EntryIcon({ entry }: { entry: ActivityEntry }) {
   const Icon =
-    entry.type === 'status' ? ArrowRightLeft : entry.channel === 'EMAIL' ? Mail : Webhook;
+    entry.type === 'message' || entry.type === 'call'
+      ? telephonyIcon(entry)
+      : entry.type === 'status'
+        ? ArrowRightLeft
+        : entry.channel === 'EMAIL'
+          ? Mail
+          : Webhook;
   return (
     <span
       className={cn(
         'flex size-6 shrink-0 items-center justify-center rounded-full border bg-background',
-        entry.type === 'delivery' &&
-          entry.status === 'FAILED' &&
+        entry.type !== 'status' &&
+          (entry.status === 'FAILED' || entry.status === 'BLOCKED') &&
           'border-destructive text-destructive',
       )}
       aria-hidden="true"
@@ -109,6 +116,8 @@ export function LeadActivity({ leadId }: { leadId: number }) {
               <div className="min-w-0 flex-1 space-y-0.5">
                 {entry.type === 'status' ? (
                   <StatusEntry entry={entry} />
+                ) : entry.type === 'message' || entry.type === 'call' ? (
+                  <TelephonyEntry entry={entry} />
                 ) : (
                   <DeliveryEntry entry={entry} />
                 )}

@@ -1,0 +1,44 @@
+import { useQuery } from '@tanstack/react-query';
+import { PageHeader } from '@web/components/layout/page-header';
+import { PageSpinner } from '@web/components/layout/page-spinner';
+import { LoadError } from '@web/components/ui/load-error';
+import { useCurrentUser } from '@web/features/auth/api';
+import { agentServicesQuery, followUpQuery } from '@web/features/telephony/api';
+import { CallsCard } from '@web/features/telephony/components/calls-card';
+import { FollowUpCard } from '@web/features/telephony/components/follow-up-card';
+import { PhoneCard } from '@web/features/telephony/components/phone-card';
+
+/** Services (design 9): the agent's phone, Call Recording, and the follow-up templates. */
+export function AgentServicesPage() {
+  const services = useQuery(agentServicesQuery);
+  const followUp = useQuery(followUpQuery);
+  const user = useCurrentUser().data;
+  const failed = services.isError || followUp.isError;
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="Services"
+        description="Your phone number, recorded calls and follow-up messages to new leads."
+      />
+      {failed ? (
+        <LoadError
+          message="Your services could not be loaded."
+          onRetry={() => Promise.all([services.refetch(), followUp.refetch()])}
+          retrying={services.isFetching || followUp.isFetching}
+        />
+      ) : services.data && followUp.data ? (
+        <>
+          <PhoneCard services={services.data} />
+          <CallsCard services={services.data} />
+          <FollowUpCard
+            settings={followUp.data}
+            agentName={user?.name ?? 'Your name'}
+            agentPhone={services.data.phone}
+          />
+        </>
+      ) : (
+        <PageSpinner />
+      )}
+    </div>
+  );
+}

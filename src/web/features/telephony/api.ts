@@ -1,0 +1,84 @@
+import type {
+  AgentServices,
+  CallEntry,
+  FollowUpResponse,
+  FollowUpSettings,
+  FollowUpStats,
+  Profile,
+} from '@shared/contracts/telephony';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiJson } from '@web/lib/api-client';
+import { getQueryFn } from '@web/lib/query-client';
+
+/** The agent's phone, and whether calls and follow-ups can be used now (and why not). */
+export const agentServicesQuery = queryOptions({
+  queryKey: ['/api/agent/services'] as const,
+  queryFn: getQueryFn<AgentServices>({ on401: 'throw' }),
+  staleTime: 60_000,
+});
+
+export function useSaveProfile() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { phone: string | null }) =>
+      apiJson<Profile>('PUT', '/api/agent/profile', body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: agentServicesQuery.queryKey }),
+  });
+}
+
+export const followUpQuery = queryOptions({
+  queryKey: ['/api/agent/follow-up'] as const,
+  queryFn: getQueryFn<FollowUpResponse>({ on401: 'throw' }),
+  staleTime: 0,
+});
+
+export function useSaveFollowUp() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: FollowUpSettings) =>
+      apiJson<FollowUpResponse>('PUT', '/api/agent/follow-up', body),
+    onSuccess: (saved) => queryClient.setQueryData(followUpQuery.queryKey, saved),
+  });
+}
+
+const ENDED = new Set(['COMPLETED', 'BUSY', 'NO_ANSWER', 'FAILED', 'CANCELED']);
+
+/** The lead's call log; read again every 2 s while a call is under way or its recording due. */
+export function leadCallsQuery(leadId: number) {
+  return queryOptions({
+    queryKey: [`/api/agent/leads/${leadId}/calls`] as const,
+    queryFn: getQueryFn<{ items: CallEntry[] }>({ on401: 'throw' }),
+    staleTime: 0,
+    refetchInterval: (query) => {
+      const items = query.state.data?.items ?? [];
+      const open = items.some(
+        (c) =>
+          !ENDED.has(c.status) ||
+          // a connected call's recording arrives a moment after it ends
+          (c.connectedAt !== null &&
+            c.recordingUrl === null &&
+            Date.parse(c.createdAt) > Date.now() - 5 * 60_000),
+      );
+      return open ? 2_000 : false;
+    },
+  });
+}
+
+export function useStartCall(leadId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiJson<CallEntry>('POST', `/api/agent/leads/${leadId}/call`),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: leadCallsQuery(leadId).queryKey }),
+        queryClient.invalidateQueries({ queryKey: [`/api/agent/leads/${leadId}/activity`] }),
+      ]),
+  });
+}
+
+/** The admins' follow-up figures (Deliveries screen). */
+export const followUpStatsQuery = queryOptions({
+  queryKey: ['/api/admin/follow-ups'] as const,
+  queryFn: getQueryFn<FollowUpStats>({ on401: 'throw' }),
+  staleTime: 0,
+});
