@@ -19,7 +19,7 @@ describe('POST /api/admin/leads/import', () => {
     const t = tag('imp');
     const csv = [
       'State,City,Age,Category,firstName,lastName,Phone,Email,externalId',
-      `TX,Austin,65,MEDICARE,Ann,${t},555-0001,ann@example.com,${t}-1`,
+      `TX,Austin,65,MEDICARE,Ann,${t},512-555-0001,ann@example.com,${t}-1`,
       `california,"San Jose, CA",40,aca,Bob,${t},,,${t}-2`,
       `ZZ,Dallas,70,MEDICARE,Bad,${t},,,${t}-3`,
       `TX,Dallas,17,MEDICARE,Young,${t},,,${t}-4`,

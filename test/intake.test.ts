@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../src/server/db/client';
 import { createAgent, resetAssignmentData } from './support/assignment-fixtures';
 import { uploadCsv } from './support/csv-upload';
+import { uniqueEmail, uniquePhone } from './support/lead-contact';
 import { loginAdmin, setupTestApp } from './support/test-app';
 
 const ctx = setupTestApp({ ASSIGN_ON_IMPORT: false });
@@ -37,8 +38,8 @@ function postLead(key: string | null, body: unknown, headers: Record<string, str
 const lead = (over: Record<string, unknown> = {}) => ({
   firstName: 'Ann',
   lastName: 'Lee',
-  phone: '555-0100',
-  email: 'ann@example.com',
+  phone: uniquePhone(),
+  email: uniqueEmail('ann'),
   city: 'Austin',
   state: 'TX',
   zip: '78701',
@@ -177,9 +178,11 @@ describe('POST /api/v1/leads: storing', () => {
     );
     expect(count.n).toBe(1);
 
-    // another source may use the same externalId
+    // another source may use the same externalId (with another phone and email: the same ones
+    // would be a duplicate lead, design 10)
     const other = await newSourceKey();
-    expect((await postLead(other.key, twin)).statusCode).toBe(201);
+    const otherLead = { ...twin, phone: uniquePhone(), email: uniqueEmail() };
+    expect((await postLead(other.key, otherLead)).statusCode).toBe(201);
   });
 
   it('refuses an invalid lead with 422, each problem by field, with the CSV rules and words', async () => {

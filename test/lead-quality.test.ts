@@ -344,6 +344,22 @@ describe('intake: the same rules', () => {
     expect(n).toBe(1);
   });
 
+  it('stores one of two leads with the same phone sent at the same moment, and refuses the other', async () => {
+    const { key } = await newSource();
+    const phone = uniquePhone();
+    const answers = await Promise.all([
+      postLead(key, intakeLead({ phone })),
+      postLead(key, intakeLead({ phone })),
+      postLead(key, intakeLead({ phone })),
+    ]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 422, 422]);
+    const [{ n }] = await queryRows<{ n: number }>(
+      db(),
+      sql`select count(*)::int as n from leads where phone = ${e164(phone)}`,
+    );
+    expect(n).toBe(1);
+  });
+
   it('answers 422 dnc for a phone on the do-not-call list', async () => {
     const { key, sourceId } = await newSource();
     const blocked = uniquePhone();

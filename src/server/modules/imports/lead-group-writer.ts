@@ -127,6 +127,9 @@ export class LeadGroupWriter {
       const written = copy.write(text);
       written.catch(() => {}); // taken by settle()
       this.inFlight = { copy, written, text, count: keep.length };
+      // counted as stored now, for the progress figures; settle() corrects it in the rare case
+      // of a fallback to staging
+      stored.imported += keep.length;
     }
     return stored;
   }
@@ -151,7 +154,11 @@ export class LeadGroupWriter {
     await flight?.copy.abort();
   }
 
-  /** Waits for the COPY in flight to end; falls back to staging on a repeated externalId. */
+  /**
+   * Waits for the COPY in flight to end; falls back to staging on a repeated externalId. Its
+   * rows were counted as imported when it started: answers the correction (0 and 0 unless some
+   * turned out to be duplicates).
+   */
   private async settle(): Promise<StoredGroup> {
     const flight = this.inFlight;
     const stored: StoredGroup = { imported: 0, duplicates: 0, dnc: 0, refusedLines: [] };
@@ -173,12 +180,12 @@ export class LeadGroupWriter {
       await copy.write(flight.text);
       await copy.end();
       const imported = await this.insertFromStaging();
-      stored.imported = imported;
+      stored.imported = imported - flight.count;
       stored.duplicates = flight.count - imported;
       return stored;
     }
     await this.session.run('release savepoint lead_group');
-    stored.imported = copied;
+    stored.imported = copied - flight.count;
     stored.duplicates = flight.count - copied;
     return stored;
   }

@@ -29,32 +29,32 @@ export async function findQualityHit(
   windowDays: number,
 ): Promise<QualityHit | null> {
   if (lead.phone === null && lead.email === null && lead.externalId === null) return null;
+  // its own statement: a statement's snapshot is taken before it waits for a lock, so the
+  // check below must start after the lock is held to see what the previous holder committed
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(${PHONE_LOCK}::int, hashtext(${lead.phone}::text))
+         where ${lead.phone}::text is not null
+        union all
+        select pg_advisory_xact_lock(${EMAIL_LOCK}::int, hashtext(${lead.email}::text))
+         where ${lead.email}::text is not null`,
+  );
   const [row] = await queryRows<{ kind: QualityHit['kind']; id: string | null }>(
     tx,
-    sql`with locks as (
-          select pg_advisory_xact_lock(${PHONE_LOCK}::int, hashtext(${lead.phone}::text))
-           where ${lead.phone}::text is not null
-          union all
-          select pg_advisory_xact_lock(${EMAIL_LOCK}::int, hashtext(${lead.email}::text))
-           where ${lead.email}::text is not null)
-        select d.kind, d.id::text as id
-          from (select count(*) from locks) l
-          cross join lateral (
-            (select 'externalId' as kind, x.id from leads x
-              where ${lead.externalId}::text is not null
-                and coalesce(x.source_id, 0) = ${sourceId}::int
-                and x.external_id = ${lead.externalId}::text limit 1)
-            union all
-            (select 'DNC', null::bigint from dnc_numbers n where n.phone = ${lead.phone}::text)
-            union all
-            (select 'phone', x.id from leads x
-              where x.phone = ${lead.phone}::text
-                and x.created_at > now() - make_interval(days => ${windowDays}::int) limit 1)
-            union all
-            (select 'email', x.id from leads x
-              where x.email = ${lead.email}::text
-                and x.created_at > now() - make_interval(days => ${windowDays}::int) limit 1)
-            limit 1) d`,
+    sql`(select 'externalId' as kind, x.id::text as id from leads x
+          where ${lead.externalId}::text is not null
+            and coalesce(x.source_id, 0) = ${sourceId}::int
+            and x.external_id = ${lead.externalId}::text limit 1)
+        union all
+        (select 'DNC', null from dnc_numbers n where n.phone = ${lead.phone}::text)
+        union all
+        (select 'phone', x.id::text from leads x
+          where x.phone = ${lead.phone}::text
+            and x.created_at > now() - make_interval(days => ${windowDays}::int) limit 1)
+        union all
+        (select 'email', x.id::text from leads x
+          where x.email = ${lead.email}::text
+            and x.created_at > now() - make_interval(days => ${windowDays}::int) limit 1)
+        limit 1`,
   );
   if (!row) return null;
   return { kind: row.kind, id: row.id === null ? null : Number(row.id) } as QualityHit;
