@@ -8,7 +8,7 @@ import { Client, loginAdmin, registerAgent, setupTestApp } from './support/test-
 const ctx = setupTestApp();
 
 const HEADER =
-  'firstName,lastName,phone,email,city,state,age,category,status,externalId,createdAt,agentName,agentEmail,assignedAt';
+  'firstName,lastName,phone,email,city,state,age,category,status,externalId,createdAt,agentName,agentEmail,assignedAt,zip,timeZone,consentAt,consentText,trustedFormCertUrl,jornayaLeadId,consentIp';
 
 let seq = 0;
 /** A unique token for this file's rows, so a search only finds what a test created. */
@@ -69,7 +69,7 @@ async function exportRows(client: Client, query = '') {
   expect(res.statusCode, res.body).toBe(200);
   const [header, ...rows] = readCsv(res.body);
   expect(header.join(',')).toBe(HEADER);
-  for (const row of rows) expect(row).toHaveLength(14);
+  for (const row of rows) expect(row).toHaveLength(21);
   return { res, rows };
 }
 
@@ -80,7 +80,7 @@ function upload(client: Client, csv: string, filename = 'leads.csv') {
 }
 
 describe('GET /api/admin/leads/export', () => {
-  it('answers the leads as a CSV attachment named by the business date, newest first', async () => {
+  it('answers the leads as a CSV attachment named by the business date, newest first, with ZIP, time zone and consent', async () => {
     const admin = await loginAdmin(ctx);
     const t = tag('content');
     const [older, newer] = await insertLeads(ctx.database.db, [
@@ -110,7 +110,16 @@ describe('GET /api/admin/leads/export', () => {
     ]);
     await ctx.database.db
       .update(leads)
-      .set({ externalId: `ext-${t}` })
+      .set({
+        externalId: `ext-${t}`,
+        zip: '74103',
+        timeZone: 'America/Chicago',
+        consentAt: new Date('2031-03-04T05:00:00.000Z'),
+        consentText: 'I agree to be called, texted, or emailed.',
+        trustedFormCertUrl: 'https://cert.trustedform.com/0123456789abcdef',
+        jornayaLeadId: 'LEADID-1234-ABCD',
+        consentIp: '203.0.113.7',
+      })
       .where(inArray(leads.id, [older.id]));
     // the newer lead is held by an agent: the export names them and the assignment's time
     const agent = await registerAgent(ctx.app, `Holder ${t}`);
@@ -142,6 +151,13 @@ describe('GET /api/admin/leads/export', () => {
         agent.name,
         agent.email,
         '2031-03-05T09:10:11.012Z',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
       ],
       [
         'Ann',
@@ -158,6 +174,13 @@ describe('GET /api/admin/leads/export', () => {
         '',
         '',
         '',
+        '74103',
+        'America/Chicago',
+        '2031-03-04T05:00:00.000Z',
+        'I agree to be called, texted, or emailed.',
+        'https://cert.trustedform.com/0123456789abcdef',
+        'LEADID-1234-ABCD',
+        '203.0.113.7',
       ],
     ]);
   });
@@ -287,9 +310,9 @@ describe('GET /api/admin/leads/export', () => {
     const t = tag('trip');
     const lines = [
       'externalId,firstName,lastName,phone,email,city,state,age,category',
-      `${t}-1,Ann,${t},555-0100,ann@example.com,Tulsa,OK,61,FINAL_EXPENSE`,
+      `${t}-1,Ann,${t},918-555-0100,ann@example.com,Tulsa,OK,61,FINAL_EXPENSE`,
       `${t}-2,"O'Hara, Jr.",${t},,,"San Antonio",TX,88,MEDICARE`,
-      `${t}-3,"Zoë ""Z""",${t},(555) 010-0200,zoe@example.com,Boise,ID,45,ACA`,
+      `${t}-3,"Zoë ""Z""",${t},(208) 555-0200,zoe@example.com,Boise,ID,45,ACA`,
     ];
     const first = await upload(admin.client, `${lines.join('\r\n')}\r\n`);
     expect(first.statusCode, first.body).toBe(200);

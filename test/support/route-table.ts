@@ -15,6 +15,7 @@ import {
   subscriptions,
 } from '../../src/server/db/schema';
 import { insertLeads, insertPackage } from './agent-fixtures';
+import { uniquePhone } from './lead-contact';
 import { Client, loginAdmin, registerAgent, type TestContext, uniqueEmail } from './test-app';
 
 export const CALLERS = ['anonymous', 'agent', 'otherAgent', 'admin'] as const;
@@ -142,7 +143,7 @@ export function validCsv(rows = 1): string {
   const lines = ['externalId,firstName,lastName,phone,email,city,state,age,category'];
   for (let i = 0; i < rows; i++) {
     lines.push(
-      `matrix-${process.pid}-${Date.now()}-${++csvSeq},Ann,Lee,555-0100,ann@example.com,Tulsa,OK,61,FINAL_EXPENSE`,
+      `matrix-${process.pid}-${Date.now()}-${++csvSeq},Ann,Lee,${uniquePhone()},${uniqueEmail('csv')},Tulsa,OK,61,FINAL_EXPENSE`,
     );
   }
   return `${lines.join('\n')}\n`;
@@ -971,6 +972,7 @@ export const CHECKED_TABLES = [
   'follow_up_messages',
   'calls',
   'lead_returns',
+  'lead_refusals',
 ] as const;
 export type CheckedTable = (typeof CHECKED_TABLES)[number];
 
