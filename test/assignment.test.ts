@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { assignmentRuns, leadHistory, leads } from '../src/server/db/schema';
+import { assignmentRuns, leadHistory, leads, users } from '../src/server/db/schema';
 import { maxFlow } from '../src/server/modules/assignment/max-flow.test-helper';
 import { runAssignment } from '../src/server/modules/assignment/run-assignment.service';
 import type { LeadCategory } from '../src/shared/domain';
@@ -279,7 +279,7 @@ describe('fairness and freshness, checked on the database', () => {
     const rand = mulberry32(20260615);
     const pick = <T>(items: readonly T[]) => items[Math.floor(rand() * items.length)];
     const today = '2026-06-15';
-    for (let round = 0; round < 12; round++) {
+    for (let round = 0; round < 16; round++) {
       await resetAssignmentData(db());
       const agents: TestAgent[] = [];
       for (let i = 0, n = 2 + Math.floor(rand() * 4); i < n; i++) {
@@ -290,9 +290,35 @@ describe('fairness and freshness, checked on the database', () => {
           cities: rand() < 0.7 ? [] : [pick(['Austin', ' MIAMI ', 'san  diego'])],
           ageMin: rand() < 0.6 ? null : pick([30, 50, 65]),
           ageMax: rand() < 0.6 ? null : pick([40, 64, 80]),
+          // design 10: paused agents (open or ending later, or a pause that already ended) and
+          // licences that narrow or exclude the preferred states
+          paused: rand() < 0.25 ? pick(['open', 'until-later', 'ended'] as const) : null,
+          licensed:
+            rand() < 0.5 ? [] : [...new Set([pick(['TX', 'FL', 'CA']), pick(['TX', 'FL'])])],
         };
         const id = await createAgent(db(), spec);
-        agents.push({ id, ...spec, before: 0 });
+        if (spec.paused || spec.licensed.length > 0) {
+          const until =
+            spec.paused === 'until-later'
+              ? new Date(JUNE.getTime() + 86_400_000)
+              : spec.paused === 'ended'
+                ? minutesAgo(1)
+                : null;
+          await db()
+            .update(users)
+            .set({
+              licensedStates: spec.licensed,
+              pausedAt: spec.paused ? minutesAgo(60 * 24 * 3) : null,
+              pausedUntil: until,
+            })
+            .where(eq(users.id, id));
+        }
+        agents.push({
+          id,
+          ...spec,
+          paused: spec.paused === 'open' || spec.paused === 'until-later',
+          before: 0,
+        });
       }
       // some quota already used today
       for (const agent of agents) {
@@ -303,6 +329,20 @@ describe('fairness and freshness, checked on the database', () => {
             .set({ status: 'ASSIGNED', agentId: agent.id, assignedOn: today })
             .where(eq(leads.id, id));
           agent.before = 1;
+        }
+        // a lead returned today and approved: INVALID, assigned_on cleared, so not counted (the credit)
+        if (rand() < 0.4) {
+          const [id] = await createLeads(db(), [{ category: agent.category }]);
+          await db()
+            .update(leads)
+            .set({
+              status: 'INVALID',
+              agentId: agent.id,
+              assignedAt: minutesAgo(30),
+              assignedOn: null,
+              returnedAt: minutesAgo(5),
+            })
+            .where(eq(leads.id, id));
         }
       }
       const pool = Array.from({ length: Math.floor(rand() * 14) }, (_, i) => ({
@@ -584,6 +624,10 @@ interface TestAgent {
   cities: string[];
   ageMin: number | null;
   ageMax: number | null;
+  /** paused at the run's clock (docs/domain.md, Pause) */
+  paused: boolean;
+  /** licensed states; empty: not restricted */
+  licensed: string[];
   before: number;
 }
 
@@ -599,6 +643,8 @@ interface TestLead {
 function fitsAgent(agent: TestAgent, lead: TestLead): boolean {
   const squash = (s: string) => s.toLowerCase().split(/\s+/).filter(Boolean).join(' ');
   return (
+    !agent.paused &&
+    (agent.licensed.length === 0 || agent.licensed.includes(lead.state)) &&
     lead.category === agent.category &&
     (agent.states.length === 0 || agent.states.includes(lead.state)) &&
     (agent.cities.length === 0 || agent.cities.some((c) => squash(c) === squash(lead.city))) &&
