@@ -17,6 +17,7 @@ import { businessDate } from '../src/server/lib/business-time';
 import { AGENT_SETTABLE_STATUSES, LEAD_CATEGORIES, STATE_CODES } from '../src/shared/domain';
 import { insertPackage } from './support/agent-fixtures';
 import { type AutocannonRequest, type AutocannonResult, autocannon } from './support/autocannon';
+import { phoneAt, reservePhones } from './support/lead-contact';
 import {
   login,
   SERVER_ADMIN,
@@ -52,8 +53,9 @@ async function writeCsvFile(path: string, prefix: string, rows: number): Promise
   const out = createWriteStream(path);
   out.write('externalId,firstName,lastName,phone,email,city,state,age,category\n');
   let chunk = '';
+  const phones = reservePhones(rows);
   for (let i = 0; i < rows; i++) {
-    chunk += `${prefix}-${i},Load${i},Lead${i},555-${String(i % 10_000).padStart(4, '0')},load${i}@example.com,Town ${i % 50},${STATE_CODES[i % 50]},${20 + (i % 80)},FINAL_EXPENSE\n`;
+    chunk += `${prefix}-${i},Load${i},Lead${i},${phoneAt(phones + i)},${prefix}-${i}@example.com,Town ${i % 50},${STATE_CODES[i % 50]},${20 + (i % 80)},FINAL_EXPENSE\n`;
     if (chunk.length > 64_000) {
       if (!out.write(chunk)) await once(out, 'drain');
       chunk = '';

@@ -18,6 +18,7 @@ import { IMPORT_LOCK_KEY } from '../src/server/modules/imports/import-connection
 import { ABANDONED_IMPORT_MESSAGE } from '../src/server/modules/imports/imports.repository';
 import { insertLeads } from './support/agent-fixtures';
 import { createAgent } from './support/assignment-fixtures';
+import { phoneAt, reservePhones } from './support/lead-contact';
 import { login, SERVER_ADMIN, sleep, startServer, uploadCsv } from './support/server-process';
 import { type Client, loginAdmin, setupTestApp } from './support/test-app';
 import { createTestDatabase, TEST_DB } from './support/test-db';
@@ -32,8 +33,16 @@ function csvText(prefix: string, rows: number, from = 0): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** Each prefix's own phone numbers (design 10 refuses a phone or email seen in 30 days). */
+const phoneBlocks = new Map<string, number>();
+
 function csvLine(prefix: string, i: number): string {
-  return `${prefix}-${i},First${i},Last${i},555-${String(i % 10_000).padStart(4, '0')},lead${i}@example.com,City ${i % 97},${STATES[i % STATES.length]},${18 + (i % 90)},${CATEGORIES[i % 3]}`;
+  let block = phoneBlocks.get(prefix);
+  if (block === undefined) {
+    block = reservePhones(250_000);
+    phoneBlocks.set(prefix, block);
+  }
+  return `${prefix}-${i},First${i},Last${i},${phoneAt(block + i)},${prefix}-${i}@example.com,City ${i % 97},${STATES[i % STATES.length]},${18 + (i % 90)},${CATEGORIES[i % 3]}`;
 }
 
 /** Writes a large CSV to disk, streamed (never whole in memory). */
