@@ -1,8 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { LEAD_CATEGORIES, type LeadCategory } from '../../../shared/domain';
+import { toE164 } from '../../../shared/phone';
 import type { Db } from '../../db/client';
 import { leads, packages, preferences, subscriptions, users } from '../../db/schema';
 import { businessDate } from '../../lib/business-time';
+import { leadTimeZone } from '../../lib/lead-time-zone';
 import { type EngineConfig, runAssignment } from '../assignment/run-assignment.service';
 import { hashPassword } from '../auth/auth.service';
 import { updateOwnLeadStatus } from '../leads/leads.service';
@@ -67,6 +69,38 @@ const PLACES: [string, string][] = [
   ['Nashville', 'TN'],
   ['Memphis', 'TN'],
 ];
+
+/** Each demo city's area code: demo phones are valid numbers there, stored in E.164. */
+const AREA_CODES: Record<string, string> = {
+  Miami: '305',
+  Tampa: '813',
+  Orlando: '407',
+  Houston: '713',
+  Dallas: '214',
+  Austin: '512',
+  Phoenix: '602',
+  Tucson: '520',
+  Atlanta: '404',
+  Savannah: '912',
+  Charlotte: '704',
+  Raleigh: '919',
+  Columbus: '614',
+  Cleveland: '216',
+  Nashville: '615',
+  Memphis: '901',
+};
+
+/** A valid number in the city's area code, E.164 (design 10), from the seeded random source. */
+function demoPhone(city: string, rand: () => number): string {
+  const npa = AREA_CODES[city] ?? '212';
+  for (let i = 0; i < 5; i++) {
+    const phone = toE164(
+      `${npa}${200 + Math.floor(rand() * 800)}${String(Math.floor(rand() * 10_000)).padStart(4, '0')}`,
+    );
+    if (phone) return phone;
+  }
+  return `+1${npa}5550${100 + Math.floor(rand() * 100)}`;
+}
 
 const DEMO_PACKAGES = [
   {
@@ -234,12 +268,13 @@ export async function seedDemo(
         externalId: `DEMO-${String(stored).padStart(4, '0')}`,
         firstName: first,
         lastName: last,
-        phone: `(555) ${String(100 + Math.floor(rand() * 900))}-${String(1000 + Math.floor(rand() * 9000))}`,
+        phone: demoPhone(city, rand),
         email: `${first}.${last}${stored}@example.com`.toLowerCase(),
         city,
         state,
         age: category === 'ACA' ? 26 + Math.floor(rand() * 38) : 60 + Math.floor(rand() * 30),
         category,
+        timeZone: leadTimeZone(null, state),
         createdAt: new Date(runAt.getTime() - Math.floor(rand() * 8 * 3_600_000)),
       };
     });
