@@ -308,11 +308,12 @@ describe('GET /api/admin/leads/export', () => {
   it('imports again into the same leads (round trip)', async () => {
     const admin = await loginAdmin(ctx);
     const t = tag('trip');
+    // emails of this test only: another test's lead with the same email would be a duplicate
     const lines = [
       'externalId,firstName,lastName,phone,email,city,state,age,category',
-      `${t}-1,Ann,${t},918-555-0100,ann@example.com,Tulsa,OK,61,FINAL_EXPENSE`,
+      `${t}-1,Ann,${t},918-555-0100,ann.${t}@example.com,Tulsa,OK,61,FINAL_EXPENSE`,
       `${t}-2,"O'Hara, Jr.",${t},,,"San Antonio",TX,88,MEDICARE`,
-      `${t}-3,"Zoë ""Z""",${t},(208) 555-0200,zoe@example.com,Boise,ID,45,ACA`,
+      `${t}-3,"Zoë ""Z""",${t},(208) 555-0200,zoe.${t}@example.com,Boise,ID,45,ACA`,
     ];
     const first = await upload(admin.client, `${lines.join('\r\n')}\r\n`);
     expect(first.statusCode, first.body).toBe(200);

@@ -355,6 +355,13 @@ export function readExportBatch(
       agentName: users.name,
       agentEmail: users.email,
       assignedAt: leads.assignedAt,
+      zip: leads.zip,
+      timeZone: leads.timeZone,
+      consentAt: leads.consentAt,
+      consentText: leads.consentText,
+      trustedFormCertUrl: leads.trustedFormCertUrl,
+      jornayaLeadId: leads.jornayaLeadId,
+      consentIp: leads.consentIp,
     })
     .from(leads)
     .leftJoin(users, eq(users.id, leads.agentId))
@@ -373,4 +380,44 @@ export async function catchUpSearchIndex(db: Db, maxLeads: number): Promise<numb
     sql`select lead_search_catch_up(${maxLeads}::int)::float8 as done`,
   );
   return done;
+}
+
+/** A group of NEW leads as the engine reads them (category, state, city as stored, age). */
+export interface LeadGroupKey {
+  category: string;
+  state: string;
+  city: string;
+  age: number;
+}
+
+/**
+ * One page of the NEW, unassigned leads of these groups (the admin list's `noFit` filter, design
+ * 12), newest first, searched by `q` when given; the groups go in as one JSON parameter.
+ */
+export async function listLeadsOfGroups(
+  db: Db,
+  groups: LeadGroupKey[],
+  query: LeadListQuery,
+): Promise<LeadsPage> {
+  if (groups.length === 0 || (query.status && query.status !== 'NEW'))
+    return { leadsJson: '[]', total: 0, exact: true };
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  const offset = query.offset ?? 0;
+  const where = sql`l.status = 'NEW' and l.agent_id is null
+    and (l.category::text, l.state, l.city, l.age) in (
+      select g.category, g.state, g.city, g.age
+        from jsonb_to_recordset(${JSON.stringify(groups)}::jsonb)
+             as g(category text, state text, city text, age int))
+    ${query.q ? sql`and ${fieldsMatch(query.q, 'l')}` : sql``}`;
+  const [[page], [{ n }]] = await Promise.all([
+    queryRows<{ leads: string }>(
+      db,
+      sql`select leads from ${leadsJsonPage(
+        sql`select l.* from leads l where ${where} order by l.id desc limit ${limit} offset ${offset}`,
+        sql`l.id desc`,
+      )} page`,
+    ),
+    queryRows<{ n: number }>(db, sql`select count(*)::int as n from leads l where ${where}`),
+  ]);
+  return { leadsJson: page.leads, total: n, exact: true };
 }

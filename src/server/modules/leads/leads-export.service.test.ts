@@ -77,7 +77,7 @@ describe('csvRow', () => {
   it('joins cells with commas and ends the record with CRLF', () => {
     expect(csvRow(['a', 'b,c', null, 5])).toBe('a,"b,c",,5\r\n');
     expect(csvRow(LEAD_EXPORT_COLUMNS)).toBe(
-      'firstName,lastName,phone,email,city,state,age,category,status,externalId,createdAt,agentName,agentEmail,assignedAt\r\n',
+      'firstName,lastName,phone,email,city,state,age,category,status,externalId,createdAt,agentName,agentEmail,assignedAt,zip,timeZone,consentAt,consentText,trustedFormCertUrl,jornayaLeadId,consentIp\r\n',
     );
   });
 
@@ -86,10 +86,19 @@ describe('csvRow', () => {
     const safe = text.filter((s) => s !== '' && !/^[=+\-@]/.test(s));
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ firstName: safe, lastName: safe, city: safe, externalId: safe }), {
-          minLength: 1,
-          maxLength: 5,
-        }),
+        fc.array(
+          fc.record({
+            firstName: safe,
+            lastName: safe,
+            city: safe,
+            externalId: safe,
+            consentText: safe,
+          }),
+          {
+            minLength: 1,
+            maxLength: 5,
+          },
+        ),
         async (rows) => {
           const unique = rows.map((r, i) => ({ ...r, externalId: `${i}-${r.externalId}` }));
           let csv = csvRow(LEAD_EXPORT_COLUMNS);
@@ -97,7 +106,7 @@ describe('csvRow', () => {
             csv += csvRow([
               r.firstName,
               r.lastName,
-              '555-0100',
+              '(512) 555-0100',
               'ann@example.com',
               r.city,
               'TX',
@@ -109,6 +118,13 @@ describe('csvRow', () => {
               r.lastName,
               'agent@example.com',
               '2030-01-02T00:00:00.000Z',
+              '32501',
+              'America/Chicago',
+              '2029-12-31T23:00:00.000Z',
+              r.consentText,
+              'https://cert.trustedform.com/0123456789abcdef',
+              'LEADID-1234-ABCD',
+              '203.0.113.7',
             ]);
           }
           const parsed = await parse(csv);
@@ -119,8 +135,20 @@ describe('csvRow', () => {
               lastName: l.lastName,
               city: l.city,
               externalId: l.externalId,
+              consentText: l.consentText,
             })),
           ).toEqual(unique);
+          // the ZIP, its zone and the consent come back as they went out
+          for (const l of parsed.leads) {
+            expect(l).toMatchObject({
+              zip: '32501',
+              timeZone: 'America/Chicago',
+              consentAt: '2029-12-31T23:00:00.000Z',
+              trustedFormCertUrl: 'https://cert.trustedform.com/0123456789abcdef',
+              jornayaLeadId: 'LEADID-1234-ABCD',
+              consentIp: '203.0.113.7',
+            });
+          }
         },
       ),
       { numRuns: 300 },
@@ -133,7 +161,7 @@ describe('csvRow', () => {
       csvRow([
         '=1+1',
         '@x',
-        '+1 555',
+        '512-555-0100',
         null,
         'Tulsa',
         'OK',
@@ -145,15 +173,22 @@ describe('csvRow', () => {
         'Ann Agent',
         'a@x.com',
         null,
+        null,
+        null,
+        null,
+        '=cmd|x',
+        null,
+        null,
+        null,
       ]);
     const parsed = await parse(csv);
     expect(parsed.errors).toEqual([]);
     expect(parsed.leads[0]).toMatchObject({
       firstName: "'=1+1",
       lastName: "'@x",
-      phone: "'+1 555",
       city: 'Tulsa',
       externalId: 'n-1',
+      consentText: "'=cmd|x",
     });
   });
 });

@@ -3,8 +3,10 @@ import type { Db } from '../../db/client';
 import { readExportBatch } from './lead-search.repository';
 
 /**
- * The import's columns plus status and createdAt, then who holds the lead and since when: an
- * export can be imported again as it is (the import ignores the columns it does not know).
+ * The import's columns plus status and createdAt, then who holds the lead and since when, then
+ * its ZIP, time zone and consent (design 10; the import reads the ZIP and the consent columns
+ * and works the time zone out itself): an export can be imported again as it is (the import
+ * ignores the columns it does not know).
  */
 export const LEAD_EXPORT_COLUMNS = [
   'firstName',
@@ -21,6 +23,13 @@ export const LEAD_EXPORT_COLUMNS = [
   'agentName',
   'agentEmail',
   'assignedAt',
+  'zip',
+  'timeZone',
+  'consentAt',
+  'consentText',
+  'trustedFormCertUrl',
+  'jornayaLeadId',
+  'consentIp',
 ] as const;
 
 export interface LeadExportFilter {
@@ -91,6 +100,13 @@ export async function* exportLeadsCsv(
         r.agentName,
         r.agentEmail,
         r.assignedAt?.toISOString() ?? null,
+        r.zip,
+        r.timeZone,
+        r.consentAt?.toISOString() ?? null,
+        r.consentText,
+        r.trustedFormCertUrl,
+        r.jornayaLeadId,
+        r.consentIp,
       ]);
     }
     if (chunk !== '') yield chunk;
