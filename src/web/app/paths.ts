@@ -27,6 +27,8 @@ export const paths = {
     sources: '/admin/sources',
     /** The do-not-call list (design 10). */
     dnc: '/admin/dnc',
+    /** The returns queue (design 10). */
+    returns: '/admin/returns',
     deliveries: '/admin/deliveries',
   },
 } as const;

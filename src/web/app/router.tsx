@@ -47,6 +47,8 @@ const AdminSourcesPage = lazyNamed(() => import('./pages/admin-sources-page'), '
 
 const AdminDncPage = lazyNamed(() => import('./pages/admin-dnc-page'), 'AdminDncPage');
 
+const AdminReturnsPage = lazyNamed(() => import('./pages/admin-returns-page'), 'AdminReturnsPage');
+
 const AdminDeliveriesPage = lazyNamed(
   () => import('./pages/admin-deliveries-page'),
   'AdminDeliveriesPage',
@@ -67,6 +69,7 @@ const protectedRoutes: { path: string; role: UserRole; page: ComponentType }[] =
   { path: paths.admin.deliveries, role: 'ADMIN', page: AdminDeliveriesPage },
   { path: paths.admin.sources, role: 'ADMIN', page: AdminSourcesPage },
   { path: paths.admin.dnc, role: 'ADMIN', page: AdminDncPage },
+  { path: paths.admin.returns, role: 'ADMIN', page: AdminReturnsPage },
 ];
 
 /** A new screen starts at the top, unless the URL points at an anchor. */

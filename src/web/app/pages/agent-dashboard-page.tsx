@@ -4,6 +4,7 @@ import { LoadError } from '@web/components/ui/load-error';
 import { agentStatsQuery } from '@web/features/agent/api';
 import { AgentStatCards } from '@web/features/agent/components/agent-stat-cards';
 import { ChoosePackageCallout } from '@web/features/agent/components/choose-package-callout';
+import { PauseDeliveriesCard } from '@web/features/agent/components/pause-deliveries-card';
 import { QuickStartCard } from '@web/features/agent/components/quick-start-card';
 
 export function AgentDashboardPage() {
@@ -27,6 +28,7 @@ export function AgentDashboardPage() {
       )}
       {stats && <ChoosePackageCallout subscription={stats.subscription} />}
       {!isError && <AgentStatCards stats={stats} />}
+      <PauseDeliveriesCard />
       <QuickStartCard />
     </div>
   );

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { PageHeader } from '@web/components/layout/page-header';
 import { PageSpinner } from '@web/components/layout/page-spinner';
 import { agentPreferencesQuery } from '@web/features/agent/api';
+import { LicenceWarning } from '@web/features/agent/components/licence-warning';
 import { PreferencesForm } from '@web/features/agent/components/preferences-form';
 
 export function AgentPreferencesPage() {
@@ -17,7 +18,10 @@ export function AgentPreferencesPage() {
           Your preferences could not be loaded. Please reload the page.
         </p>
       ) : data ? (
-        <PreferencesForm initial={data} />
+        <>
+          <LicenceWarning />
+          <PreferencesForm initial={data} />
+        </>
       ) : (
         <PageSpinner />
       )}

@@ -11,6 +11,7 @@ import {
   PhoneOff,
   Send,
   SlidersHorizontal,
+  Undo2,
   Users,
   Waypoints,
 } from 'lucide-react';
@@ -34,6 +35,7 @@ const adminNav: PortalNavItem[] = [
   { title: 'Analytics', href: paths.admin.analytics, icon: ChartColumn },
   { title: 'Sources', href: paths.admin.sources, icon: Waypoints },
   { title: 'Do Not Call', href: paths.admin.dnc, icon: PhoneOff },
+  { title: 'Returns', href: paths.admin.returns, icon: Undo2 },
   { title: 'Deliveries', href: paths.admin.deliveries, icon: Send },
 ];
 

@@ -62,4 +62,27 @@ describe('the agent list', () => {
       'no subscription',
     );
   });
+
+  it('warn about a paused agent and a lead outside the licence (design 10)', () => {
+    expect(
+      assignWarnings(agent({ pause: { since: '2026-11-20T12:00:00Z', until: '2026-12-01' } }), {
+        category: 'MEDICARE',
+        state: 'TX',
+      }),
+    ).toEqual(['Eva Brooks is paused until Dec 1.']);
+    expect(
+      assignWarnings(agent({ pause: { since: '2026-11-20T12:00:00Z', until: null } }), {
+        category: 'MEDICARE',
+      }),
+    ).toEqual(['Eva Brooks is paused until they resume.']);
+    expect(
+      assignWarnings(agent({ licensedStates: ['FL', 'GA'] }), {
+        category: 'MEDICARE',
+        state: 'TX',
+      }),
+    ).toEqual(['Eva Brooks is not licensed in TX.']);
+    expect(
+      assignWarnings(agent({ licensedStates: ['TX'] }), { category: 'MEDICARE', state: 'TX' }),
+    ).toEqual([]);
+  });
 });

@@ -7,10 +7,13 @@ import { categoryLabel, subscriptionStatusLabel } from '../../../shared/format';
  * would give them nothing: docs/domain.md, Assignment), or a package of another category than
  * the lead's. Words for the admin, who may still go on (a manual assignment is their call).
  */
-export function assignWarnings(agent: AdminAgent, lead: { category: LeadCategory }): string[] {
+export function assignWarnings(
+  agent: AdminAgent,
+  lead: { category: LeadCategory; state?: string },
+): string[] {
   const subscription = agent.subscription;
   if (!subscription) return [`${agent.name} has no subscription.`];
-  const warnings: string[] = [];
+  const warnings: string[] = [...availabilityWarnings(agent, lead)];
   if (subscription.status !== 'ACTIVE') {
     warnings.push(
       `${agent.name}'s subscription is ${subscriptionStatusLabel(subscription.status).toLowerCase()}.`,
@@ -24,6 +27,32 @@ export function assignWarnings(agent: AdminAgent, lead: { category: LeadCategory
     );
   }
   return warnings;
+}
+
+const pauseDay = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  timeZone: 'UTC',
+});
+
+/**
+ * Design 10: a paused agent (the engine gives them nothing) and a lead outside the agent's licence.
+ * The admin may still assign: a manual assignment is their call.
+ */
+function availabilityWarnings(agent: AdminAgent, lead: { state?: string }): string[] {
+  const out: string[] = [];
+  if (agent.pause) {
+    out.push(
+      agent.pause.until
+        ? `${agent.name} is paused until ${pauseDay.format(new Date(`${agent.pause.until}T12:00:00Z`))}.`
+        : `${agent.name} is paused until they resume.`,
+    );
+  }
+  const licensed = agent.licensedStates ?? [];
+  if (lead.state && licensed.length > 0 && !licensed.includes(lead.state)) {
+    out.push(`${agent.name} is not licensed in ${lead.state}.`);
+  }
+  return out;
 }
 
 /** An agent's line in the Select Agent list: category and quota, or why there is no quota. */

@@ -19,6 +19,7 @@ import { cn } from '@web/lib/utils';
 import { useMemo } from 'react';
 import { useSetSubscriptionStatus } from '../api';
 
+import { AgentContactLine, LicencesCell } from './agent-licences';
 const COLUMNS: DataColumn<AdminAgent>[] = [
   {
     header: 'Agent',
@@ -31,6 +32,7 @@ const COLUMNS: DataColumn<AdminAgent>[] = [
           <EmailText email={agent.email} />
         </div>
       </>
+        <AgentContactLine agent={agent} />
     ),
   },
   {
@@ -50,6 +52,7 @@ const COLUMNS: DataColumn<AdminAgent>[] = [
   },
   { header: 'Status', cell: (agent) => <SubscriptionCell agent={agent} />, nowrap: true },
   { header: "Today's Quota", cell: (agent) => <QuotaCell agent={agent} /> },
+  { header: 'Licensed States', cell: (agent) => <LicencesCell agent={agent} /> },
   { header: 'Total Leads', cell: (agent) => agent.totalLeads, nowrap: true },
   { header: 'Converted', cell: (agent) => agent.convertedLeads, nowrap: true },
   {

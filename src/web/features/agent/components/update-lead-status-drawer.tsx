@@ -29,6 +29,7 @@ import { errorMessage } from '@web/lib/api-client';
 import { type FormEvent, useState } from 'react';
 import { useUpdateLeadStatus } from '../api';
 import { LeadCallSection } from './lead-call-button';
+import { LeadReturnAction } from './lead-return-action';
 
 /** The bottom drawer of My Leads: the lead's details and the four statuses an agent may set. */
 export function UpdateLeadStatusDrawer({
@@ -144,6 +145,7 @@ function StatusForm({ lead, onDone }: { lead: Lead; onDone: () => void }) {
       </DrawerFooter>
       {/* under the buttons, so the status change stays in reach however long it grows */}
       <div className="space-y-4 px-4 pb-4">
+        <LeadReturnAction lead={lead} />
         <LeadConsent lead={lead} />
         <LeadActivity leadId={lead.id} />
       </div>

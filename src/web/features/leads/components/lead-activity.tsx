@@ -14,13 +14,21 @@ import { TelephonyEntry, telephonyIcon } from '@web/features/telephony/component
 import { cn } from '@web/lib/utils';
 import { ArrowRightLeft, Mail, Webhook } from 'lucide-react';
 
+/** History rows that are steps of a return (design 10), in words. */
+const RETURN_STEPS: Record<string, string> = {
+  RETURN_REQUESTED: 'Return requested',
+  RETURN_APPROVED: 'Return approved: lead invalid',
+  RETURN_DENIED: 'Return denied',
+};
+
 function StatusEntry({ entry }: { entry: Extract<ActivityEntry, { type: 'status' }> }) {
   return (
     <>
       <p className="font-medium">
-        {entry.fromStatus
-          ? `${leadStatusLabel(entry.fromStatus)} → ${leadStatusLabel(entry.toStatus)}`
-          : leadStatusLabel(entry.toStatus)}
+        {RETURN_STEPS[entry.kind] ??
+          (entry.fromStatus
+            ? `${leadStatusLabel(entry.fromStatus)} → ${leadStatusLabel(entry.toStatus)}`
+            : leadStatusLabel(entry.toStatus))}
       </p>
       <p className="text-muted-foreground text-xs">
         {entry.actor ? `by ${entry.actor}` : 'by LeadFlow'}
