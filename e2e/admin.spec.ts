@@ -8,6 +8,7 @@ import {
 } from '@playwright/test';
 import { formatBusinessTime } from '../src/shared/format';
 import { agentTickLabel } from '../src/web/features/analytics/analytics-format';
+import { uniquePhone } from './lead-contact';
 import { E2E_ADMIN, loginAsAdmin, uniqueEmail } from './support';
 
 test.describe.configure({ mode: 'serial' });
@@ -172,11 +173,11 @@ test('leads: import a CSV with good and bad rows, then assign a lead', async ({
   const t = tag('imp');
   const csv = [
     'firstName,lastName,phone,email,city,state,age,category,externalId',
-    `Ann,${t},555-0101,ann.${t}@example.com,Austin,TX,67,MEDICARE,${t}-1`,
-    `Bob,${t},555-0102,bob.${t}@example.com,Miami,Florida,44,aca,${t}-2`,
-    `Cy,${t},555-0103,cy.${t}@example.com,Reno,ZZ,70,MEDICARE,${t}-3`,
-    `Dee,${t},555-0104,dee.${t}@example.com,Dallas,TX,15,MEDICARE,${t}-4`,
-    `Eve,${t},555-0105,eve.${t}@example.com,Boise,ID,80,FINAL_EXPENSE,${t}-5`,
+    `Ann,${t},${uniquePhone()},ann.${t}@example.com,Austin,TX,67,MEDICARE,${t}-1`,
+    `Bob,${t},${uniquePhone()},bob.${t}@example.com,Miami,Florida,44,aca,${t}-2`,
+    `Cy,${t},${uniquePhone()},cy.${t}@example.com,Reno,ZZ,70,MEDICARE,${t}-3`,
+    `Dee,${t},${uniquePhone()},dee.${t}@example.com,Dallas,TX,15,MEDICARE,${t}-4`,
+    `Eve,${t},${uniquePhone()},eve.${t}@example.com,Boise,ID,80,FINAL_EXPENSE,${t}-5`,
   ].join('\n');
   const logs: string[] = [];
   page.on('console', (msg) => logs.push(msg.text()));

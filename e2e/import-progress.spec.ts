@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { uniquePhone } from './lead-contact';
 import { loginAsAdmin } from './support';
 
 const tag = () => `prog${Date.now().toString(36)}`;
@@ -16,7 +17,7 @@ test('a large import shows its progress, then its report; the page stays usable'
   const rows = 100_000;
   let csv = 'firstName,lastName,phone,email,city,state,age,category,externalId\n';
   for (let i = 0; i < rows; i++) {
-    csv += `Ann${i},${t},555-${String(i % 10_000).padStart(4, '0')},a${i}.${t}@example.com,Austin,TX,${20 + (i % 70)},ACA,${t}-${i}\n`;
+    csv += `Ann${i},${t},${uniquePhone()},a${i}.${t}@example.com,Austin,TX,${20 + (i % 70)},ACA,${t}-${i}\n`;
   }
   await page.getByTestId('csv-file-input').setInputFiles({
     name: `${t}.csv`,
@@ -35,7 +36,7 @@ test('a large import shows its progress, then its report; the page stays usable'
   await expect(page.getByRole('searchbox', { name: 'Search leads' })).toBeEditable();
 
   await expect(page.getByTestId('import-report').getByTestId('import-counts')).toContainText(
-    `${rows} imported`,
+    `${rows.toLocaleString('en-US')} imported`,
     { timeout: 150_000 },
   );
   await expect(progress).toBeHidden();

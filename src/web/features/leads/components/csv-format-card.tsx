@@ -2,7 +2,19 @@ import { LEAD_CATEGORIES } from '@shared/domain';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
 
 const REQUIRED = ['state', 'city', 'age', 'category'];
-const OPTIONAL = ['firstName', 'lastName', 'phone', 'email', 'externalId'];
+const OPTIONAL = [
+  'firstName',
+  'lastName',
+  'phone',
+  'email',
+  'externalId',
+  'zip',
+  'consentAt',
+  'consentText',
+  'trustedFormCertUrl',
+  'jornayaLeadId',
+  'consentIp',
+];
 
 function Columns({ names }: { names: string[] }) {
   return (
@@ -44,8 +56,11 @@ export function CsvFormatCard() {
           </dd>
           <dt className="font-medium">Values</dt>
           <dd className="text-muted-foreground">
-            state as a 2-letter code or full name, age a whole number from 18 to 120; a row whose
-            externalId was imported before is skipped
+            state as a 2-letter code or full name, age a whole number from 18 to 120, phone a valid
+            number (a US number has 10 digits), zip 5 digits, consentAt a date and time
+            (2026-03-01T14:30:00Z). A row is skipped as a duplicate when its phone or email matches
+            a lead of the last 30 days or its externalId was imported before, and when its phone is
+            on the do-not-call list
           </dd>
         </dl>
       </CardContent>

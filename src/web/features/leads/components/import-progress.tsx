@@ -36,6 +36,7 @@ export function ImportProgress({ state }: { state: CsvImportState }) {
             <span data-testid="rows-processed">
               {number(record.rowsSeen)} rows read · {number(record.imported)} stored
               {record.duplicates > 0 && ` · ${number(record.duplicates)} duplicates`}
+              {record.dnc > 0 && ` · ${number(record.dnc)} on the do-not-call list`}
               {record.errorCount > 0 && ` · ${number(record.errorCount)} errors`}
             </span>
           )}

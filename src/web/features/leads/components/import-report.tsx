@@ -1,9 +1,14 @@
-import type { ImportResult } from '@shared/contracts/leads';
+import type { ImportResult, ImportRowError } from '@shared/contracts/leads';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
 import { X } from 'lucide-react';
 
-/** The last import's counts and its row errors (line and reason), for the admin to fix. */
+const number = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * The last import's counts, its row errors and its refused rows (duplicates, do-not-call), each
+ * by line and reason, for the admin to fix or to understand (design 10).
+ */
 export function ImportReport({
   result,
   onDismiss,
@@ -11,7 +16,7 @@ export function ImportReport({
   result: ImportResult;
   onDismiss: () => void;
 }) {
-  const more = result.errorCount - result.errors.length;
+  const refused = result.duplicates + result.dnc;
   return (
     <Card className="gap-3" data-testid="import-report">
       <CardHeader className="flex flex-row items-start justify-between gap-2">
@@ -20,40 +25,70 @@ export function ImportReport({
             <h2>Last import</h2>
           </CardTitle>
           <p className="text-muted-foreground text-sm" data-testid="import-counts">
-            {result.imported} imported · {result.duplicates} duplicates skipped ·{' '}
-            {result.errorCount} errors
-            {result.assigned !== null && ` · ${result.assigned} assigned right away`}
+            {number(result.imported)} imported · {number(result.duplicates)} duplicates skipped ·{' '}
+            {number(result.dnc)} on the do-not-call list · {number(result.errorCount)} errors
+            {result.assigned !== null && ` · ${number(result.assigned)} assigned right away`}
           </p>
         </div>
         <Button variant="ghost" size="icon" onClick={onDismiss} aria-label="Dismiss import report">
           <X aria-hidden="true" />
         </Button>
       </CardHeader>
-      {result.errors.length > 0 && (
-        <CardContent>
-          <details className="group rounded-md border">
-            <summary className="cursor-pointer select-none px-3 py-2 font-medium text-sm">
-              Show the {result.errorCount} rows that were not imported
-            </summary>
-            <ul
-              className="max-h-64 divide-y overflow-y-auto border-t text-sm"
-              data-testid="import-errors"
-            >
-              {result.errors.map((error) => (
-                <li key={`${error.line}:${error.reason}`} className="flex gap-3 px-3 py-1.5">
-                  <span className="w-20 shrink-0 text-muted-foreground">Line {error.line}</span>
-                  <span className="break-words">{error.reason}</span>
-                </li>
-              ))}
-            </ul>
-            {more > 0 && (
-              <p className="border-t px-3 py-2 text-muted-foreground text-xs">
-                …and {more} more (only the first {result.errors.length} are listed)
-              </p>
-            )}
-          </details>
+      {(result.errors.length > 0 || result.duplicateLines.length > 0) && (
+        <CardContent className="space-y-2">
+          {result.errors.length > 0 && (
+            <RowList
+              summary={`Show the ${number(result.errorCount)} rows that were not imported`}
+              rows={result.errors}
+              total={result.errorCount}
+              testId="import-errors"
+            />
+          )}
+          {result.duplicateLines.length > 0 && (
+            <RowList
+              summary={`Show the ${number(refused)} duplicate and do-not-call rows that were skipped`}
+              rows={result.duplicateLines}
+              total={refused}
+              testId="import-duplicates"
+            />
+          )}
         </CardContent>
       )}
     </Card>
+  );
+}
+
+/** Rows by line and reason, folded; says how many more there were than the list holds. */
+function RowList({
+  summary,
+  rows,
+  total,
+  testId,
+}: {
+  summary: string;
+  rows: ImportRowError[];
+  total: number;
+  testId: string;
+}) {
+  const more = total - rows.length;
+  return (
+    <details className="group rounded-md border">
+      <summary className="cursor-pointer select-none px-3 py-2 font-medium text-sm">
+        {summary}
+      </summary>
+      <ul className="max-h-64 divide-y overflow-y-auto border-t text-sm" data-testid={testId}>
+        {rows.map((row) => (
+          <li key={`${row.line}:${row.reason}`} className="flex gap-3 px-3 py-1.5">
+            <span className="w-20 shrink-0 text-muted-foreground">Line {row.line}</span>
+            <span className="break-words">{row.reason}</span>
+          </li>
+        ))}
+      </ul>
+      {more > 0 && (
+        <p className="border-t px-3 py-2 text-muted-foreground text-xs">
+          …and {number(more)} more (only the first {number(rows.length)} are listed)
+        </p>
+      )}
+    </details>
   );
 }
