@@ -18,6 +18,7 @@ import { errorMessage } from '@web/lib/api-client';
 import { cn } from '@web/lib/utils';
 import { useMemo } from 'react';
 import { useSetSubscriptionStatus } from '../api';
+import { AgentContactLine, LicencesCell } from './agent-licences';
 
 import { AgentContactLine, LicencesCell } from './agent-licences';
 const COLUMNS: DataColumn<AdminAgent>[] = [
@@ -31,6 +32,7 @@ const COLUMNS: DataColumn<AdminAgent>[] = [
         <div className="font-normal text-muted-foreground text-xs">
           <EmailText email={agent.email} />
         </div>
+        <AgentContactLine agent={agent} />
       </>
         <AgentContactLine agent={agent} />
     ),
@@ -51,6 +53,7 @@ const COLUMNS: DataColumn<AdminAgent>[] = [
       ),
   },
   { header: 'Status', cell: (agent) => <SubscriptionCell agent={agent} />, nowrap: true },
+  { header: 'Licensed States', cell: (agent) => <LicencesCell agent={agent} /> },
   { header: "Today's Quota", cell: (agent) => <QuotaCell agent={agent} /> },
   { header: 'Licensed States', cell: (agent) => <LicencesCell agent={agent} /> },
   { header: 'Total Leads', cell: (agent) => agent.totalLeads, nowrap: true },
