@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AGENT_SETTABLE_STATUSES, LEAD_CATEGORIES, LEAD_STATUSES } from '../domain';
+import { MISFIT_REASONS } from './explain';
 
 export const leadSchema = z.object({
   id: z.number().int(),
@@ -43,6 +44,8 @@ export const leadListQuery = z.object({
   q: z.string().trim().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(1000).optional(),
   offset: z.coerce.number().int().min(0).max(100_000_000).optional(),
+  /** admin list only: the NEW leads that fit no agent for this reason (design 12) */
+  noFit: z.enum(MISFIT_REASONS).optional(),
 });
 export type LeadListQuery = z.infer<typeof leadListQuery>;
 

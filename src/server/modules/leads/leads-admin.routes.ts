@@ -14,7 +14,7 @@ export const adminLeadsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { querystring: leadListQuery, response: { 200: z.array(leadSchema) } },
     },
     async (request, reply) => {
-      const page = await listLeads(app.db, request.query);
+      const page = await listLeads(app.db, request.query, app.config);
       reply.header('X-Total-Count', String(page.total));
       // a search with more matches than it counts: the total is a lower bound
       if (!page.exact) reply.header('X-Total-Count-Exact', 'false');

@@ -2,19 +2,29 @@ import type { Lead, LeadListQuery } from '../../../shared/contracts/leads';
 import type { AgentSettableStatus } from '../../../shared/domain';
 import type { Db } from '../../db/client';
 import { notFound } from '../../lib/app-error';
+import { type ExplainConfig, newLeadGroupsUnfitBy } from '../assignment/explain.service';
 import { type LeadCountRow, readLeadCounts } from './lead-counts.repository';
 import {
   type AgentLeadsPage,
   catchUpSearchIndex,
   type LeadsPage,
   listLeadsOfAgent,
+  listLeadsOfGroups,
   listLeadsPage,
   toLead,
 } from './lead-search.repository';
 import { type LeadRow, lockLeadOfAgent, writeStatusChange } from './leads.repository';
 
 /** The admin's leads list: one page, searched and counted by the database. */
-export function listLeads(db: Db, query: LeadListQuery): Promise<LeadsPage> {
+export async function listLeads(
+  db: Db,
+  query: LeadListQuery,
+  config?: ExplainConfig,
+): Promise<LeadsPage> {
+  // the NEW leads that fit no agent for one reason (design 12): the groups the explanation names
+  if (query.noFit && config) {
+    return listLeadsOfGroups(db, await newLeadGroupsUnfitBy(db, config, query.noFit), query);
+  }
   return listLeadsPage(db, query);
 }
 

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { PageHeader } from '@web/components/layout/page-header';
+import { useBusinessTimeZone } from '@web/features/admin/api';
 import { analyticsQuery } from '@web/features/analytics/api';
 import {
   AnalyticsCards,
@@ -11,10 +12,19 @@ import {
   ConversionsByAgentChart,
   SummaryStatisticsCard,
 } from '@web/features/analytics/components/analytics-charts';
+import {
+  SourcesSection,
+  SpeedToLeadSection,
+} from '@web/features/analytics/components/explain-sections';
+import { PeriodPicker, periodOfDays } from '@web/features/analytics/components/period-picker';
+import { useMemo, useState } from 'react';
 
 // recharts is imported only here: this page is a lazy route, so no other screen loads it.
 export function AdminAnalyticsPage() {
   const { data, isPending, isError } = useQuery(analyticsQuery);
+  const timeZone = useBusinessTimeZone();
+  const [days, setDays] = useState(30);
+  const period = useMemo(() => periodOfDays(days, timeZone), [days, timeZone]);
   return (
     <div className="space-y-6">
       <PageHeader title="Analytics" description="Performance metrics and insights" />
@@ -42,6 +52,16 @@ export function AdminAnalyticsPage() {
           </div>
         </>
       )}
+      <section aria-labelledby="explain-heading" className="space-y-4">
+        <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
+          <h2 id="explain-heading" className="font-semibold text-lg">
+            Speed to lead and sources
+          </h2>
+          <PeriodPicker days={days} onChange={setDays} />
+        </div>
+        <SpeedToLeadSection period={period} />
+        <SourcesSection period={period} />
+      </section>
     </div>
   );
 }

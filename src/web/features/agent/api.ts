@@ -1,4 +1,5 @@
 import type { AgentStats, Preferences } from '@shared/contracts/agent';
+import type { PreferencesPreview } from '@shared/contracts/explain';
 import type { Lead, LeadListQuery } from '@shared/contracts/leads';
 import type { AgentSettableStatus } from '@shared/domain';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
@@ -48,5 +49,24 @@ export function useSavePreferences() {
     onSuccess: (stored) => {
       queryClient.setQueryData(agentPreferencesQuery.queryKey, stored);
     },
+  });
+}
+
+/**
+ * What the preferences being edited would have matched over the last 30 days (design 12); the
+ * lists go comma-separated, so the key (and the cache) follows the values, not the array objects.
+ */
+export function preferencesPreviewQuery(prefs: Preferences) {
+  const params = {
+    states: prefs.states.join(','),
+    cities: prefs.cities.join(','),
+    categories: prefs.categories.join(','),
+    ageMin: prefs.ageMin ?? undefined,
+    ageMax: prefs.ageMax ?? undefined,
+  };
+  return queryOptions({
+    queryKey: ['/api/agent/preferences/preview', params] as const,
+    queryFn: getQueryFn<PreferencesPreview>({ on401: 'throw' }),
+    placeholderData: (previous) => previous,
   });
 }

@@ -1,3 +1,4 @@
+import type { LeadExplanation, UnfitReasons } from '@shared/contracts/explain';
 import type { ImportRecord, ImportResult, Lead, LeadListQuery } from '@shared/contracts/leads';
 import { type QueryKey, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { adminAgentsQuery, adminStatsQuery, healthQuery } from '@web/features/admin/api';
@@ -51,6 +52,7 @@ export function useAssignLead() {
           adminAgentsQuery.queryKey,
           adminStatsQuery.queryKey,
           analyticsQuery.queryKey,
+          unfitReasonsQuery.queryKey,
         ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
       ),
   });
@@ -105,3 +107,19 @@ export function useImportLeads() {
       ),
   });
 }
+
+/** Why the lead went where it went, or why it is still NEW (design 12). */
+export function leadExplanationQuery(leadId: number) {
+  return queryOptions({
+    queryKey: [`/api/admin/leads/${leadId}/explain`] as const,
+    queryFn: getQueryFn<LeadExplanation>({ on401: 'throw' }),
+    staleTime: 0,
+  });
+}
+
+/** NEW leads that fit no agent, counted by reason (design 12). */
+export const unfitReasonsQuery = queryOptions({
+  queryKey: ['/api/admin/leads/unfit-reasons'] as const,
+  queryFn: getQueryFn<UnfitReasons>({ on401: 'throw' }),
+  staleTime: 0,
+});

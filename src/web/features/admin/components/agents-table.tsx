@@ -8,6 +8,7 @@ import {
   quotaSummary,
   subscriptionStatusLabel,
 } from '@shared/format';
+import { formatMinutes } from '@shared/format-minutes';
 import { type DataColumn, DataTable, type DataTableProps } from '@web/components/ui/data-table';
 import { EmailText } from '@web/components/ui/email-text';
 import { Progress } from '@web/components/ui/progress';
@@ -20,7 +21,6 @@ import { useMemo } from 'react';
 import { useSetSubscriptionStatus } from '../api';
 import { AgentContactLine, LicencesCell } from './agent-licences';
 
-import { AgentContactLine, LicencesCell } from './agent-licences';
 const COLUMNS: DataColumn<AdminAgent>[] = [
   {
     header: 'Agent',
@@ -34,7 +34,6 @@ const COLUMNS: DataColumn<AdminAgent>[] = [
         </div>
         <AgentContactLine agent={agent} />
       </>
-        <AgentContactLine agent={agent} />
     ),
   },
   {
@@ -55,7 +54,6 @@ const COLUMNS: DataColumn<AdminAgent>[] = [
   { header: 'Status', cell: (agent) => <SubscriptionCell agent={agent} />, nowrap: true },
   { header: 'Licensed States', cell: (agent) => <LicencesCell agent={agent} /> },
   { header: "Today's Quota", cell: (agent) => <QuotaCell agent={agent} /> },
-  { header: 'Licensed States', cell: (agent) => <LicencesCell agent={agent} /> },
   { header: 'Total Leads', cell: (agent) => agent.totalLeads, nowrap: true },
   { header: 'Converted', cell: (agent) => agent.convertedLeads, nowrap: true },
   {
@@ -63,7 +61,23 @@ const COLUMNS: DataColumn<AdminAgent>[] = [
     cell: (agent) => formatConversionRate(agent.convertedLeads, agent.totalLeads),
     nowrap: true,
   },
+  { header: 'Speed to Lead', cell: (agent) => <SpeedCell agent={agent} />, nowrap: true },
 ];
+
+/** Median and 90th percentile from assignment to first contact, last 30 days (design 12). */
+function SpeedCell({ agent }: { agent: AdminAgent }) {
+  const speed = agent.speedToLead;
+  if (!speed) return <span className="text-muted-foreground">No leads</span>;
+  return (
+    <div className="text-sm" data-testid="agent-speed">
+      <div className="font-medium">{formatMinutes(speed.medianMinutes)}</div>
+      <div className="text-muted-foreground text-xs">p90 {formatMinutes(speed.p90Minutes)}</div>
+      {speed.notContacted > 0 && (
+        <div className="text-muted-foreground text-xs">{speed.notContacted} not yet contacted</div>
+      )}
+    </div>
+  );
+}
 
 const billingDate = new Intl.DateTimeFormat('en-US', {
   month: 'short',

@@ -20,6 +20,7 @@ import { cn } from '@web/lib/utils';
 import { type FormEvent, type ReactNode, useRef, useState } from 'react';
 import { useSavePreferences } from '../api';
 import { type PreferencesFormState, toFormState, toggle, toPreferences } from '../preferences-form';
+import { PreferencesPreview } from './preferences-preview';
 
 function Section({
   title,
@@ -200,6 +201,8 @@ export function PreferencesForm({ initial }: { initial: Preferences }) {
         </fieldset>
         <FieldError id="categories-error" message={errors.categories} />
       </Section>
+
+      <PreferencesPreview prefs={toPreferences(form)} />
 
       <Button type="submit" disabled={busy}>
         {busy && <Spinner />}

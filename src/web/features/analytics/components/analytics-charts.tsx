@@ -28,9 +28,9 @@ import {
 } from '../analytics-format';
 
 /** Every chart is 300 px high (spec section 9). */
-const CHART_HEIGHT = 300;
+export const CHART_HEIGHT = 300;
 
-function ChartCard({
+export function ChartCard({
   title,
   description,
   testId,
@@ -55,7 +55,7 @@ function ChartCard({
 }
 
 const AXIS_FONT = 12;
-const axisProps = { stroke: 'var(--muted-foreground)', fontSize: AXIS_FONT } as const;
+export const axisProps = { stroke: 'var(--muted-foreground)', fontSize: AXIS_FONT } as const;
 
 /** Width (px) of the widest of these texts in the page's own font at this size. */
 function widestText(texts: string[], fontPx: number): number {

@@ -1,4 +1,5 @@
 import type { AdminAgent } from '@shared/contracts/admin';
+import type { MisfitReason } from '@shared/contracts/explain';
 import type { Lead } from '@shared/contracts/leads';
 import { formatBusinessTime, leadName } from '@shared/format';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -6,12 +7,14 @@ import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
 import { useBusinessTimeZone } from '@web/features/admin/api';
 import { listView } from '@web/lib/list-view';
-import { UserPlus } from 'lucide-react';
+import { Info, UserPlus } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { adminLeadsQuery } from '../api';
+import { AdminLeadDrawer } from './admin-lead-drawer';
 import { AssignLeadDialog } from './assign-lead-dialog';
 import { LeadsFilterBar, type LeadsListState, LeadsPager } from './leads-list-controls';
 import { type LeadColumn, LeadsTable } from './leads-table';
+import { UnfitReasonsBar } from './unfit-reasons-bar';
 
 /** A business time that wraps between its date and its hour, never inside either. */
 function WhenText({ iso, timeZone }: { iso: string; timeZone: string }) {
@@ -61,7 +64,11 @@ export function AdminLeadsPanel({
   agentsLoading: boolean;
 }) {
   const [assigning, setAssigning] = useState<Lead | null>(null);
-  const page = useQuery({ ...adminLeadsQuery(list.params), placeholderData: keepPreviousData });
+  // the lead whose drawer is open, and the "fits no agent" reason the list is filtered by
+  const [viewing, setViewing] = useState<Lead | null>(null);
+  const [noFit, setNoFit] = useState<MisfitReason | null>(null);
+  const params = noFit ? { ...list.params, noFit } : list.params;
+  const page = useQuery({ ...adminLeadsQuery(params), placeholderData: keepPreviousData });
   const timeZone = useBusinessTimeZone();
   const columns = useMemo(() => [agentColumn(agents, timeZone)], [agents, timeZone]);
   const leads = page.data?.leads ?? [];
@@ -72,6 +79,15 @@ export function AdminLeadsPanel({
       <CardHeader className="flex flex-col gap-3 max-md:px-4 sm:flex-row sm:items-center sm:justify-between">
         <LeadsFilterBar state={list} page={page.data} failed={view === 'error'} />
       </CardHeader>
+      <div className="px-6 max-md:px-4">
+        <UnfitReasonsBar
+          selected={noFit}
+          onSelect={(reason) => {
+            setNoFit(reason);
+            list.setOffset(0);
+          }}
+        />
+      </div>
       <CardContent className="space-y-4 max-md:px-4">
         <LeadsTable
           leads={leads}
@@ -82,26 +98,40 @@ export function AdminLeadsPanel({
             retrying: page.isFetching,
           }}
           columns={columns}
-          action={(lead) =>
-            // Assign only while a lead is NEW; the rest have gone to an agent already.
-            lead.status === 'NEW' ? (
+          action={(lead) => (
+            <div className="flex flex-wrap gap-2">
               <Button
                 size="sm"
-                onClick={() => setAssigning(lead)}
-                aria-label={`Assign ${leadName(lead)}`}
+                variant="outline"
+                onClick={() => setViewing(lead)}
+                aria-label={`Details of ${leadName(lead)}`}
               >
-                <UserPlus aria-hidden="true" />
-                Assign
+                <Info aria-hidden="true" />
+                Details
               </Button>
-            ) : (
-              <span className="text-muted-foreground text-sm">Assigned</span>
-            )
-          }
+              {
+                // Assign only while a lead is NEW; the rest have gone to an agent already.
+                lead.status === 'NEW' ? (
+                  <Button
+                    size="sm"
+                    onClick={() => setAssigning(lead)}
+                    aria-label={`Assign ${leadName(lead)}`}
+                  >
+                    <UserPlus aria-hidden="true" />
+                    Assign
+                  </Button>
+                ) : (
+                  <span className="text-muted-foreground text-sm">Assigned</span>
+                )
+              }
+            </div>
+          )}
         />
         {view !== 'error' && (
           <LeadsPager state={list} page={page.data} fetching={page.isFetching} />
         )}
       </CardContent>
+      <AdminLeadDrawer lead={viewing} onClose={() => setViewing(null)} />
       <AssignLeadDialog
         lead={assigning}
         agents={agents}

@@ -1,0 +1,196 @@
+import type { SourceStats, SpeedToLead } from '@shared/contracts/explain';
+import { formatPriceExact } from '@shared/format';
+import { formatMinutes } from '@shared/format-minutes';
+import { useQuery } from '@tanstack/react-query';
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '@web/components/ui/table';
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
+import { type Period, sourceStatsQuery, speedToLeadQuery } from '../api';
+import { axisProps, CHART_HEIGHT, ChartCard } from './analytics-charts';
+
+function Figure({ label, value, testId }: { label: string; value: string; testId: string }) {
+  return (
+    <div className="rounded-lg border p-3" data-testid={testId}>
+      <div className="text-muted-foreground text-xs">{label}</div>
+      <div className="font-semibold text-xl">{value}</div>
+    </div>
+  );
+}
+
+function Loading({ error }: { error: boolean }) {
+  return error ? (
+    <p role="alert" className="text-destructive text-sm">
+      These figures could not be loaded. Please reload the page.
+    </p>
+  ) : (
+    <p className="text-muted-foreground text-sm" role="status">
+      Loading...
+    </p>
+  );
+}
+
+/** Median and p90 from assignment to first contact, and their trend (design 12). */
+export function SpeedToLeadSection({ period }: { period: Period }) {
+  const { data, isError } = useQuery(speedToLeadQuery(period));
+  return (
+    <ChartCard
+      title="Speed to Lead"
+      description="Time from assignment to the agent's first contact (status change, call or message)"
+      testId="chart-speed-to-lead"
+    >
+      {!data ? <Loading error={isError} /> : <SpeedToLeadBody data={data} />}
+    </ChartCard>
+  );
+}
+
+function SpeedToLeadBody({ data }: { data: SpeedToLead }) {
+  const o = data.overall;
+  const points = data.trend.map((p) => ({
+    date: p.date,
+    median: p.medianMinutes,
+    p90: p.p90Minutes,
+  }));
+  return (
+    <div className="space-y-4">
+      <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+        <Figure label="Median" value={formatMinutes(o.medianMinutes)} testId="speed-median" />
+        <Figure label="90th percentile" value={formatMinutes(o.p90Minutes)} testId="speed-p90" />
+        <Figure label="Assigned" value={String(o.assigned)} testId="speed-assigned" />
+        <Figure
+          label="Not yet contacted"
+          value={String(o.notContacted)}
+          testId="speed-not-contacted"
+        />
+      </div>
+      <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
+        <LineChart data={points}>
+          <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
+          <XAxis dataKey="date" {...axisProps} />
+          <YAxis {...axisProps} unit=" min" width={70} />
+          <Tooltip formatter={(value) => formatMinutes(Number(value))} />
+          <Legend />
+          <Line
+            type="monotone"
+            dataKey="median"
+            name={data.bucket === 'week' ? 'Median (weekly)' : 'Median'}
+            stroke="var(--chart-1)"
+            strokeWidth={2}
+            connectNulls
+          />
+          <Line
+            type="monotone"
+            dataKey="p90"
+            name="90th percentile"
+            stroke="var(--chart-3)"
+            strokeWidth={2}
+            strokeDasharray="4 3"
+            connectNulls
+          />
+        </LineChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}
+
+const REFUSED = ['INVALID', 'DUPLICATE', 'DNC'] as const;
+const refusedLabel = { INVALID: 'Invalid', DUPLICATE: 'Duplicate', DNC: 'DNC' } as const;
+
+/** Per source: received, refused by reason, assigned, returned, converted, cost (design 12). */
+export function SourcesSection({ period }: { period: Period }) {
+  const { data, isError } = useQuery(sourceStatsQuery(period));
+  return (
+    <ChartCard
+      title="Sources"
+      description="Leads received and refused per source, what became of them, and what they cost"
+      testId="source-stats"
+    >
+      {!data ? <Loading error={isError} /> : <SourcesBody data={data} />}
+    </ChartCard>
+  );
+}
+
+function SourcesBody({ data }: { data: SourceStats }) {
+  const rows = data.sources.filter(
+    (s) => s.received > 0 || REFUSED.some((r) => s.refused[r] > 0) || s.sourceId !== null,
+  );
+  if (rows.length === 0)
+    return <p className="text-muted-foreground text-sm">No sources and no leads in this period.</p>;
+  const chart = rows.map((s) => ({
+    name: s.name,
+    Received: s.received,
+    Refused: REFUSED.reduce((n, r) => n + s.refused[r], 0),
+    Converted: s.converted,
+  }));
+  return (
+    <div className="space-y-4">
+      <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
+        <BarChart data={chart}>
+          <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
+          <XAxis dataKey="name" {...axisProps} interval={0} />
+          <YAxis allowDecimals={false} {...axisProps} />
+          <Tooltip />
+          <Legend />
+          <Bar dataKey="Received" fill="var(--chart-1)" maxBarSize={60} />
+          <Bar dataKey="Refused" fill="var(--chart-4)" maxBarSize={60} />
+          <Bar dataKey="Converted" fill="var(--chart-2)" maxBarSize={60} />
+        </BarChart>
+      </ResponsiveContainer>
+      <div className="overflow-x-auto">
+        <Table>
+          <TableHeader>
+            <TableRow>
+              <TableHead>Source</TableHead>
+              <TableHead className="text-right">Received</TableHead>
+              <TableHead className="text-right">Refused</TableHead>
+              <TableHead className="text-right">Assigned</TableHead>
+              <TableHead className="text-right">Returned</TableHead>
+              <TableHead className="text-right">Converted</TableHead>
+              <TableHead className="text-right">Cost</TableHead>
+              <TableHead className="text-right">Per conversion</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {rows.map((s) => (
+              <TableRow key={s.sourceId ?? 'none'} data-testid="source-stats-row">
+                <TableCell className="font-medium">{s.name}</TableCell>
+                <TableCell className="text-right">{s.received}</TableCell>
+                <TableCell className="text-right whitespace-nowrap">
+                  {REFUSED.reduce((n, r) => n + s.refused[r], 0)}
+                  <div className="text-muted-foreground text-xs">
+                    {REFUSED.map((r) => `${refusedLabel[r]} ${s.refused[r]}`).join(' · ')}
+                  </div>
+                </TableCell>
+                <TableCell className="text-right">{s.assigned}</TableCell>
+                <TableCell className="text-right">{s.returned}</TableCell>
+                <TableCell className="text-right">{s.converted}</TableCell>
+                <TableCell className="text-right">{formatPriceExact(s.costCents)}</TableCell>
+                <TableCell className="text-right">
+                  {s.costPerConversionCents === null
+                    ? '—'
+                    : formatPriceExact(s.costPerConversionCents)}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </div>
+    </div>
+  );
+}
