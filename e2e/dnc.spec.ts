@@ -1,5 +1,7 @@
-import { expect, type Page, test } from '@playwright/test';
-import { loginAsAdmin } from './support';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, request as playwrightRequest, test } from '@playwright/test';
+import { loginAdminApi, uniqueTag } from './agent-fixtures';
+import { createAgentViaApi, loginAsAdmin, loginThroughUi } from './support';
 
 const toast = (page: Page, text: string) =>
   page.getByTestId('toast-viewport').getByText(text, { exact: true });
@@ -78,8 +80,89 @@ test('an admin uploads a CSV of numbers, sees the count and the numbers, removes
   await expect(rows.filter({ hasText: '(646) 555-0100' })).toHaveCount(1);
   await expect(page.getByTestId('dnc-count')).toHaveText(String(before + 3));
 
+  // nothing serious for axe on the screen with its report open
+  await page.getByTestId('toast-viewport').waitFor({ state: 'attached' });
+  const axe = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  expect(
+    axe.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => v.id),
+  ).toEqual([]);
+
   // the list is the server's: it survives a reload
   await page.reload();
   await expect(rows.filter({ hasText: '(646) 555-0100' })).toHaveCount(1);
   await expect(rows.filter({ hasText: '(305) 555-0123' })).toHaveCount(0);
+});
+
+test("the agent sees each lead's calling window on My Leads and its consent in the drawer", async ({
+  page,
+  baseURL,
+}) => {
+  const tag = uniqueTag('cw');
+  const agent = await createAgentViaApi(page, 'Window Agent');
+  const admin = await playwrightRequest.newContext({ baseURL });
+  await loginAdminApi(admin);
+  const header =
+    'firstName,lastName,phone,email,city,state,age,category,externalId,zip,consentAt,consentText,trustedFormCertUrl,jornayaLeadId,consentIp';
+  const rows = [
+    `Mia,${tag},(305) 555-0141,mia.${tag}@e2e.test,Miami,FL,68,MEDICARE,${tag}-1,33101,2026-11-20T15:04:00Z,I agree to be called about Medicare plans.,https://cert.trustedform.com/${tag},LEADID-${tag},203.0.113.7`,
+    `Pat,${tag},(850) 555-0142,pat.${tag}@e2e.test,Pensacola,FL,70,MEDICARE,${tag}-2,32501,,,,,`,
+    `Tex,${tag},(214) 555-0143,tex.${tag}@e2e.test,Dallas,TX,72,MEDICARE,${tag}-3,,,,,,`,
+  ];
+  const imported = await admin.post('/api/admin/leads/import', {
+    multipart: {
+      file: {
+        name: `${tag}.csv`,
+        mimeType: 'text/csv',
+        buffer: Buffer.from(`${[header, ...rows].join('\n')}\n`),
+      },
+    },
+  });
+  expect(imported.status(), await imported.text()).toBe(200);
+  const listed = (await (await admin.get(`/api/admin/leads?q=${tag}`)).json()) as { id: number }[];
+  expect(listed).toHaveLength(3);
+  for (const lead of listed) {
+    const res = await admin.post('/api/admin/leads/assign', {
+      data: { leadId: lead.id, userId: agent.id },
+    });
+    expect(res.status(), await res.text()).toBe(200);
+  }
+  await admin.dispose();
+
+  await loginThroughUi(page, agent.email, agent.password, /\/dashboard$/);
+  // 8:30 PM in Miami, 7:30 PM in Pensacola and Dallas: Florida closes at 8 PM local
+  await page.clock.setFixedTime(new Date('2026-11-25T01:30:00Z'));
+  await page.goto('/dashboard/leads');
+  const row = (name: string) => page.getByTestId('lead-row').filter({ hasText: name });
+  await expect(row('Mia').getByTestId('lead-calling-window')).toHaveText(
+    'Call tomorrow after 8 AM ET',
+  );
+  await expect(row('Mia').getByTestId('lead-calling-window')).toHaveAttribute(
+    'data-callable',
+    'false',
+  );
+  await expect(row('Pat').getByTestId('lead-calling-window')).toHaveText(
+    'Callable now until 8 PM CT',
+  );
+  await expect(row('Tex').getByTestId('lead-calling-window')).toHaveText(
+    'Callable now until 9 PM CT',
+  );
+
+  await row('Mia').getByRole('button', { name: 'Update Status' }).click();
+  const drawer = page.getByTestId('update-status-drawer');
+  await expect(drawer.getByTestId('lead-calling-window')).toHaveText('Call tomorrow after 8 AM ET');
+  const consent = drawer.getByTestId('lead-consent');
+  await expect(consent).toContainText('I agree to be called about Medicare plans.');
+  await expect(consent).toContainText(`LEADID-${tag}`);
+  await expect(consent).toContainText('203.0.113.7');
+  await expect(consent.getByRole('link', { name: 'View certificate' })).toHaveAttribute(
+    'href',
+    `https://cert.trustedform.com/${tag}`,
+  );
+  await page.keyboard.press('Escape');
+  await row('Tex').getByRole('button', { name: 'Update Status' }).click();
+  await expect(drawer.getByTestId('lead-consent')).toContainText('No consent recorded');
 });
