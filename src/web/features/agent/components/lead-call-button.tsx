@@ -79,7 +79,7 @@ export function LeadCallSection({ lead }: { lead: Lead }) {
   return (
     <div className="space-y-3" data-testid="lead-call-section">
       <LeadCallButton lead={lead} showReason />
-      <LeadCallLog leadId={lead.id} />
+      <LeadCallLog leadId={lead.id} leadStatus={lead.status} />
     </div>
   );
 }

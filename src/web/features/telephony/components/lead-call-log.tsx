@@ -1,8 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge } from '@web/components/ui/badge';
 import { LoadError } from '@web/components/ui/load-error';
 import { useBusinessTimeZone } from '@web/features/admin/api';
 import { WhenText } from '@web/features/delivery/components/when-text';
+import { useEffect, useRef } from 'react';
 import { leadCallsQuery } from '../api';
 import { CALL_LABEL, callLength } from './telephony-entry';
 
@@ -10,10 +11,24 @@ import { CALL_LABEL, callLength } from './telephony-entry';
  * The lead's call log in its drawer (design 9): when, outcome, length, and each recording played
  * through the portal (GET /api/recordings/{id}: the lead's agent and admins only).
  */
-export function LeadCallLog({ leadId }: { leadId: number }) {
+export function LeadCallLog({ leadId, leadStatus }: { leadId: number; leadStatus?: string }) {
   const calls = useQuery(leadCallsQuery(leadId));
   const timeZone = useBusinessTimeZone();
   const items = calls.data?.items ?? [];
+  // a call just connected moved the lead to CONTACTED on the server: the list and timeline follow
+  const queryClient = useQueryClient();
+  const connected = items.filter((c) => c.connectedAt !== null).length;
+  const seen = useRef<number | null>(null);
+  useEffect(() => {
+    if (!calls.data) return;
+    // (or the list still shows the lead ASSIGNED after a connected call made elsewhere)
+    const stale = seen.current === null && leadStatus === 'ASSIGNED' && connected > 0;
+    if ((seen.current !== null && connected > seen.current) || stale) {
+      void queryClient.invalidateQueries({ queryKey: ['/api/agent/leads'] });
+      void queryClient.invalidateQueries({ queryKey: [`/api/agent/leads/${leadId}/activity`] });
+    }
+    seen.current = connected;
+  }, [calls.data, connected, leadId, leadStatus, queryClient]);
   if (calls.isError)
     return (
       <LoadError
