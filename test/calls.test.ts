@@ -9,6 +9,7 @@ import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../src/server/config/env';
 import { queryRows } from '../src/server/db/client';
+import { startCall } from '../src/server/modules/telephony/telephony.service';
 import { callingWindow } from '../src/shared/calling-window';
 import { createPackage, subscribe } from './support/admin-fixtures';
 import {
@@ -243,6 +244,31 @@ describe('when a call cannot go (409, and why)', () => {
     expect(res.json().message).toBe(`Not callable now. ${callingWindow(zone, 'TX').label}.`);
     expect(res.json().message).toMatch(/Call (tomorrow )?after 8 AM/);
     expect(standIn.calls.size).toBe(calls);
+  });
+
+  it('a Florida lead at 8:30 PM local: Florida closes at 8 PM (the service at a given time)', async () => {
+    const agent = await servicedAgent(ctx);
+    const lead = await leadOf(agent.id, { state: 'FL', timeZone: 'America/New_York' });
+    // 8:30 PM EST on 2026-11-24 is 01:30 UTC on the 25th; 7:30 PM is callable
+    const refused = startCall(
+      ctx.database.db,
+      ctx.app.config,
+      agent.id,
+      lead.id,
+      new Date('2026-11-25T01:30:00Z'),
+    );
+    await expect(refused).rejects.toMatchObject({
+      status: 409,
+      message: 'Not callable now. Call tomorrow after 8 AM ET.',
+    });
+    const placed = await startCall(
+      ctx.database.db,
+      ctx.app.config,
+      agent.id,
+      lead.id,
+      new Date('2026-11-25T00:30:00Z'),
+    );
+    expect(placed.status).toBe('QUEUED');
   });
 
   it('a number on the do-not-call list', async () => {
