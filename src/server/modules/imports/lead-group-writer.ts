@@ -46,7 +46,8 @@ type Hit = { i: number; kind: 'DNC' | 'externalId' | 'phone' | 'email'; id: stri
 
 /**
  * One statement a group: for each row given (its index in the group, phone, email, externalId),
- * the first thing that refuses it, if any. Each branch is one probe of an index (dnc_numbers'
+ * the first thing that refuses it, if any, in the intake's order (externalId, do-not-call, phone,
+ * email). Each branch is one probe of an index (dnc_numbers'
  * key, leads_source_external_id_key, leads_phone_idx, leads_email_idx); `limit 1` stops at the
  * first that answers.
  */
@@ -54,10 +55,10 @@ const CHECK_GROUP = `
   select r.i, d.kind, d.id::text as id
     from unnest($1::int[], $2::text[], $3::text[], $4::text[]) as r(i, p, e, x)
     cross join lateral (
-      (select 'DNC' as kind, null::bigint as id from dnc_numbers n where n.phone = r.p)
-      union all
-      (select 'externalId', l.id from leads l
+      (select 'externalId' as kind, l.id from leads l
         where r.x is not null and coalesce(l.source_id, 0) = $5 and l.external_id = r.x limit 1)
+      union all
+      (select 'DNC', null::bigint from dnc_numbers n where n.phone = r.p)
       union all
       (select 'phone', l.id from leads l
         where r.p is not null and l.phone = r.p and l.created_at > $6::timestamptz limit 1)
