@@ -97,6 +97,23 @@ describe('channelStatus', () => {
       ).detail,
     ).toBe('1,250 deliveries waiting, the oldest for 10 min');
   });
+  it('shows Twilio (Follow-up Messages, Call Recording): not configured, operational, failing', () => {
+    const off = health({ channels: channels({ sms: 'NOT_CONFIGURED', voice: 'NOT_CONFIGURED' }) });
+    expect(channelStatus(off, false, 'sms')).toMatchObject({
+      label: 'Not configured',
+      tone: 'unknown',
+      detail: expect.stringMatching(/TWILIO_ACCOUNT_SID/),
+    });
+    const on = health({ channels: channels({ sms: 'OPERATIONAL', voice: 'FAILING' }) });
+    expect(channelStatus(on, false, 'sms')).toEqual({
+      label: 'Operational',
+      tone: 'ok',
+      detail: 'Follow-up SMS go through Twilio',
+    });
+    expect(channelStatus(on, false, 'voice')).toMatchObject({ label: 'Failing', tone: 'error' });
+    // a server from before these channels
+    expect(channelStatus(health({ channels: channels() }), false, 'voice').tone).toBe('unknown');
+  });
   it('is unknown while loading, after a failed load, and with the database down', () => {
     expect(channelStatus(undefined, false, 'email').label).toBe('Checking...');
     expect(channelStatus(undefined, true, 'email').tone).toBe('unknown');
