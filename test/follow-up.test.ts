@@ -11,6 +11,7 @@ import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../src/server/config/env';
 import { queryRows } from '../src/server/db/client';
+import { sweepDueFollowUps } from '../src/server/modules/follow-up/follow-up.service';
 import { callingWindow } from '../src/shared/calling-window';
 import {
   consentedLead,
@@ -347,6 +348,58 @@ describe('the gates at send time', () => {
     await assign(lead.id, agent.id);
     await new Promise((r) => setTimeout(r, 300));
     expect(await messagesOf(lead.id)).toEqual([]);
+  });
+});
+
+describe('the sweeper', () => {
+  it('sends a due message left without a job, and fails one a dead worker left claimed', async () => {
+    const agent = await servicedAgent(ctx);
+    const lead = await consentedLead(ctx, { email: null });
+    await ctx.database.db.execute(sql`update leads set agent_id = ${agent.id}, status = 'ASSIGNED'
+      where id = ${lead.id}`);
+    const insert = (claim: string | null) =>
+      queryRows<{ id: number }>(
+        ctx.database.db,
+        sql`insert into follow_up_messages
+            (lead_id, agent_id, channel, status, to_address, body, provider_id, created_at,
+             updated_at)
+          values (${lead.id}, ${agent.id}, 'SMS', 'QUEUED', ${lead.phone}, 'Hi {firstName}',
+            ${claim}, now() - interval '15 minutes', now() - interval '15 minutes')
+          returning id::int`,
+      );
+    // one per (lead, channel, agent): the orphan first, the claimed one on another lead
+    const [orphan] = await insert(null);
+    const other = await consentedLead(ctx, { email: null });
+    await ctx.database.db.execute(sql`update leads set agent_id = ${agent.id}, status = 'ASSIGNED'
+      where id = ${other.id}`);
+    const [claimed] = await queryRows<{ id: number }>(
+      ctx.database.db,
+      sql`insert into follow_up_messages
+          (lead_id, agent_id, channel, status, to_address, body, provider_id, updated_at)
+        values (${other.id}, ${agent.id}, 'SMS', 'QUEUED', ${other.phone}, 'Hi',
+          'claim:dead-worker', now() - interval '11 minutes')
+        returning id::int`,
+    );
+    await sweepDueFollowUps(ctx.database.db);
+    const rows = await queryRows<{
+      id: number;
+      status: string;
+      error: string | null;
+      body: string;
+    }>(
+      ctx.database.db,
+      sql`select id::int, status, error, body from follow_up_messages
+        where id in (${orphan!.id}, ${claimed!.id}) order by id`,
+    );
+    expect(rows).toEqual([
+      { id: orphan!.id, status: 'SENT', error: null, body: 'Hi Maria' },
+      {
+        id: claimed!.id,
+        status: 'FAILED',
+        error: 'The send was interrupted; not tried again to avoid a duplicate',
+        body: 'Hi',
+      },
+    ]);
   });
 });
 

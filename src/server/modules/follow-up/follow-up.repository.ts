@@ -236,6 +236,23 @@ export async function dueMessageIds(db: Db, graceSeconds: number): Promise<numbe
   return rows.map((r) => r.id);
 }
 
+/**
+ * Messages claimed by a worker that never settled them (it died mid-send): FAILED, not sent
+ * again, since the provider may have sent it (decision 020).
+ */
+export async function failStaleClaims(db: Db, olderThanSeconds: number): Promise<number> {
+  const rows = await queryRows<{ id: number }>(
+    db,
+    sql`update follow_up_messages set status = 'FAILED', provider_id = null,
+        error = 'The send was interrupted; not tried again to avoid a duplicate',
+        updated_at = now()
+      where provider_id like 'claim:%' and status in ('QUEUED', 'WAITING')
+        and updated_at < now() - make_interval(secs => ${olderThanSeconds})
+      returning id`,
+  );
+  return rows.length;
+}
+
 /** The recent SMS or email outcomes: a channel is FAILING when the latest ones all failed. */
 export async function recentOutcomes(db: Db, channel: MessageChannel): Promise<MessageStatus[]> {
   const rows = await queryRows<{ status: MessageStatus }>(

@@ -31,6 +31,7 @@ import {
   applyProviderStatus,
   claimMessage,
   dueMessageIds,
+  failStaleClaims,
   followUpAgentIds,
   hasProviderMessage,
   insertFollowUps,
@@ -282,6 +283,7 @@ async function sendFollowUpEmail(
 
 /** The sweeper: due messages with no job (a crashed worker's, a command-line run's). */
 export async function sweepDueFollowUps(db: Db, graceSeconds = 120): Promise<number> {
+  await failStaleClaims(db, 10 * 60);
   const ids = await dueMessageIds(db, graceSeconds);
   for (const id of ids) await processFollowUp(db, id);
   return ids.length;
