@@ -35,7 +35,15 @@ export const dncRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       ...admin,
       bodyLimit: DNC_UPLOAD_MAX_BYTES,
-      schema: { body: dncUploadBody, response: { 200: dncUploadResult } },
+      schema: {
+        description:
+          'Adds numbers to the list: a CSV as the body (text/csv or text/plain: a `phone` column, ' +
+          'or one number a line) or JSON `{phones}`. Numbers are stored in E.164; bad lines are ' +
+          'reported by line and the good ones kept.',
+        consumes: ['application/json', 'text/csv', 'text/plain'],
+        body: dncUploadBody,
+        response: { 200: dncUploadResult },
+      },
     },
     (request) => uploadDnc(app.db, request.body, currentUser(request).id),
   );
