@@ -36,6 +36,10 @@ function accessOf(url: string): { tag: string; security?: Record<string, string[
   if (url.startsWith('/api/admin/')) return { tag: 'Admin', security: [{ session: [] }] };
   if (url.startsWith('/api/agent/')) return { tag: 'Agent', security: [{ session: [] }] };
   if (url.startsWith('/api/auth/')) return { tag: 'Account' };
+  // a call's recording: the lead's agent or an admin, by session (design 9)
+  if (url.startsWith('/api/recordings/')) return { tag: 'Recordings', security: [{ session: [] }] };
+  // Twilio's callbacks: no session, each signed (X-Twilio-Signature)
+  if (url.startsWith('/api/telephony/')) return { tag: 'Twilio callbacks' };
   return { tag: 'Public' };
 }
 
