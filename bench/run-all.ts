@@ -6,6 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { runExplainBench } from './explain.bench';
 import { runFrontendBench } from './frontend.bench';
 import { runHttpBench } from './http.bench';
 import { runImportBench } from './import.bench';
@@ -21,6 +22,7 @@ const BENCHES: Record<string, () => Promise<BenchReport>> = {
   import: runImportBench,
   http: runHttpBench,
   intake: runIntakeBench,
+  explain: runExplainBench,
 };
 
 async function main() {

@@ -103,7 +103,7 @@ export const preferencesPreviewQuery = z
 export type PreferencesPreviewQuery = z.infer<typeof preferencesPreviewQuery>;
 
 export const preferencesPreview = z.object({
-  /** the last `days` business days, today excluded */
+  /** the last `days` business days, today included */
   days: z.number().int(),
   /** null: the agent has no ACTIVE package; the preview then counts every category chosen */
   packageLeadsPerDay: z.number().int().nullable(),

@@ -10,6 +10,7 @@ import {
   type MisfitReason,
   type UnfitReasons,
 } from '../../../shared/contracts/explain';
+import { LEAD_CATEGORIES } from '../../../shared/domain';
 import type { EnrollmentWindows } from '../../config/env';
 import type { Db } from '../../db/client';
 import { notFound } from '../../lib/app-error';
@@ -17,9 +18,11 @@ import { businessDate } from '../../lib/business-time';
 import { enrollmentOpen, normalizeCity } from './eligibility';
 import {
   type AgentFacts,
+  agentReasonsForLead,
   type ExplainedLead,
   findExplainedLead,
   findLastAssignment,
+  type ReasonGroup,
   readAllAgents,
   readNewLeadGroups,
 } from './explain.repository';
@@ -116,32 +119,55 @@ export async function explainLead(
 ): Promise<LeadExplanation> {
   const lead = await findExplainedLead(db, leadId);
   if (!lead) throw notFound('Lead');
-  const [agents, last] = await Promise.all([
-    loadAgents(db, config, now),
+  const date = businessDate(config.BUSINESS_TZ, now);
+  // the engine's enrollment rule, decided here per category for the statement
+  const closed = LEAD_CATEGORIES.filter(
+    (c) => !enrollmentOpen(c, true, date, config.ENROLLMENT_WINDOWS),
+  );
+  const [groups, last] = await Promise.all([
+    agentReasonsForLead(
+      db,
+      { ...lead, city: normalizeCity(lead.city) },
+      now,
+      closed,
+      AGENTS_NAMED_PER_REASON,
+    ),
     lead.agentId === null ? Promise.resolve(null) : findLastAssignment(db, lead.id),
   ]);
+  const candidates = groups.find((g) => g.reason === null)?.agents ?? [];
+  // only the agents every other check let through need today's count
+  const used = await assignedOnDate(
+    db,
+    date,
+    candidates.map((a) => a.id),
+  );
   const withQuota = lead.status === 'NEW' && lead.agentId === null;
   const fits: LeadExplanation['fits'] = [];
-  const byReason = new Map<MisfitReason, { id: number; name: string }[]>();
-  for (const a of agents) {
-    const reason = firstMisfit(a, lead, withQuota);
-    if (reason === null) {
-      fits.push({ id: a.id, name: a.name, leadsPerDay: a.quota, assignedToday: a.assignedToday });
-      continue;
-    }
-    const list = byReason.get(reason);
-    if (list) list.push({ id: a.id, name: a.name });
-    else byReason.set(reason, [{ id: a.id, name: a.name }]);
+  const full: { id: number; name: string }[] = [];
+  for (const a of candidates) {
+    const assignedToday = used.get(a.id) ?? 0;
+    if (withQuota && assignedToday >= a.quota) full.push({ id: a.id, name: a.name });
+    else fits.push({ id: a.id, name: a.name, leadsPerDay: a.quota, assignedToday });
   }
   // the engine's order of preference: the lowest fill ratio (a + 1) / q first
   fits.sort(
     (x, y) =>
       (x.assignedToday + 1) / x.leadsPerDay - (y.assignedToday + 1) / y.leadsPerDay || x.id - y.id,
   );
-  const misfits = MISFIT_REASONS.filter((r) => byReason.has(r)).map((reason) => {
-    const list = byReason.get(reason) ?? [];
-    return { reason, count: list.length, agents: list.slice(0, AGENTS_NAMED_PER_REASON) };
-  });
+  const misfits: LeadExplanation['misfits'] = groups
+    .filter((g): g is ReasonGroup & { reason: number } => g.reason !== null)
+    .sort((x, y) => x.reason - y.reason)
+    .map((g) => ({
+      reason: MISFIT_REASONS[g.reason],
+      count: g.count,
+      agents: g.agents.map(({ id, name }) => ({ id, name })),
+    }));
+  if (full.length > 0)
+    misfits.push({
+      reason: 'QUOTA_FULL',
+      count: full.length,
+      agents: full.slice(0, AGENTS_NAMED_PER_REASON),
+    });
   return { lead, fits, misfits, assignment: last ? assignmentOf(last) : null };
 }
 

@@ -7,7 +7,7 @@ import type { Db } from '../../db/client';
 import { businessDate } from '../../lib/business-time';
 import { agentPackageFacts, matchedPerDay } from './preferences-preview.repository';
 
-/** Days the preview looks back over, today excluded (a whole day each). */
+/** Days the preview looks back over, today (so far) included: a lead stored now shows at once. */
 export const PREVIEW_DAYS = 30;
 
 function addDays(date: string, days: number): string {
@@ -44,8 +44,8 @@ export async function previewPreferences(
       ? [...LEAD_CATEGORIES]
       : LEAD_CATEGORIES.filter((c) => chosen.includes(c));
   const today = businessDate(timeZone, now);
-  const from = addDays(today, -PREVIEW_DAYS);
-  const to = addDays(today, -1);
+  const from = addDays(today, -(PREVIEW_DAYS - 1));
+  const to = today;
   const rows = await matchedPerDay(
     db,
     {
