@@ -46,6 +46,12 @@ describe('GET /api/admin/agents and PATCH .../subscription', () => {
       },
       // without Stripe no agent is billed (test/billing.test.ts covers the billed ones)
       billing: null,
+      // design 10: no phone, no licence recorded, not paused
+      phone: null,
+      licensedStates: [],
+      pause: null,
+      // design 12: none of the leads was assigned through a timed path here
+      speedToLead: null,
     });
     expect(list[1]).toEqual({
       id: idle.id,
@@ -56,6 +62,10 @@ describe('GET /api/admin/agents and PATCH .../subscription', () => {
       todayQuota: null,
       subscription: null,
       billing: null,
+      phone: null,
+      licensedStates: [],
+      pause: null,
+      speedToLead: null,
     });
     // admins are not agents
     expect(list.map((a: { id: number }) => a.id)).not.toContain(admin.id);

@@ -4,6 +4,8 @@ import { Client, loginAdmin, registerAgent, setupTestApp } from './support/test-
 const ctx = setupTestApp();
 
 const NONE = { states: [], cities: [], ageMin: null, ageMax: null, categories: [] };
+/** The answer carries the licence beside the preferences (design 10; none recorded here). */
+const NO_LICENCE = { licensedStates: [], unlicensedStates: [] };
 const valid = {
   states: ['TX', 'FL'],
   cities: ['Miami', 'Dallas'],
@@ -17,7 +19,7 @@ describe('GET and PUT /api/agent/preferences', () => {
     const agent = await registerAgent(ctx.app);
     const res = await agent.client.get('/api/agent/preferences');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual(NONE);
+    expect(res.json()).toEqual({ ...NONE, ...NO_LICENCE });
   });
 
   it('stores the preferences and answers what it stored, the same as a later GET', async () => {
@@ -36,6 +38,7 @@ describe('GET and PUT /api/agent/preferences', () => {
       ageMin: 30,
       ageMax: 65,
       categories: ['MEDICARE', 'FINAL_EXPENSE'],
+      ...NO_LICENCE,
     };
     expect(put.json()).toEqual(stored);
     expect((await agent.client.get('/api/agent/preferences')).json()).toEqual(stored);
@@ -48,9 +51,10 @@ describe('GET and PUT /api/agent/preferences', () => {
       ageMax: 70,
       categories: [],
     });
-    expect(cleared.json()).toEqual({ ...NONE, ageMax: 70 });
+    expect(cleared.json()).toEqual({ ...NONE, ...NO_LICENCE, ageMax: 70 });
     expect((await agent.client.get('/api/agent/preferences')).json()).toEqual({
       ...NONE,
+      ...NO_LICENCE,
       ageMax: 70,
     });
   });
@@ -99,6 +103,7 @@ describe('GET and PUT /api/agent/preferences', () => {
     expect((await agent.client.put('/api/agent/preferences', withoutMin)).statusCode).toBe(400);
     expect((await agent.client.get('/api/agent/preferences')).json()).toEqual({
       ...valid,
+      ...NO_LICENCE,
       states: ['FL', 'TX'],
     });
   });
@@ -107,7 +112,10 @@ describe('GET and PUT /api/agent/preferences', () => {
     const a = await registerAgent(ctx.app);
     const b = await registerAgent(ctx.app);
     await a.client.put('/api/agent/preferences', valid);
-    expect((await b.client.get('/api/agent/preferences')).json()).toEqual(NONE);
+    expect((await b.client.get('/api/agent/preferences')).json()).toEqual({
+      ...NONE,
+      ...NO_LICENCE,
+    });
   });
 
   it('answers 401 without a session and 403 to an admin', async () => {
