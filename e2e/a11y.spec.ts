@@ -8,6 +8,7 @@ import {
 } from '@playwright/test';
 import type { Result } from 'axe-core';
 import { createPackageApi, uniqueTag } from './agent-fixtures';
+import { uniquePhone } from './lead-contact';
 import { E2E_ADMIN, uniqueEmail } from './support';
 
 /**
@@ -115,7 +116,7 @@ async function createSeed(baseURL: string): Promise<Seed> {
     tag,
     cities.map(
       ([city, state], i) =>
-        `Lee${i},Axe${tag},555-01${i}0,lee${i}.${tag}@e2e.test,${city},${state},${65 + i},MEDICARE,${tag}-${i}`,
+        `Lee${i},Axe${tag},${uniquePhone()},lee${i}.${tag}@e2e.test,${city},${state},${65 + i},MEDICARE,${tag}-${i}`,
     ),
   );
   const mine: number[] = [];
@@ -141,7 +142,7 @@ async function createSeed(baseURL: string): Promise<Seed> {
   for (let attempt = 0; attempt < 8 && !newLead; attempt++) {
     const t = uniqueTag('axenew');
     const category = attempt % 2 ? 'FINAL_EXPENSE' : 'ACA';
-    const row = `Nia,New${t},555-0200,nia.${t}@e2e.test,Boise,ID,44,${category},${t}`;
+    const row = `Nia,New${t},${uniquePhone()},nia.${t}@e2e.test,Boise,ID,44,${category},${t}`;
     const found = (await importCsv(api, t, [row])).find((l) => l.status === 'NEW');
     if (found) newLead = { tag: t, name: `${found.firstName} ${found.lastName}` };
   }
@@ -377,6 +378,26 @@ const screens: Screen[] = [
     ready: async (page, s) => {
       await h1(page, 'Agents');
       await expect(page.getByTestId('agent-row').filter({ hasText: s.agent.email })).toBeVisible();
+    },
+    overlay: {
+      name: 'Licensed states dialog',
+      open: async (page, s) => {
+        await page
+          .getByTestId('agent-row')
+          .filter({ hasText: s.agent.email })
+          .getByRole('button', { name: /Edit licensed states of/ })
+          .click();
+        await expect(page.getByRole('dialog').getByText(/Licensed states of/)).toBeVisible();
+      },
+    },
+  },
+  {
+    name: 'admin returns',
+    path: '/admin/returns',
+    role: 'admin',
+    ready: async (page) => {
+      await h1(page, 'Returns');
+      await expect(page.getByRole('tab', { name: /Pending/ })).toBeVisible();
     },
   },
   {

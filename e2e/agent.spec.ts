@@ -112,7 +112,7 @@ test.describe('agent workspace', () => {
       {
         firstName: 'Alice',
         lastName: 'Moreno',
-        phone: '555-7001',
+        phone: '(305) 555-7001',
         email: `alice.${tag}@e2e.test`,
         city: 'Miami',
         state: 'FL',
@@ -121,7 +121,7 @@ test.describe('agent workspace', () => {
       {
         firstName: 'Bob',
         lastName: 'Nakamura',
-        phone: '555-7002',
+        phone: '214-555-7002',
         email: `bob.${tag}@e2e.test`,
         city: 'Dallas',
         state: 'TX',
@@ -130,7 +130,7 @@ test.describe('agent workspace', () => {
       {
         firstName: 'Carol',
         lastName: 'Okafor',
-        phone: '555-8003',
+        phone: '602-555-8003',
         email: `carol.${tag}@e2e.test`,
         city: 'Phoenix',
         state: 'AZ',
@@ -139,7 +139,7 @@ test.describe('agent workspace', () => {
       {
         firstName: 'Dan',
         lastName: 'Moreno',
-        phone: '555-8004',
+        phone: '813-555-8004',
         email: `dan.${tag}@e2e.test`,
         city: 'Tampa',
         state: 'FL',
@@ -178,7 +178,7 @@ test.describe('agent workspace', () => {
       await expect(page.getByRole('columnheader', { name: column, exact: true })).toBeVisible();
     }
     const alice = rows.filter({ hasText: 'Alice Moreno' });
-    await expect(alice).toContainText('555-7001');
+    await expect(alice).toContainText('+13055557001'); // stored and shown in E.164
     await expect(alice).toContainText(`alice.${tag}@e2e.test`);
     await expect(alice).toContainText('Miami, FL');
     await expect(alice).toContainText('68');
@@ -189,7 +189,7 @@ test.describe('agent workspace', () => {
     await search.fill('moreno');
     await expect(rows).toHaveCount(2);
     await expect(count).toHaveText('2 leads');
-    await search.fill('555-80');
+    await search.fill('5558');
     await expect(rows).toHaveCount(2);
     await expect(rows.filter({ hasText: 'Carol Okafor' })).toHaveCount(1);
     await search.fill(`BOB.${tag.toUpperCase()}`);
@@ -229,7 +229,7 @@ test.describe('agent workspace', () => {
     await expect(drawer.getByText('Update Lead Status')).toBeVisible();
     for (const text of [
       'Alice Moreno',
-      '555-7001',
+      '+13055557001',
       `alice.${tag}@e2e.test`,
       'Miami, FL',
       'Assigned',
@@ -291,7 +291,7 @@ test.describe('agent workspace', () => {
       Array.from({ length: 55 }, (_, i) => ({
         firstName: 'Page',
         lastName: `Lead${String(i).padStart(2, '0')}`,
-        phone: `555-9${String(i).padStart(3, '0')}`,
+        phone: `212-555-9${String(i).padStart(3, '0')}`,
         email: `page${i}.${tag}@e2e.test`,
         city: 'Austin',
         state: 'TX',

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { createPackageApi, loginAdminApi, seedLeadsForAgent, uniqueTag } from './agent-fixtures';
+import { uniquePhone } from './lead-contact';
 import { createAgentViaApi, loginAsAdmin } from './support';
 
 /** A CRM stand-in on 127.0.0.1 whose answer can change between deliveries. */
@@ -80,7 +81,7 @@ test.describe('deliveries (admin)', () => {
         {
           firstName: 'Rita',
           lastName: `Refused${tag}`,
-          phone: '555-0100',
+          phone: uniquePhone(),
           email: `rita-${tag}@e2e.test`,
           city: 'Tampa',
           state: 'FL',

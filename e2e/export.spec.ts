@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect, request, test } from '@playwright/test';
+import { uniquePhone } from './lead-contact';
 import { E2E_ADMIN, loginAsAdmin } from './support';
 
 const HEADER =
@@ -14,9 +15,9 @@ test('leads: Export CSV downloads the leads of the current search as CSV', async
   expect((await api.post('/api/auth/login', { data: E2E_ADMIN })).status()).toBe(200);
   const csv = [
     'externalId,firstName,lastName,phone,email,city,state,age,category',
-    `${t}-1,Ann,${t},555-0101,ann.${t}@example.com,"Austin, East",TX,67,MEDICARE`,
-    `${t}-2,=HYPERLINK(1),${t},555-0102,bob.${t}@example.com,Miami,FL,44,ACA`,
-    `other-${t},Zed,Other${Date.now()},555-0109,zed@example.com,Reno,NV,70,MEDICARE`,
+    `${t}-1,Ann,${t},512-555-0101,ann.${t}@example.com,"Austin, East",TX,67,MEDICARE`,
+    `${t}-2,=HYPERLINK(1),${t},${uniquePhone()},bob.${t}@example.com,Miami,FL,44,ACA`,
+    `other-${t},Zed,Other${Date.now()},${uniquePhone()},zed${Date.now()}@example.com,Reno,NV,70,MEDICARE`,
   ].join('\n');
   const imported = await api.post('/api/admin/leads/import', {
     multipart: { file: { name: `${t}.csv`, mimeType: 'text/csv', buffer: Buffer.from(csv) } },
@@ -42,7 +43,7 @@ test('leads: Export CSV downloads the leads of the current search as CSV', async
   const ann = lines.find((l) => l.startsWith('Ann,'));
   expect(ann).toMatch(
     new RegExp(
-      `^Ann,${t},555-0101,ann\\.${t}@example\\.com,"Austin, East",TX,67,MEDICARE,(NEW,${t}-1,[\\d:.TZ-]+,,,|ASSIGNED,${t}-1,[\\d:.TZ-]+,[^,]+,[^,]+,\\d{4}-\\d{2}-\\d{2}T[\\d:.]+Z)$`,
+      `^Ann,${t},\\+15125550101,ann\\.${t}@example\\.com,"Austin, East",TX,67,MEDICARE,(NEW,${t}-1,[\\d:.TZ-]+,,,|ASSIGNED,${t}-1,[\\d:.TZ-]+,[^,]+,[^,]+,\\d{4}-\\d{2}-\\d{2}T[\\d:.]+Z)$`,
     ),
   );
   // the formula is neutralised: a leading quote, and quoted

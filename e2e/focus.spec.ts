@@ -7,6 +7,7 @@ import {
   test,
 } from '@playwright/test';
 import { createPackageApi, loginAdminApi, uniqueTag } from './agent-fixtures';
+import { uniquePhone } from './lead-contact';
 import { createAgentViaApi, E2E_ADMIN } from './support';
 
 /**
@@ -136,7 +137,7 @@ async function waitingLeads(api: APIRequestContext, tag: string) {
     const category = ['FINAL_EXPENSE', 'ACA', 'MEDICARE'][attempt % 3];
     const rows = [1, 2, 3].map(
       (i) =>
-        `Fay${i},Focus${t},555-05${i}0,fay${i}.${t}@e2e.test,Nome,AK,${40 + i},${category},${t}-${i}`,
+        `Fay${i},Focus${t},${uniquePhone()},fay${i}.${t}@e2e.test,Nome,AK,${40 + i},${category},${t}-${i}`,
     );
     const res = await api.post('/api/admin/leads/import', {
       multipart: {

@@ -7,6 +7,7 @@ import {
   test,
 } from '@playwright/test';
 import { createPackageApi, uniqueTag } from './agent-fixtures';
+import { uniquePhone } from './lead-contact';
 import { E2E_ADMIN, uniqueEmail } from './support';
 
 /**
@@ -119,7 +120,7 @@ async function createSeed(baseURL: string): Promise<Seed> {
     tag,
     [0, 1, 2, 3].map(
       (i) =>
-        `Kay${i},Keys${tag},555-03${i}0,kay${i}.${tag}@e2e.test,Burlington,VT,${50 + i},MEDICARE,${tag}-${i}`,
+        `Kay${i},Keys${tag},${uniquePhone()},kay${i}.${tag}@e2e.test,Burlington,VT,${50 + i},MEDICARE,${tag}-${i}`,
     ),
   );
   const agentLeads: SeedLead[] = [];
@@ -137,7 +138,7 @@ async function createSeed(baseURL: string): Promise<Seed> {
   for (let attempt = 0; attempt < 10 && waiting.length < 2; attempt++) {
     const t = uniqueTag('kbdnew');
     const category = attempt % 2 ? 'FINAL_EXPENSE' : 'ACA';
-    const row = `Ned,New${t},555-0400,ned.${t}@e2e.test,Boise,ID,45,${category},${t}`;
+    const row = `Ned,New${t},${uniquePhone()},ned.${t}@e2e.test,Boise,ID,45,${category},${t}`;
     const found = (await importCsv(api, t, [row])).find((l) => l.status === 'NEW');
     if (found) waiting.push({ id: found.id, name: `${found.firstName} ${found.lastName}`, tag: t });
   }

@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { loginAdminApi, seedLeadsForAgent, uniqueTag } from './agent-fixtures';
+import { uniquePhone } from './lead-contact';
 import { createAgentViaApi, E2E_ADMIN } from './support';
 
 /**
@@ -60,7 +61,7 @@ test.describe('lists that fail to load: the error and Retry, alone', () => {
       {
         firstName: 'Stella',
         lastName: tag,
-        phone: '555-0300',
+        phone: uniquePhone(),
         email: `stella.${tag}@e2e.test`,
         city: 'Stowe',
         state: 'VT',

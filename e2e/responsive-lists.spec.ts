@@ -1,5 +1,6 @@
 import { expect, type Page, request, test } from '@playwright/test';
 import { createPackageApi, loginAdminApi, seedLeadsForAgent, uniqueTag } from './agent-fixtures';
+import { uniquePhone } from './lead-contact';
 import { E2E_ADMIN, uniqueEmail } from './support';
 
 /**
@@ -44,7 +45,7 @@ function seed(baseURL: string): Promise<Seed> {
       {
         firstName: 'Bartholomew',
         lastName: `Richardson-Whitfield ${tag}`,
-        phone: '(555) 614-8966',
+        phone: '(614) 555-8966',
         email: leadEmail,
         city: 'Winston-Salem',
         state: 'NC',
@@ -53,7 +54,7 @@ function seed(baseURL: string): Promise<Seed> {
       {
         firstName: 'Ann',
         lastName: `Lee ${tag}`,
-        phone: '555-0102',
+        phone: uniquePhone(),
         email: `ann.${tag}@e2e.test`,
         city: 'Austin',
         state: 'TX',
@@ -63,7 +64,7 @@ function seed(baseURL: string): Promise<Seed> {
       {
         firstName: 'Hubert',
         lastName: `Wolfeschlegelsteinhausenbergerdorff${tag}`,
-        phone: '+1 (555) 010-9999 ext. 12345',
+        phone: '+1 (212) 555-0199 ext. 12345',
         email: `wolfeschlegelsteinhausenbergerdorff${tag}@averyveryverylongdomainname.example`,
         city: 'Llanfairpwllgwyngyllgogerychwyrndrobwllllantysiliogogogoch',
         state: 'NC',
@@ -222,8 +223,8 @@ test.describe('at 375 px every list is cards', () => {
     await expect(card).toBeVisible();
     await expect(card.getByTestId('lead-status')).toHaveText('Assigned');
     await expect(card).toContainText('Winston-Salem, NC');
-    const call = card.getByRole('link', { name: 'Call (555) 614-8966' });
-    await expect(call).toHaveAttribute('href', 'tel:5556148966');
+    const call = card.getByRole('link', { name: 'Call +16145558966' });
+    await expect(call).toHaveAttribute('href', 'tel:+16145558966');
     const write = card.getByRole('link', { name: `Email ${s.leadEmail}` });
     await expect(write).toHaveAttribute('href', `mailto:${s.leadEmail}`);
     // the long address wraps inside the card rather than widening it
