@@ -214,7 +214,8 @@ test.describe('route guards', () => {
     await loginAsAdmin(page);
     await expect(page.getByTestId('portal-title')).toHaveText('Admin Portal');
     const menu = page.getByRole('navigation', { name: 'Admin Portal' });
-    // the spec's five, then the delivery product's two (issue 14) and the DNC list (issue 16)
+    // the spec's five, then the delivery product's two (issue 14), the DNC list and the
+    // returns queue (issue 16)
     await expect(menu.getByRole('link')).toHaveText([
       'Dashboard',
       'Packages',
@@ -223,6 +224,7 @@ test.describe('route guards', () => {
       'Analytics',
       'Sources',
       'Do Not Call',
+      'Returns',
       'Deliveries',
     ]);
   });
