@@ -58,7 +58,8 @@ function leadBody(pool: Pool, i: number, token: string) {
   return {
     firstName: token,
     lastName: 'Bench',
-    phone: `555${String(i % 10_000_000).padStart(7, '0')}`,
+    // a valid number of its own (design 10 refuses an invalid phone and a repeated one)
+    phone: `212${200 + (Math.floor(i / 10_000) % 800)}${String(i % 10_000).padStart(4, '0')}`,
     city: leadCity(pool, k),
     state: STATE_CODES[pool.state[k]],
     age: pool.age[k],
