@@ -94,6 +94,8 @@ test('an agent returns a lead from the drawer, an admin approves it, a replaceme
   // an admin approves it in the Returns queue
   const adminPage = await browser.newPage();
   await loginAsAdmin(adminPage);
+  // the menu counts the returns waiting
+  await expect(adminPage.getByTestId('pending-returns')).toBeVisible();
   await adminPage.getByRole('link', { name: 'Returns' }).click();
   await expect(adminPage).toHaveURL(/\/admin\/returns$/);
   await expect(adminPage.getByRole('heading', { name: 'Returns', level: 1 })).toBeVisible();

@@ -10,6 +10,7 @@ import {
   SidebarMenuButton,
   SidebarMenuItem,
 } from '@web/components/ui/sidebar-menu';
+import { PendingReturnsBadge } from '@web/features/returns/components/pending-returns-badge';
 import { Link, useLocation } from 'wouter';
 import { BrandLogo } from './brand-logo';
 import { LogoutButton } from './logout-button';
@@ -50,6 +51,7 @@ export function AppSidebar({ user }: { user: PublicUser }) {
                       >
                         <Icon aria-hidden="true" />
                         <span>{label}</span>
+                        {href === paths.admin.returns && <PendingReturnsBadge />}
                       </Link>
                     </SidebarMenuButton>
                   </SidebarMenuItem>
