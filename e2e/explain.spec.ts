@@ -31,6 +31,9 @@ test('why this agent, NEW leads by reason, and the live preferences preview', as
   expect(
     (await agentCtx.post('/api/auth/register', { data: { name, email, password } })).status(),
   ).toBe(201);
+  expect((await agentCtx.post('/api/auth/login', { data: { email, password } })).status()).toBe(
+    200,
+  );
   expect(
     (await agentCtx.post('/api/agent/subscription', { data: { packageId: pkg.id } })).status(),
   ).toBe(200);
@@ -118,10 +121,22 @@ test('why this agent, NEW leads by reason, and the live preferences preview', as
   await agentPage.screenshot({ path: '.tmp/explain-preview-375.png', fullPage: true });
   await agentPage.close();
 
+  // the agent contacts Tina: speed to lead has a first figure
+  const found = await admin.get(`/api/admin/leads?q=${encodeURIComponent(`tina.${tag}`)}`);
+  const [tinaLead] = (await found.json()) as { id: number }[];
+  expect(
+    (
+      await agentCtx.post(`/api/agent/leads/${tinaLead.id}/status`, {
+        data: { status: 'CONTACTED' },
+      })
+    ).status(),
+  ).toBe(200);
+
   // analytics: speed to lead and sources, and the agents' speed column
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('/admin/analytics');
   await expect(page.getByTestId('chart-speed-to-lead')).toBeVisible();
+  await expect(page.getByTestId('speed-median')).not.toContainText('—');
   await expect(page.getByTestId('speed-not-contacted')).toContainText(/\d/);
   await expect(page.getByTestId('source-stats')).toBeVisible();
   await page.screenshot({ path: '.tmp/explain-analytics-1280.png', fullPage: true });
@@ -130,7 +145,7 @@ test('why this agent, NEW leads by reason, and the live preferences preview', as
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('/admin/agents');
   const agentRow = page.getByTestId('agent-row').filter({ hasText: name });
-  await expect(agentRow.getByTestId('agent-speed')).toContainText('1 not yet contacted');
+  await expect(agentRow.getByTestId('agent-speed')).toContainText('median');
   await page.screenshot({ path: '.tmp/explain-agents-1280.png', fullPage: true });
   await page.setViewportSize({ width: 375, height: 800 });
   await page.screenshot({ path: '.tmp/explain-agents-375.png', fullPage: true });

@@ -61,7 +61,7 @@ const COLUMNS: DataColumn<AdminAgent>[] = [
     cell: (agent) => formatConversionRate(agent.convertedLeads, agent.totalLeads),
     nowrap: true,
   },
-  { header: 'Speed to Lead', cell: (agent) => <SpeedCell agent={agent} />, nowrap: true },
+  { header: 'Speed to Lead', minWidth: 'min-w-28', cell: (agent) => <SpeedCell agent={agent} /> },
 ];
 
 /** Median and 90th percentile from assignment to first contact, last 30 days (design 12). */
@@ -70,8 +70,14 @@ function SpeedCell({ agent }: { agent: AdminAgent }) {
   if (!speed) return <span className="text-muted-foreground">No leads</span>;
   return (
     <div className="text-sm" data-testid="agent-speed">
-      <div className="font-medium">{formatMinutes(speed.medianMinutes)}</div>
-      <div className="text-muted-foreground text-xs">p90 {formatMinutes(speed.p90Minutes)}</div>
+      {speed.medianMinutes === null ? (
+        <div className="text-muted-foreground">No contact yet</div>
+      ) : (
+        <>
+          <div className="font-medium">{formatMinutes(speed.medianMinutes)} median</div>
+          <div className="text-muted-foreground text-xs">p90 {formatMinutes(speed.p90Minutes)}</div>
+        </>
+      )}
       {speed.notContacted > 0 && (
         <div className="text-muted-foreground text-xs">{speed.notContacted} not yet contacted</div>
       )}

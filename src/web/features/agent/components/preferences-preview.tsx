@@ -65,7 +65,7 @@ export function PreferencesPreview({ prefs }: { prefs: Preferences }) {
         ) : (
           <>
             <p aria-live="polite">
-              <span className="font-semibold text-2xl" data-testid="preview-per-day">
+              <span className="font-semibold text-xl sm:text-2xl" data-testid="preview-per-day">
                 {previewSentence(data.perDay, data.packageLeadsPerDay)}
               </span>
               <span className="ml-2 text-muted-foreground text-sm" data-testid="preview-matched">

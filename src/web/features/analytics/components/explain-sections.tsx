@@ -79,32 +79,38 @@ function SpeedToLeadBody({ data }: { data: SpeedToLead }) {
           testId="speed-not-contacted"
         />
       </div>
-      <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
-        <LineChart data={points}>
-          <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
-          <XAxis dataKey="date" {...axisProps} />
-          <YAxis {...axisProps} unit=" min" width={70} />
-          <Tooltip formatter={(value) => formatMinutes(Number(value))} />
-          <Legend />
-          <Line
-            type="monotone"
-            dataKey="median"
-            name={data.bucket === 'week' ? 'Median (weekly)' : 'Median'}
-            stroke="var(--chart-1)"
-            strokeWidth={2}
-            connectNulls
-          />
-          <Line
-            type="monotone"
-            dataKey="p90"
-            name="90th percentile"
-            stroke="var(--chart-3)"
-            strokeWidth={2}
-            strokeDasharray="4 3"
-            connectNulls
-          />
-        </LineChart>
-      </ResponsiveContainer>
+      {o.contacted === 0 ? (
+        <p className="text-muted-foreground text-sm" data-testid="speed-none">
+          No lead assigned in this period has been contacted yet.
+        </p>
+      ) : (
+        <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
+          <LineChart data={points}>
+            <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
+            <XAxis dataKey="date" {...axisProps} />
+            <YAxis {...axisProps} unit=" min" width={70} />
+            <Tooltip formatter={(value) => formatMinutes(Number(value))} />
+            <Legend />
+            <Line
+              type="monotone"
+              dataKey="median"
+              name={data.bucket === 'week' ? 'Median (weekly)' : 'Median'}
+              stroke="var(--chart-1)"
+              strokeWidth={2}
+              connectNulls
+            />
+            <Line
+              type="monotone"
+              dataKey="p90"
+              name="90th percentile"
+              stroke="var(--chart-3)"
+              strokeWidth={2}
+              strokeDasharray="4 3"
+              connectNulls
+            />
+          </LineChart>
+        </ResponsiveContainer>
+      )}
     </div>
   );
 }
