@@ -10,6 +10,15 @@ export interface OwnLead {
   returnedAt: Date | string | null;
 }
 
+/** Whether the lead is the agent's (a plain read: the drawer asks each time it opens). */
+export async function isOwnLead(db: Db, leadId: number, agentId: number): Promise<boolean> {
+  const rows = await queryRows<{ id: number }>(
+    db,
+    sql`select 1 as id from leads where id = ${leadId} and agent_id = ${agentId}`,
+  );
+  return rows.length > 0;
+}
+
 /** The agent's own lead, locked for the request; null when it is not the agent's. */
 export async function lockOwnLead(
   tx: Db,

@@ -22,6 +22,7 @@ import {
   denyLead,
   findQueueRow,
   insertReturn,
+  isOwnLead,
   latestReturn,
   listReturns,
   lockAgentReturns,
@@ -114,8 +115,7 @@ export async function returnOfLead(
   agentId: number,
   leadId: number,
 ): Promise<{ return: LeadReturn | null }> {
-  const lead = await db.transaction(async (tx) => lockOwnLead(tx, leadId, agentId));
-  if (!lead) throw notFound('Lead');
+  if (!(await isOwnLead(db, leadId, agentId))) throw notFound('Lead');
   const row = await latestReturn(db, leadId, agentId);
   return { return: row ? toLeadReturn(row) : null };
 }
