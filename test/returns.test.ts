@@ -230,6 +230,15 @@ describe('the admin decision', () => {
       'RETURN_REQUESTED',
       'RETURN_APPROVED',
     ]);
+    // the lead's timeline in the agent's drawer shows both steps, with who acted
+    const activity = await agent.client.get(`/api/agent/leads/${bad.id}/activity`);
+    const steps = activity
+      .json()
+      .items.filter((e: { kind?: string }) => e.kind?.startsWith('RETURN_'));
+    expect(steps).toMatchObject([
+      { kind: 'RETURN_REQUESTED', actor: 'Return Agent', toStatus: 'ASSIGNED' },
+      { kind: 'RETURN_APPROVED', actor: 'Admin', fromStatus: 'ASSIGNED', toStatus: 'INVALID' },
+    ]);
     // the replacement: the engine ran with trigger RETURN and gave the spare lead to the agent
     const [replacement] = await db().select().from(leads).where(eq(leads.id, spare.id));
     expect(replacement).toMatchObject({
