@@ -46,23 +46,23 @@ export function AgentContactLine({ agent }: { agent: AdminAgent }) {
   );
 }
 
-/** The Licensed States cell: the states (or "All states") and the edit dialog. */
+/**
+ * Under the agent's name: the licensed states (or "All states") and the button that edits them.
+ * In the Agent column, not a column of its own: the table must keep fitting 1280 px.
+ */
 export function LicencesCell({ agent }: { agent: AdminAgent }) {
   const [open, setOpen] = useState(false);
   const states = agent.licensedStates ?? [];
   return (
-    <div className="flex items-start gap-1" data-testid="agent-licences">
-      <span className="max-w-40 text-sm">
-        {states.length === 0 ? (
-          <span className="text-muted-foreground">All states</span>
-        ) : (
-          states.join(', ')
-        )}
+    <div className="flex items-center gap-1 font-normal" data-testid="agent-licences">
+      <span className="max-w-44 text-xs">
+        <span className="text-muted-foreground">Licensed: </span>
+        {states.length === 0 ? 'All states' : states.join(', ')}
       </span>
       <Button
         variant="ghost"
         size="icon"
-        className="size-7"
+        className="size-6"
         aria-label={`Edit licensed states of ${agent.name}`}
         onClick={() => setOpen(true)}
       >

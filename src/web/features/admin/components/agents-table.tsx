@@ -33,6 +33,7 @@ const COLUMNS: DataColumn<AdminAgent>[] = [
           <EmailText email={agent.email} />
         </div>
         <AgentContactLine agent={agent} />
+        <LicencesCell agent={agent} />
       </>
     ),
   },
@@ -52,7 +53,6 @@ const COLUMNS: DataColumn<AdminAgent>[] = [
       ),
   },
   { header: 'Status', cell: (agent) => <SubscriptionCell agent={agent} />, nowrap: true },
-  { header: 'Licensed States', cell: (agent) => <LicencesCell agent={agent} /> },
   { header: "Today's Quota", cell: (agent) => <QuotaCell agent={agent} /> },
   { header: 'Total Leads', cell: (agent) => agent.totalLeads, nowrap: true },
   { header: 'Converted', cell: (agent) => agent.convertedLeads, nowrap: true },
