@@ -524,6 +524,7 @@ async function offlineRequest(
     importRecord: async () => 1,
     source: async () => 1,
     sourceKey: async () => ({ sourceId: 1, keyId: 1 }),
+    dncNumber: async () => '+13055550100',
   };
   const spec = await route.request(offline, caller);
   return spec;

@@ -60,6 +60,8 @@ export interface Fixtures {
   source(): Promise<number>;
   /** a fresh source with one API key (stored by a made-up hash): both ids */
   sourceKey(): Promise<{ sourceId: number; keyId: number }>;
+  /** a fresh number put on the do-not-call list (design 10), in E.164 */
+  dncNumber(): Promise<string>;
 }
 
 export interface RequestSpec {
@@ -693,11 +695,9 @@ export const ROUTES: RouteCase[] = [
     method: 'DELETE',
     path: '/api/admin/dnc/:phone',
     expect: ADMIN_ONLY(200),
-    request: async (fx) => {
-      const phone = matrixPhone();
-      await fx.ctx.database.db.insert(dncNumbers).values({ phone });
-      return { url: `/api/admin/dnc/${encodeURIComponent(phone)}` };
-    },
+    request: async (fx) => ({
+      url: `/api/admin/dnc/${encodeURIComponent(await fx.dncNumber())}`,
+    }),
     invalid: () => ({ url: '/api/admin/dnc/not-a-phone' }),
   },
   {
@@ -916,6 +916,11 @@ export async function createFixtures(ctx: TestContext): Promise<Fixtures> {
         })
         .returning({ id: apiKeys.id });
       return { sourceId, keyId: row.id };
+    },
+    async dncNumber() {
+      const phone = matrixPhone();
+      await db.insert(dncNumbers).values({ phone });
+      return phone;
     },
   };
   await fx.ensureSubscription(agentA.id);
