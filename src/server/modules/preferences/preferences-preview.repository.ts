@@ -1,4 +1,4 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { LEAD_CATEGORIES, type LeadCategory } from '../../../shared/domain';
 import { type Db, enumLiteral, queryRows } from '../../db/client';
 
@@ -22,57 +22,36 @@ export async function agentPackageFacts(db: Db, agentId: number): Promise<AgentP
   return row ?? { category: null, leadsPerDay: null, licensedStates: [] };
 }
 
-export interface PreviewFilter {
-  categories: LeadCategory[];
-  states: string[];
-  licensedStates: string[];
-  /** normalized as the engine compares them (normalizeCity) */
-  cities: string[];
-  ageMin: number | null;
-  ageMax: number | null;
-}
-
-/** A text list as a parameter (one JSON text), so the statement's shape does not vary with it. */
-function textList(values: string[]): SQL {
-  return sql`array(select jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
+export interface DayCountRow {
+  /** days after `from` */
+  d: number;
+  state: string;
+  /** normalized as the engine compares cities */
+  city: string;
+  age: number;
+  n: number;
 }
 
 /**
- * Leads stored on each business date from `from` to `to` (both included) that the filter
- * matches: one range of the category's leads by creation time, the other conditions checked on
- * the index's columns (leads_preview_idx), only those the filter sets.
+ * One category's leads stored on business dates from..to, counted by (day, state, city, age):
+ * everything a preview filters on, so that any preferences are answered from these counts.
  */
-export async function matchedPerDay(
+export function categoryDayCounts(
   db: Db,
-  filter: PreviewFilter,
+  category: LeadCategory,
   from: string,
   to: string,
   timeZone: string,
-): Promise<{ date: string; count: number }[]> {
-  if (filter.categories.length === 0) return [];
-  const conditions: SQL[] = [
-    sql`category in (${sql.join(
-      filter.categories.map((c) => sql`${enumLiteral(c, LEAD_CATEGORIES)}::lead_category`),
-      sql`, `,
-    )})`,
-    sql`created_at >= (${from}::date::timestamp at time zone ${timeZone})`,
-    sql`created_at < ((${to}::date + 1)::timestamp at time zone ${timeZone})`,
-  ];
-  if (filter.states.length > 0) conditions.push(sql`state = any(${textList(filter.states)})`);
-  if (filter.licensedStates.length > 0)
-    conditions.push(sql`state = any(${textList(filter.licensedStates)})`);
-  if (filter.cities.length > 0)
-    conditions.push(
-      sql`lower(regexp_replace(btrim(city), '\\s+', ' ', 'g')) = any(${textList(filter.cities)})`,
-    );
-  if (filter.ageMin !== null) conditions.push(sql`age >= ${filter.ageMin}`);
-  if (filter.ageMax !== null) conditions.push(sql`age <= ${filter.ageMax}`);
-  return queryRows<{ date: string; count: number }>(
+): Promise<DayCountRow[]> {
+  return queryRows<DayCountRow>(
     db,
-    sql`select to_char((created_at at time zone ${timeZone})::date, 'YYYY-MM-DD') as date,
-               count(*)::int as count
+    sql`select (created_at at time zone ${timeZone})::date - ${from}::date as d, state,
+               lower(regexp_replace(btrim(city), '\\s+', ' ', 'g')) as city, age,
+               count(*)::int as n
           from leads
-         where ${sql.join(conditions, sql` and `)}
-         group by 1`,
+         where category = ${enumLiteral(category, LEAD_CATEGORIES)}::lead_category
+           and created_at >= (${from}::date::timestamp at time zone ${timeZone})
+           and created_at < ((${to}::date + 1)::timestamp at time zone ${timeZone})
+         group by 1, 2, 3, 4`,
   );
 }

@@ -5,7 +5,8 @@ import type {
 import { LEAD_CATEGORIES } from '../../../shared/domain';
 import type { Db } from '../../db/client';
 import { businessDate } from '../../lib/business-time';
-import { agentPackageFacts, matchedPerDay } from './preferences-preview.repository';
+import { agentPackageFacts } from './preferences-preview.repository';
+import { matchedPerDay } from './preview-counts';
 
 /** Days the preview looks back over, today (so far) included: a lead stored now shows at once. */
 export const PREVIEW_DAYS = 30;
@@ -46,7 +47,7 @@ export async function previewPreferences(
   const today = businessDate(timeZone, now);
   const from = addDays(today, -(PREVIEW_DAYS - 1));
   const to = today;
-  const rows = await matchedPerDay(
+  const perDay = await matchedPerDay(
     db,
     {
       categories,
@@ -58,16 +59,14 @@ export async function previewPreferences(
     },
     from,
     to,
+    PREVIEW_DAYS,
     timeZone,
   );
-  const byDate = new Map(rows.map((r) => [r.date, r.count]));
-  const daily: PreferencesPreview['daily'] = [];
-  let matched = 0;
-  for (let d = from; d <= to; d = addDays(d, 1)) {
-    const count = byDate.get(d) ?? 0;
-    matched += count;
-    daily.push({ date: d, count });
-  }
+  const daily: PreferencesPreview['daily'] = perDay.map((count, i) => ({
+    date: addDays(from, i),
+    count,
+  }));
+  const matched = perDay.reduce((sum, n) => sum + n, 0);
   return {
     days: PREVIEW_DAYS,
     packageLeadsPerDay: pkg.leadsPerDay,
