@@ -4,7 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { AssignmentTrigger, LeadCategory, LeadStatus } from '../../../shared/domain';
-import { type Db, queryRows } from '../../db/client';
+import { type Db, queryPreparedRows, queryRows } from '../../db/client';
 
 export interface ExplainedLead {
   id: number;
@@ -83,7 +83,8 @@ export interface ReasonGroup {
  * Every agent's first reason not to take this lead, checked in the database in the order of
  * MISFIT_REASONS up to AGE (the quota is the caller's: it needs today's counts of the few agents
  * left), grouped by reason: counts, and the first `named` agents of each (every agent that fits).
- * One statement over the agents, instead of 10,000 rows sent to be checked one by one.
+ * One statement over the agents, instead of 10,000 rows sent to be checked one by one; prepared
+ * (its text never varies), so repeated explanations skip parsing and planning.
  * `closedCategories`: the categories whose enrollment window is closed today (eligibility.ts);
  * `city`: the lead's city as the engine normalizes it.
  */
@@ -95,7 +96,7 @@ export async function agentReasonsForLead(
   named: number,
 ): Promise<ReasonGroup[]> {
   const closed = `{${closedCategories.join(',')}}`;
-  return queryRows<ReasonGroup>(
+  return queryPreparedRows<ReasonGroup>(
     db,
     sql`with a as (
           select u.id, u.name, coalesce(p.leads_per_day, 0) as quota,
