@@ -302,26 +302,55 @@ export function validateLeadRow(
   };
 }
 
-/** NPA-NXX (the first 6 digits of a US number) -> whether numbers there are valid. */
-const US_PREFIX_VALID = new Map<string, boolean>();
-/** A US number written the usual ways: '(212) 555-0123', '212.555.0123', '+1 212 555 0123'. */
-const US_NUMBER_RE = /^(?:\+?1[\s.-]?)?\(?([2-9]\d{2})\)?[\s.-]?(\d{3})[\s.-]?(\d{4})$/;
+/** NPA-NXX (the first 6 digits of a US number, as a number) -> whether numbers there are valid. */
+const US_PREFIX_VALID = new Map<number, boolean>();
 
 /**
  * The phone in E.164, or null when not a valid number. libphonenumber-js costs ~10 µs a number
  * (10 s for a million-row import); a US number's validity depends only on its area code and
- * exchange (the metadata's patterns end in \d{4}), so each NPA-NXX is asked once.
+ * exchange (the metadata's patterns end in \d{4}), so a number written the usual US ways
+ * ('(212) 555-0123', '212.555.0123', '+1 212 555 0123', '1-212-555-0123') is read here, digit
+ * by digit, and each NPA-NXX asked once; anything else goes to libphonenumber-js.
  */
 export function phoneE164(raw: string): string | null {
-  const m = US_NUMBER_RE.exec(raw);
-  if (m === null) return toE164(raw);
-  const prefix = (m[1] as string) + (m[2] as string);
+  const len = raw.length;
+  let i = 0;
+  let countryCode = false;
+  if (len > 1 && raw.charCodeAt(0) === 43 /* + */) {
+    if (raw.charCodeAt(1) !== 49 /* 1 */) return toE164(raw);
+    countryCode = true;
+    i = 2;
+  }
+  let prefix = 0;
+  let line = 0;
+  let digits = 0;
+  for (; i < len; i++) {
+    const c = raw.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      const d = c - 48;
+      if (digits === 0 && d < 2) {
+        // a national number starts with 2-9: a leading 1 is the country code, once
+        if (d === 1 && !countryCode) {
+          countryCode = true;
+          continue;
+        }
+        return toE164(raw);
+      }
+      if (digits < 6) prefix = prefix * 10 + d;
+      else line = line * 10 + d;
+      if (++digits > 10) return toE164(raw);
+    } else if (c !== 32 && c !== 45 && c !== 46 && c !== 40 && c !== 41) {
+      return toE164(raw); // not ' ', '-', '.', '(' or ')': an extension, letters, another form
+    }
+  }
+  if (digits !== 10) return toE164(raw);
   let valid = US_PREFIX_VALID.get(prefix);
   if (valid === undefined) {
     valid = toE164(`+1${prefix}0000`) !== null;
-    if (US_PREFIX_VALID.size < 100_000) US_PREFIX_VALID.set(prefix, valid);
+    US_PREFIX_VALID.set(prefix, valid); // at most 800,000 prefixes
   }
-  return valid ? `+1${prefix}${m[3]}` : null;
+  if (!valid) return null;
+  return `+1${prefix}${line >= 1000 ? line : String(line).padStart(4, '0')}`;
 }
 
 const STATE_ZONE = new Map<string, string>();
