@@ -32,16 +32,6 @@ export const adminAgent = z.object({
       }),
     })
     .nullable(),
-  /** speed to lead over the last 30 days (design 12); absent when no lead was assigned */
-  speedToLead: z
-    .object({
-      assigned: z.number().int(),
-      notContacted: z.number().int(),
-      medianMinutes: z.number().nullable(),
-      p90Minutes: z.number().nullable(),
-    })
-    .nullable()
-    .optional(),
   /** Stripe Billing (design 11): null when Stripe never billed this agent */
   billing: z
     .object({

@@ -3,18 +3,14 @@ import { STATE_CODES } from '../../../shared/domain';
 import type { Db } from '../../db/client';
 import { notFound } from '../../lib/app-error';
 import { businessDate } from '../../lib/business-time';
-import { speedToLeadByAgent } from '../analytics/explain-analytics.service';
 import { dailyQuotaLimit } from '../assignment/quota.service';
 import { type AgentRow, listAgentRows } from './agents.repository';
 import { readLicensedStates, writeLicensedStates } from './licenses.repository';
 
 /** The agents table: every agent, or the one asked for (null when there is no such agent). */
 export async function listAgents(db: Db, timeZone: string): Promise<AdminAgent[]> {
-  const [rows, speed] = await Promise.all([
-    listAgentRows(db, businessDate(timeZone), undefined, timeZone),
-    speedToLeadByAgent(db, timeZone),
-  ]);
-  return rows.map((row) => ({ ...toAdminAgent(row), speedToLead: speed.get(row.id) ?? null }));
+  const rows = await listAgentRows(db, businessDate(timeZone), undefined, timeZone);
+  return rows.map(toAdminAgent);
 }
 
 export async function findAgent(

@@ -104,19 +104,3 @@ export async function sourceStats(db: Db, timeZone: string, q: PeriodQuery): Pro
     }),
   };
 }
-
-/** Each agent's speed to lead over the default period (the agents table's column). */
-export async function speedToLeadByAgent(
-  db: Db,
-  timeZone: string,
-): Promise<Map<number, Omit<SpeedFigures, 'contacted'>>> {
-  const { from, to } = resolvePeriod({}, timeZone);
-  const rows = await speedRows(db, from, to, false);
-  const out = new Map<number, Omit<SpeedFigures, 'contacted'>>();
-  for (const r of rows) {
-    if (r.level !== 2 || r.agentId === null) continue;
-    const { contacted: _c, ...rest } = figures(r);
-    out.set(r.agentId, rest);
-  }
-  return out;
-}
