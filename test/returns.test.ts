@@ -312,6 +312,38 @@ describe('the admin decision', () => {
     expect(again.statusCode).toBe(201);
   });
 
+  it('a returned lead keeps INVALID; a lead converted since the request cannot be approved', async () => {
+    const admin = await loginAdmin(ctx);
+    const agent = await subscribedAgent();
+    const [returned, converted] = await leadsOf(agent.id, 10); // two returns stay under 30%
+    const asked = async (id: number) =>
+      (await agent.client.post(`/api/agent/leads/${id}/return`, { reason: 'DUPLICATE' })).json()
+        .id as number;
+    const first = await asked(returned.id);
+    await admin.client.post(`/api/admin/returns/${first}/decision`, { approve: true });
+    const change = await agent.client.post(`/api/agent/leads/${returned.id}/status`, {
+      status: 'CONVERTED',
+    });
+    expect(change.statusCode).toBe(409);
+    expect(change.json().message).toMatch(/was returned/);
+
+    await db().update(leads).set({ assignedAt: new Date() }).where(eq(leads.id, converted.id));
+    const second = await asked(converted.id);
+    await agent.client.post(`/api/agent/leads/${converted.id}/status`, { status: 'CONVERTED' });
+    const late = await admin.client.post(`/api/admin/returns/${second}/decision`, {
+      approve: true,
+    });
+    expect(late.statusCode).toBe(409);
+    expect(late.json().message).toMatch(/converted this lead/);
+    const [row] = await db().select().from(leads).where(eq(leads.id, converted.id));
+    expect(row).toMatchObject({ status: 'CONVERTED', returnedAt: null });
+    // still pending: the admin denies it
+    const denied = await admin.client.post(`/api/admin/returns/${second}/decision`, {
+      approve: false,
+    });
+    expect(denied.json().status).toBe('DENIED');
+  });
+
   it('answers 404 for a return that does not exist', async () => {
     const admin = await loginAdmin(ctx);
     const res = await admin.client.post('/api/admin/returns/999999/decision', { approve: true });

@@ -1,7 +1,7 @@
 import type { Lead, LeadListQuery } from '../../../shared/contracts/leads';
 import type { AgentSettableStatus } from '../../../shared/domain';
 import type { Db } from '../../db/client';
-import { notFound } from '../../lib/app-error';
+import { AppError, notFound } from '../../lib/app-error';
 import { type ExplainConfig, newLeadGroupsUnfitBy } from '../assignment/explain.service';
 import { type LeadCountRow, readLeadCounts } from './lead-counts.repository';
 import {
@@ -51,6 +51,10 @@ export function updateOwnLeadStatus(
   return db.transaction(async (tx) => {
     const current = await lockLeadOfAgent(tx, agentId, leadId);
     if (!current) throw notFound('Lead');
+    // an approved return credited the agent for this lead (design 10): it stays INVALID
+    if (current.returnedAt !== null) {
+      throw new AppError('CONFLICT', 'This lead was returned; its status no longer changes.');
+    }
     if (current.status === status) return toLead(current);
     const updated = await writeStatusChange(tx, {
       leadId,

@@ -208,21 +208,28 @@ export async function recordDecision(
 /**
  * Approved: the lead becomes INVALID and returned, and assigned_on is cleared: quotas count a
  * day's leads by assigned_on, so this is the credit (agent_id and assigned_at stay for history and
- * analytics). With its RETURN_APPROVED history row.
+ * analytics). With its RETURN_APPROVED history row. False when the agent converted the lead since
+ * the request (nothing changes).
  */
 export async function approveLead(
   tx: Db,
   input: { leadId: number; agentId: number; adminId: number },
-): Promise<void> {
+): Promise<boolean> {
+  const [lead] = await queryRows<{ status: LeadStatus }>(
+    tx,
+    sql`select status::text as status from leads where id = ${input.leadId} for update`,
+  );
+  if (!lead || lead.status === 'CONVERTED') return false;
   await tx.execute(
-    sql`with before as (select id, status from leads where id = ${input.leadId} for update),
-        l as (
+    sql`with l as (
           update leads set status = 'INVALID', returned_at = now(), assigned_on = null
            where id = ${input.leadId} returning id)
         insert into lead_history (lead_id, kind, actor_id, from_status, to_status, agent_id)
-        select b.id, 'RETURN_APPROVED', ${input.adminId}, b.status, 'INVALID', ${input.agentId}
-          from before b join l on l.id = b.id`,
+        select l.id, 'RETURN_APPROVED', ${input.adminId}, ${lead.status}::lead_status, 'INVALID',
+               ${input.agentId}
+          from l`,
   );
+  return true;
 }
 
 /** Denied: the lead unchanged, a RETURN_DENIED history row. */

@@ -172,8 +172,13 @@ export async function decideReturn(
     if (found.status !== 'PENDING')
       throw conflict(`This return was already ${found.status.toLowerCase()}.`);
     const who = { leadId: found.leadId, agentId: found.agentId, adminId };
-    if (decision.approve) await approveLead(tx, who);
-    else await denyLead(tx, who);
+    if (decision.approve) {
+      if (!(await approveLead(tx, who))) {
+        throw conflict(
+          'The agent converted this lead since asking: it cannot be approved; deny it.',
+        );
+      }
+    } else await denyLead(tx, who);
     await recordDecision(tx, { returnId, approve: decision.approve, note, adminId });
     const row = await findQueueRow(tx, returnId);
     const verdict = decision.approve ? 'approved' : 'denied';
