@@ -51,7 +51,6 @@ describe('GET /api/admin/agents and PATCH .../subscription', () => {
       licensedStates: [],
       pause: null,
       // design 12: none of the leads was assigned through a timed path here
-      speedToLead: null,
     });
     expect(list[1]).toEqual({
       id: idle.id,
@@ -65,7 +64,6 @@ describe('GET /api/admin/agents and PATCH .../subscription', () => {
       phone: null,
       licensedStates: [],
       pause: null,
-      speedToLead: null,
     });
     // admins are not agents
     expect(list.map((a: { id: number }) => a.id)).not.toContain(admin.id);
