@@ -525,6 +525,7 @@ async function offlineRequest(
     source: async () => 1,
     sourceKey: async () => ({ sourceId: 1, keyId: 1 }),
     dncNumber: async () => '+13055550100',
+    pendingReturn: async () => 1,
   };
   const spec = await route.request(offline, caller);
   return spec;
