@@ -311,6 +311,7 @@ test("agents: package, status, today's quota bar and a status change", async ({
     'Total Leads',
     'Converted',
     'Conversion Rate',
+    'Speed to Lead',
   ]) {
     await expect(page.getByRole('columnheader', { name: column, exact: true })).toBeVisible();
   }
@@ -332,7 +333,7 @@ test("agents: package, status, today's quota bar and a status change", async ({
   await expect(lonerRow).toContainText('No Subscription');
   await expect(lonerRow.getByTestId('agent-quota')).toHaveText('N/A');
   // one rate format: no leads reads like no conversions, 0.0%
-  await expect(lonerRow.getByRole('cell').last()).toHaveText('0.0%');
+  await expect(lonerRow.getByRole('cell', { name: '0.0%', exact: true })).toBeVisible();
 
   // statuses are words, in the badge and in the list that changes them
   await row.getByRole('combobox', { name: `Change subscription status of ${agent.name}` }).click();
