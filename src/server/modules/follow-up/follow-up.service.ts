@@ -4,6 +4,7 @@
  * out, the provider's status and inbound-SMS callbacks, and the admins' figures. The queue
  * (pg-boss, jobs/follow-up-queue.ts) attaches here; without one nothing is queued.
  */
+
 import { randomUUID } from 'node:crypto';
 import { callingWindow } from '../../../shared/calling-window';
 import type { ActivityEntry } from '../../../shared/contracts/delivery';
@@ -19,6 +20,7 @@ import { formatPhone } from '../../../shared/phone';
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
 import { AppError, badField, conflict } from '../../lib/app-error';
+import type { SignedCallback } from '../../lib/twilio-callbacks';
 import { emailTransport } from '../delivery/deliveries.service';
 import {
   agentServices,
@@ -290,13 +292,6 @@ export async function sweepDueFollowUps(db: Db, graceSeconds = 120): Promise<num
 }
 
 // ---- the provider's callbacks ---------------------------------------------------------------
-
-export interface SignedCallback {
-  signature: string | undefined;
-  /** the request's path and query, as Twilio signed it after PUBLIC_URL */
-  url: string;
-  params: Record<string, string>;
-}
 
 /** POST /api/telephony/sms/status: DELIVERED or FAILED, once. */
 export async function handleSmsStatus(

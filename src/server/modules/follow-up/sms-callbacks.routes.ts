@@ -1,8 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { handleInboundSms, handleSmsStatus, type SignedCallback } from './follow-up.service';
+import {
+  readTwilioForms,
+  signedCallback,
+  TWILIO_CALLBACK_BODY_LIMIT,
+} from '../../lib/twilio-callbacks';
+import { handleInboundSms, handleSmsStatus } from './follow-up.service';
 
-const CALLBACK_BODY_LIMIT = 16 * 1024;
+const CALLBACK_BODY_LIMIT = TWILIO_CALLBACK_BODY_LIMIT;
 const params = z.record(z.string(), z.string());
 
 /**
@@ -10,25 +15,7 @@ const params = z.record(z.string(), z.string());
  * Server to server, no session, verified by X-Twilio-Signature (403; 404 when not configured).
  */
 export const smsCallbackRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string' },
-    (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
-    },
-  );
-  const signed = (request: {
-    headers: Record<string, string | string[] | undefined>;
-    url: string;
-    body: unknown;
-  }): SignedCallback => {
-    const signature = request.headers['x-twilio-signature'];
-    return {
-      signature: typeof signature === 'string' ? signature : undefined,
-      url: request.url,
-      params: (request.body ?? {}) as Record<string, string>,
-    };
-  };
+  readTwilioForms(app);
 
   app.post(
     '/api/telephony/sms/status',
@@ -41,7 +28,7 @@ export const smsCallbackRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await handleSmsStatus(app.db, app.config, signed(request));
+      await handleSmsStatus(app.db, app.config, signedCallback(request));
       return reply.status(204).send(null);
     },
   );
@@ -57,7 +44,7 @@ export const smsCallbackRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await handleInboundSms(app.db, app.config, signed(request));
+      await handleInboundSms(app.db, app.config, signedCallback(request));
       return reply
         .type('text/xml; charset=utf-8')
         .send('<?xml version="1.0" encoding="UTF-8"?><Response/>');

@@ -4,6 +4,7 @@
  * "Not configured" (no TWILIO_* settings) is a state of its own: calls are refused with 409 and
  * nothing is sent.
  */
+
 import { Readable } from 'node:stream';
 import { callingWindow } from '../../../shared/calling-window';
 import type { ActivityEntry } from '../../../shared/contracts/delivery';
@@ -12,6 +13,7 @@ import type { CallStatus } from '../../../shared/domain';
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
 import { AppError, conflict, notFound } from '../../lib/app-error';
+import type { SignedCallback } from '../../lib/twilio-callbacks';
 import {
   agentServiceRow,
   applyCallStatus,
@@ -173,12 +175,6 @@ export async function leadCallEntries(db: Db, leadId: number): Promise<ActivityE
 }
 
 // ---- the provider's voice callbacks (signed) -----------------------------------------------
-
-export interface SignedCallback {
-  signature: string | undefined;
-  url: string;
-  params: Record<string, string>;
-}
 
 function verified(config: AppConfig, callback: SignedCallback): TwilioSettings {
   const settings = requireTwilio(config);

@@ -1,15 +1,18 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  readTwilioForms,
+  signedCallback,
+  TWILIO_CALLBACK_BODY_LIMIT,
+} from '../../lib/twilio-callbacks';
+import {
   connectTwiml,
   handleDialResult,
   handleRecording,
   handleVoiceStatus,
-  type SignedCallback,
 } from './telephony.service';
 
-/** Twilio posts its callbacks form-encoded; they stay small. */
-const CALLBACK_BODY_LIMIT = 16 * 1024;
+const CALLBACK_BODY_LIMIT = TWILIO_CALLBACK_BODY_LIMIT;
 const params = z.record(z.string(), z.string());
 const TWIML = 'text/xml; charset=utf-8';
 
@@ -19,25 +22,7 @@ const TWIML = 'text/xml; charset=utf-8';
  * reads application/x-www-form-urlencoded bodies into their string params.
  */
 export const voiceCallbackRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string' },
-    (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
-    },
-  );
-  const signed = (request: {
-    headers: Record<string, string | string[] | undefined>;
-    url: string;
-    body: unknown;
-  }): SignedCallback => {
-    const signature = request.headers['x-twilio-signature'];
-    return {
-      signature: typeof signature === 'string' ? signature : undefined,
-      url: request.url,
-      params: (request.body ?? {}) as Record<string, string>,
-    };
-  };
+  readTwilioForms(app);
   const callParams = z.object({ callId: z.coerce.number().int().positive() });
   const common = { bodyLimit: CALLBACK_BODY_LIMIT };
 
@@ -52,7 +37,7 @@ export const voiceCallbackRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const twiml = await connectTwiml(app.db, app.config, request.params.callId, signed(request));
+      const twiml = await connectTwiml(app.db, app.config, request.params.callId, signedCallback(request));
       return reply.type(TWIML).send(twiml);
     },
   );
@@ -72,7 +57,7 @@ export const voiceCallbackRoutes: FastifyPluginAsyncZod = async (app) => {
         app.db,
         app.config,
         request.params.callId,
-        signed(request),
+        signedCallback(request),
       );
       return reply.type(TWIML).send(twiml);
     },
@@ -89,7 +74,7 @@ export const voiceCallbackRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await handleVoiceStatus(app.db, app.config, signed(request));
+      await handleVoiceStatus(app.db, app.config, signedCallback(request));
       return reply.status(204).send(null);
     },
   );
@@ -106,7 +91,7 @@ export const voiceCallbackRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await handleRecording(app.db, app.config, signed(request), request.query.callId);
+      await handleRecording(app.db, app.config, signedCallback(request), request.query.callId);
       return reply.status(204).send(null);
     },
   );
