@@ -682,6 +682,17 @@ async function sweep(page: Page, label: string) {
       const disabled = (el as HTMLButtonElement).disabled || el.closest('fieldset:disabled');
       const tabindex = el.getAttribute('tabindex');
       if (hidden || disabled || (tabindex !== null && Number(tabindex) < 0)) continue;
+      // a radio group is one Tab stop (its checked radio); the arrows move inside it
+      const radio = el instanceof HTMLInputElement && el.type === 'radio' ? el : null;
+      if (
+        radio &&
+        !radio.checked &&
+        radio.name &&
+        (radio.form ?? document).querySelector(
+          `input[type="radio"][name="${CSS.escape(radio.name)}"]:checked`,
+        )
+      )
+        continue;
       el.dataset.kbControl = String(n++);
     }
     return n;

@@ -4,6 +4,7 @@
  */
 import { type APIRequestContext, expect, type Page, request, test } from '@playwright/test';
 import { createPackageApi, seedLeadsForAgent, uniqueTag } from './agent-fixtures';
+import { uniquePhone } from './lead-contact';
 import { createAgentViaApi, E2E_ADMIN, loginThroughUi } from './support';
 
 test.describe.configure({ mode: 'serial' });
@@ -58,7 +59,7 @@ for (const width of [1280, 375]) {
       {
         firstName: first,
         lastName: 'Doe',
-        phone: '305-555-0100',
+        phone: uniquePhone(),
         email: `${first.toLowerCase()}@example.com`,
         city: 'Miami',
         state: 'FL',
@@ -111,7 +112,7 @@ test('the open dashboard counts a new lead without a reload', async ({ page, bas
     {
       firstName: first,
       lastName: 'Lee',
-      phone: '918-555-0100',
+      phone: uniquePhone(),
       email: `${first.toLowerCase()}@example.com`,
       city: 'Tulsa',
       state: 'OK',
@@ -156,7 +157,7 @@ test('a lead posted to the intake API with a source key reaches the open My Lead
     data: {
       firstName: first,
       lastName: 'Reyes',
-      phone: '512-555-0142',
+      phone: uniquePhone(),
       city: 'Austin',
       state: 'TX',
       age: 44,

@@ -58,6 +58,21 @@ test('an agent returns a lead from the drawer, an admin approves it, a replaceme
   await agentCtx.put('/api/agent/preferences', {
     data: { states: ['VT'], cities: [], ageMin: null, ageMax: null, categories: [] },
   });
+  // Earlier specs' agents with a FINAL_EXPENSE package and quota left would take the spare (the
+  // e2e database is shared by the specs, one after another): their subscriptions end here.
+  const agents = (await (await admin.get('/api/admin/agents')).json()) as {
+    id: number;
+    subscription: { status: string; package: { category: string } | null } | null;
+  }[];
+  for (const other of agents) {
+    const sub = other.subscription;
+    if (other.id === agentId || sub?.status !== 'ACTIVE') continue;
+    if (sub.package?.category !== 'FINAL_EXPENSE') continue;
+    const res = await admin.patch(`/api/admin/agents/${other.id}/subscription`, {
+      data: { status: 'INACTIVE' },
+    });
+    expect(res.status()).toBe(200);
+  }
   // the bad lead, assigned to the agent; then a spare that waits (the agent is full today)
   const first = await importLeads(admin, tag, ['Bad']);
   const bad = first.get('Bad')!;

@@ -1,9 +1,24 @@
 import { cn } from '@web/lib/utils';
 import type { ComponentProps } from 'react';
 
-export function Table({ className, ...props }: ComponentProps<'table'>) {
+/**
+ * `scrollLabel`: for a table that may scroll sideways on a narrow screen, the name of its
+ * scrolling region, which then takes keyboard focus so it can be scrolled without a mouse.
+ */
+export function Table({
+  className,
+  scrollLabel,
+  ...props
+}: ComponentProps<'table'> & { scrollLabel?: string }) {
   return (
-    <div data-slot="table-container" className="relative w-full overflow-x-auto">
+    <div
+      data-slot="table-container"
+      className={cn(
+        'relative w-full overflow-x-auto',
+        scrollLabel && 'rounded-md outline-none focus-visible:ring-[3px] focus-visible:ring-ring',
+      )}
+      {...(scrollLabel ? { role: 'region', 'aria-label': scrollLabel, tabIndex: 0 } : {})}
+    >
       <table
         data-slot="table"
         className={cn('w-full caption-bottom text-sm', className)}

@@ -158,45 +158,43 @@ function SourcesBody({ data }: { data: SourceStats }) {
           <Bar dataKey="Converted" fill="var(--chart-2)" maxBarSize={60} />
         </BarChart>
       </ResponsiveContainer>
-      <div className="overflow-x-auto">
-        <Table>
-          <TableHeader>
-            <TableRow>
-              <TableHead>Source</TableHead>
-              <TableHead className="text-right">Received</TableHead>
-              <TableHead className="text-right">Refused</TableHead>
-              <TableHead className="text-right">Assigned</TableHead>
-              <TableHead className="text-right">Returned</TableHead>
-              <TableHead className="text-right">Converted</TableHead>
-              <TableHead className="text-right">Cost</TableHead>
-              <TableHead className="text-right">Per conversion</TableHead>
+      <Table scrollLabel="Figures by source">
+        <TableHeader>
+          <TableRow>
+            <TableHead>Source</TableHead>
+            <TableHead className="text-right">Received</TableHead>
+            <TableHead className="text-right">Refused</TableHead>
+            <TableHead className="text-right">Assigned</TableHead>
+            <TableHead className="text-right">Returned</TableHead>
+            <TableHead className="text-right">Converted</TableHead>
+            <TableHead className="text-right">Cost</TableHead>
+            <TableHead className="text-right">Per conversion</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {rows.map((s) => (
+            <TableRow key={s.sourceId ?? 'none'} data-testid="source-stats-row">
+              <TableCell className="font-medium">{s.name}</TableCell>
+              <TableCell className="text-right">{s.received}</TableCell>
+              <TableCell className="text-right whitespace-nowrap">
+                {REFUSED.reduce((n, r) => n + s.refused[r], 0)}
+                <div className="text-muted-foreground text-xs">
+                  {REFUSED.map((r) => `${refusedLabel[r]} ${s.refused[r]}`).join(' · ')}
+                </div>
+              </TableCell>
+              <TableCell className="text-right">{s.assigned}</TableCell>
+              <TableCell className="text-right">{s.returned}</TableCell>
+              <TableCell className="text-right">{s.converted}</TableCell>
+              <TableCell className="text-right">{formatPriceExact(s.costCents)}</TableCell>
+              <TableCell className="text-right">
+                {s.costPerConversionCents === null
+                  ? '—'
+                  : formatPriceExact(s.costPerConversionCents)}
+              </TableCell>
             </TableRow>
-          </TableHeader>
-          <TableBody>
-            {rows.map((s) => (
-              <TableRow key={s.sourceId ?? 'none'} data-testid="source-stats-row">
-                <TableCell className="font-medium">{s.name}</TableCell>
-                <TableCell className="text-right">{s.received}</TableCell>
-                <TableCell className="text-right whitespace-nowrap">
-                  {REFUSED.reduce((n, r) => n + s.refused[r], 0)}
-                  <div className="text-muted-foreground text-xs">
-                    {REFUSED.map((r) => `${refusedLabel[r]} ${s.refused[r]}`).join(' · ')}
-                  </div>
-                </TableCell>
-                <TableCell className="text-right">{s.assigned}</TableCell>
-                <TableCell className="text-right">{s.returned}</TableCell>
-                <TableCell className="text-right">{s.converted}</TableCell>
-                <TableCell className="text-right">{formatPriceExact(s.costCents)}</TableCell>
-                <TableCell className="text-right">
-                  {s.costPerConversionCents === null
-                    ? '—'
-                    : formatPriceExact(s.costPerConversionCents)}
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </div>
+          ))}
+        </TableBody>
+      </Table>
     </div>
   );
 }
