@@ -6,7 +6,6 @@ import { E2E_ADMIN, uniqueEmail } from './support';
 /** Bartholomew's phone, typed with parentheses: unique to this run (design 10's duplicates). */
 const BART_PHONE = `(${uniquePhone().replace('-', ') ')}`;
 
-
 /**
  * Every list fits its screen: at 1280 px (sidebar open) each table fits its container, so the
  * Actions column is whole and nothing scrolls sideways; at 375 px each list is a column of

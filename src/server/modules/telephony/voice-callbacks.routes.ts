@@ -37,7 +37,12 @@ export const voiceCallbackRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const twiml = await connectTwiml(app.db, app.config, request.params.callId, signedCallback(request));
+      const twiml = await connectTwiml(
+        app.db,
+        app.config,
+        request.params.callId,
+        signedCallback(request),
+      );
       return reply.type(TWIML).send(twiml);
     },
   );
