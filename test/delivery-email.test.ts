@@ -1,40 +1,23 @@
-import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
-import { type ParsedMail, simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../src/server/config/env';
 import { queryRows } from '../src/server/db/client';
 import { createPackage, insertLeads, subscribe } from './support/admin-fixtures';
+import { SmtpReceiver } from './support/smtp-receiver';
 import { loginAdmin, registerAgent, setupTestApp } from './support/test-app';
 
 /** A real SMTP receiver: every message, parsed back, with when it was accepted. */
-const inbox: { mail: ParsedMail; to: string[]; at: number }[] = [];
-let smtp: SMTPServer;
+const smtp = new SmtpReceiver();
+const inbox = smtp.inbox;
 
 const overrides: Partial<AppConfig> = { PUBLIC_URL: 'https://leads.example.com' };
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const at = Date.now();
-      simpleParser(stream)
-        .then((mail) => {
-          inbox.push({ mail, to: session.envelope.rcptTo.map((r) => r.address), at });
-          callback();
-        })
-        .catch(callback);
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  overrides.SMTP_URL = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+  overrides.SMTP_URL = await smtp.start();
 });
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.stop();
 });
 
 // registered after the receiver's beforeAll, so the app reads its port from `overrides`

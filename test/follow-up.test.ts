@@ -3,16 +3,14 @@
  * `twilio` SDK to a stand-in of Twilio's API) and email (to a real SMTP receiver) at assignment,
  * every gate at send time, the provider's signed status and inbound-SMS callbacks (STOP).
  */
-import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
-import { type ParsedMail, simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../src/server/config/env';
 import { queryRows } from '../src/server/db/client';
 import { sweepDueFollowUps } from '../src/server/modules/follow-up/follow-up.service';
 import { callingWindow } from '../src/shared/calling-window';
+import { SmtpReceiver } from './support/smtp-receiver';
 import {
   consentedLead,
   deliverInto,
@@ -25,8 +23,9 @@ import { loginAdmin, setupTestApp } from './support/test-app';
 import { TwilioStandIn } from './support/twilio-stand-in';
 
 const standIn = new TwilioStandIn();
-const inbox: { mail: ParsedMail; to: string[] }[] = [];
-let smtp: SMTPServer;
+/** A real SMTP receiver: every message, parsed back. */
+const smtp = new SmtpReceiver();
+const inbox = smtp.inbox;
 const overrides: Partial<AppConfig> = {
   PUBLIC_URL,
   TWILIO_ACCOUNT_SID: standIn.accountSid,
@@ -36,26 +35,12 @@ const overrides: Partial<AppConfig> = {
 
 beforeAll(async () => {
   overrides.TWILIO_API_BASE = await standIn.start();
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      simpleParser(stream)
-        .then((mail) => {
-          inbox.push({ mail, to: session.envelope.rcptTo.map((r) => r.address) });
-          callback();
-        })
-        .catch(callback);
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  overrides.SMTP_URL = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+  overrides.SMTP_URL = await smtp.start();
 });
 
 afterAll(async () => {
   await standIn.stop();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.stop();
 });
 
 const ctx = setupTestApp(overrides, { deliveryQueue: { pollingIntervalSeconds: 0.5 } });

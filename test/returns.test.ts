@@ -3,41 +3,26 @@
  * agent's request and its refusals (another agent's lead, window, CONVERTED, twice, rate cap),
  * the admin's queue and decision, the credit and the replacement at once, the bell and the email.
  */
-import type { AddressInfo } from 'node:net';
 import { and, eq, sql } from 'drizzle-orm';
-import { type ParsedMail, simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../src/server/config/env';
 import { assignmentRuns, leadHistory, leads, notifications } from '../src/server/db/schema';
 import { businessDate } from '../src/server/lib/business-time';
 import { createPackage, insertLeads, subscribe } from './support/admin-fixtures';
+import { SmtpReceiver } from './support/smtp-receiver';
 import { loginAdmin, registerAgent, setupTestApp } from './support/test-app';
 
-const inbox: { mail: ParsedMail; to: string[] }[] = [];
-let smtp: SMTPServer;
+/** A real SMTP receiver: every message, parsed back. */
+const smtp = new SmtpReceiver();
+const inbox = smtp.inbox;
 const overrides: Partial<AppConfig> = {};
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      simpleParser(stream)
-        .then((mail) => {
-          inbox.push({ mail, to: session.envelope.rcptTo.map((r) => r.address) });
-          callback();
-        })
-        .catch(callback);
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  overrides.SMTP_URL = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+  overrides.SMTP_URL = await smtp.start();
 });
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.stop();
 });
 
 // registered after the receiver's beforeAll, so the app reads its port from `overrides`
