@@ -7,21 +7,19 @@
  * stand-in. Screenshots of the package screen (ACTIVE, PAST_DUE) and the admin's Agents screen
  * at 1280 and 375 px go to .tmp/screenshots/.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, request, test } from '@playwright/test';
 import { StripeStandIn } from '../test/support/stripe-stand-in';
+import { OwnServer } from './own-server';
 import { E2E_ADMIN, loginThroughUi, uniqueEmail } from './support';
 
 const PORT = Number(process.env.E2E_PORT ?? 3100) + 17;
-const BASE = `http://127.0.0.1:${PORT}`;
-const DATA_DIR = `.tmp/e2e-billing-data-${PORT}`;
 const SHOTS = '.tmp/screenshots';
 
 const standIn = new StripeStandIn();
-let server: ChildProcess | null = null;
-let serverOutput = '';
+const server = new OwnServer('billing', PORT);
+const BASE = server.base;
 
 test.use({ baseURL: BASE });
 test.describe.configure({ mode: 'serial' });
@@ -30,52 +28,16 @@ test.beforeAll(async () => {
   test.setTimeout(120_000);
   const apiBase = await standIn.start();
   standIn.webhookUrl = `${BASE}/api/billing/stripe/webhook`;
-  rmSync(DATA_DIR, { recursive: true, force: true });
   mkdirSync(SHOTS, { recursive: true });
-  server = spawn(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      DATA_DIR,
-      PUBLIC_URL: BASE,
-      ADMIN_EMAIL: E2E_ADMIN.email,
-      ADMIN_PASSWORD: E2E_ADMIN.password,
-      SCHEDULER: 'false',
-      LOG_LEVEL: 'warn',
-      REGISTRATIONS_PER_ADDRESS: '1000',
-      REGISTRATIONS_TOTAL: '1000',
-      STRIPE_SECRET_KEY: 'sk_test_e2e',
-      STRIPE_WEBHOOK_SECRET: standIn.webhookSecret,
-      STRIPE_API_BASE: apiBase,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  await server.start({
+    STRIPE_SECRET_KEY: 'sk_test_e2e',
+    STRIPE_WEBHOOK_SECRET: standIn.webhookSecret,
+    STRIPE_API_BASE: apiBase,
   });
-  const keep = (chunk: Buffer) => {
-    serverOutput = (serverOutput + chunk.toString()).slice(-20_000);
-  };
-  server.stdout?.on('data', keep);
-  server.stderr?.on('data', keep);
-  const deadline = Date.now() + 100_000;
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`billing server exited:\n${serverOutput}`);
-    try {
-      if ((await fetch(`${BASE}/api/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`billing server never answered:\n${serverOutput}`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
 });
 
 test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const gone = new Promise((resolve) => server?.once('exit', resolve));
-    server.kill('SIGTERM');
-    await gone;
-  }
+  await server.stop();
   await standIn.stop();
 });
 

@@ -6,23 +6,21 @@
  * server has no Twilio, so this spec starts its own (E2E_PORT + 29, its own PGlite folder).
  * Screenshots at 1280 and 375 px (axe-checked) go to .tmp/screenshots/.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, request, test } from '@playwright/test';
 import { callingWindow, STATE_TIME_ZONES } from '../src/shared/calling-window';
 import { TwilioStandIn } from '../test/support/twilio-stand-in';
 import { seedLeadsForAgent, uniqueTag } from './agent-fixtures';
+import { OwnServer } from './own-server';
 import { E2E_ADMIN, loginThroughUi, uniqueEmail } from './support';
 
 const PORT = Number(process.env.E2E_PORT ?? 3100) + 29;
-const BASE = `http://127.0.0.1:${PORT}`;
-const DATA_DIR = `.tmp/e2e-calls-data-${PORT}`;
 const SHOTS = '.tmp/screenshots';
 
 const standIn = new TwilioStandIn();
-let server: ChildProcess | null = null;
-let serverOutput = '';
+const server = new OwnServer('calls', PORT);
+const BASE = server.base;
 
 test.use({ baseURL: BASE });
 test.describe.configure({ mode: 'serial' });
@@ -30,53 +28,17 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   const apiBase = await standIn.start();
-  rmSync(DATA_DIR, { recursive: true, force: true });
   mkdirSync(SHOTS, { recursive: true });
-  server = spawn(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      DATA_DIR,
-      PUBLIC_URL: BASE,
-      ADMIN_EMAIL: E2E_ADMIN.email,
-      ADMIN_PASSWORD: E2E_ADMIN.password,
-      SCHEDULER: 'false',
-      LOG_LEVEL: 'warn',
-      REGISTRATIONS_PER_ADDRESS: '1000',
-      REGISTRATIONS_TOTAL: '1000',
-      TWILIO_ACCOUNT_SID: standIn.accountSid,
-      TWILIO_AUTH_TOKEN: standIn.authToken,
-      TWILIO_FROM_NUMBER: standIn.fromNumber,
-      TWILIO_API_BASE: apiBase,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  await server.start({
+    TWILIO_ACCOUNT_SID: standIn.accountSid,
+    TWILIO_AUTH_TOKEN: standIn.authToken,
+    TWILIO_FROM_NUMBER: standIn.fromNumber,
+    TWILIO_API_BASE: apiBase,
   });
-  const keep = (chunk: Buffer) => {
-    serverOutput = (serverOutput + chunk.toString()).slice(-20_000);
-  };
-  server.stdout?.on('data', keep);
-  server.stderr?.on('data', keep);
-  const deadline = Date.now() + 100_000;
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`calls server exited:\n${serverOutput}`);
-    try {
-      if ((await fetch(`${BASE}/api/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`calls server never answered:\n${serverOutput}`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
 });
 
 test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const gone = new Promise((resolve) => server?.once('exit', resolve));
-    server.kill('SIGTERM');
-    await gone;
-  }
+  await server.stop();
   await standIn.stop();
 });
 
