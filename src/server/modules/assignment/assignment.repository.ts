@@ -6,6 +6,7 @@ import { desc, eq, sql } from 'drizzle-orm';
 import type { AssignmentRun } from '../../../shared/contracts/admin';
 import type { AssignmentTrigger, LeadCategory } from '../../../shared/domain';
 import { type Db, intArrayLiteral, queryRows } from '../../db/client';
+import { isoInstant } from '../../db/iso-instant';
 import { assignmentRuns } from '../../db/schema';
 import type { AgentRow } from './eligibility';
 import type { LeadGroup } from './lead-classes';
@@ -22,11 +23,10 @@ export async function lockRuns(tx: Db): Promise<void> {
 }
 
 /**
- * Agents (role AGENT) with an ACTIVE subscription to a package, with their preferences, licence,
- * and whether they are paused at `now` (the run's clock; docs/domain.md, Pause).
+ * Agents (role AGENT) with an ACTIVE subscription to a package, with their preferences, licence
+ * and pause: what the fit rule reads of them.
  */
-export async function readActiveAgents(tx: Db, now: Date = new Date()): Promise<AgentRow[]> {
-  const at = now.toISOString();
+export async function readActiveAgents(tx: Db): Promise<AgentRow[]> {
   return queryRows<AgentRow>(
     tx,
     sql`select u.id,
@@ -39,8 +39,8 @@ export async function readActiveAgents(tx: Db, now: Date = new Date()): Promise<
                pr.age_max as "ageMax",
                coalesce(pr.categories, '{}')::text[] as "categories",
                u.licensed_states::text[] as "licensedStates",
-               (u.paused_at is not null
-                and (u.paused_until is null or u.paused_until > ${at}::timestamptz)) as "paused"
+               ${isoInstant(sql`u.paused_at`)} as "pausedAt",
+               ${isoInstant(sql`u.paused_until`)} as "pausedUntil"
           from users u
           join subscriptions s on s.user_id = u.id and s.status = 'ACTIVE'
           join packages p on p.id = s.package_id

@@ -48,7 +48,8 @@ const agentArb = (id: number) =>
           ageMax: null,
           categories: [],
           licensedStates: a.licensedStates,
-          paused: a.paused,
+          pausedAt: a.paused ? '2026-06-01T00:00:00.000Z' : null,
+          pausedUntil: null,
         },
         returnedToday: Math.min(a.returnedShare, a.assignedToday),
         keptToday: a.assignedToday - Math.min(a.returnedShare, a.assignedToday),
@@ -66,9 +67,9 @@ const instanceArb = fc.integer({ min: 1, max: 7 }).chain((n) =>
 );
 
 function fitsByRules(row: AgentRow, state: string): boolean {
-  if (row.paused) return false;
+  if (row.pausedAt !== null) return false;
   if (row.states.length > 0 && !row.states.includes(state)) return false;
-  const licence = row.licensedStates ?? [];
+  const licence = row.licensedStates;
   return licence.length === 0 || licence.includes(state);
 }
 
@@ -81,8 +82,7 @@ describe('engine availability: paused agents, licences and credited returns', ()
         const profiles = eligibleAgents(
           agents.map((a) => a.row),
           used,
-          '2026-06-15',
-          WINDOWS,
+          { now: new Date('2026-06-15T14:00:00Z'), businessDate: '2026-06-15', windows: WINDOWS },
         );
         const groups: LeadGroup[] = leads.map((l, i) => ({
           category: 'MEDICARE',
@@ -110,7 +110,7 @@ describe('engine availability: paused agents, licences and credited returns', ()
           const agent = agents.find((a) => a.row.id === agentId);
           expect(agent).toBeDefined();
           if (!agent) continue;
-          expect(agent.row.paused).toBe(false);
+          expect(agent.row.pausedAt).toBeNull();
           for (const leadId of given) {
             expect(fitsByRules(agent.row, stateOf.get(Number(leadId)) ?? '')).toBe(true);
           }

@@ -1,50 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { EnrollmentWindows } from '../../config/env';
-import {
-  type AgentRow,
-  effectiveStates,
-  eligibleAgents,
-  enrollmentOpen,
-  normalizeCity,
-} from './eligibility';
+import { type AgentRow, effectiveStates, eligibleAgents } from './eligibility';
 
 const WINDOWS: EnrollmentWindows = {
   MEDICARE: { start: '10-15', end: '12-07' },
   ACA: { start: '11-01', end: '01-15' },
 };
-
-describe('enrollmentOpen', () => {
-  it('opens an enrollment-only MEDICARE package from Oct 15 to Dec 7 inclusive', () => {
-    const open = (date: string) => enrollmentOpen('MEDICARE', true, date, WINDOWS);
-    expect(open('2026-10-14')).toBe(false);
-    expect(open('2026-10-15')).toBe(true);
-    expect(open('2026-12-07')).toBe(true);
-    expect(open('2026-12-08')).toBe(false);
-  });
-
-  it('wraps the new year for ACA (Nov 1 - Jan 15)', () => {
-    const open = (date: string) => enrollmentOpen('ACA', true, date, WINDOWS);
-    expect(open('2026-10-31')).toBe(false);
-    expect(open('2026-11-01')).toBe(true);
-    expect(open('2026-12-31')).toBe(true);
-    expect(open('2027-01-15')).toBe(true);
-    expect(open('2027-01-16')).toBe(false);
-    expect(open('2027-06-01')).toBe(false);
-  });
-
-  it('is always open without the flag, and for a category with no window configured', () => {
-    expect(enrollmentOpen('MEDICARE', false, '2026-06-01', WINDOWS)).toBe(true);
-    expect(enrollmentOpen('FINAL_EXPENSE', true, '2026-06-01', WINDOWS)).toBe(true);
-    expect(enrollmentOpen('MEDICARE', true, '2026-06-01', {})).toBe(true);
-  });
-});
-
-describe('normalizeCity', () => {
-  it('lowercases, trims and collapses inner whitespace', () => {
-    expect(normalizeCity('  San \t  ANTONIO ')).toBe('san antonio');
-    expect(normalizeCity('El Paso')).toBe('el paso');
-  });
-});
+const JUNE = {
+  now: new Date('2026-06-15T14:00:00Z'),
+  businessDate: '2026-06-15',
+  windows: WINDOWS,
+};
 
 describe('eligibleAgents', () => {
   const row = (over: Partial<AgentRow>): AgentRow => ({
@@ -57,6 +23,9 @@ describe('eligibleAgents', () => {
     ageMin: null,
     ageMax: null,
     categories: [],
+    licensedStates: [],
+    pausedAt: null,
+    pausedUntil: null,
     ...over,
   });
 
@@ -64,8 +33,7 @@ describe('eligibleAgents', () => {
     const agents = eligibleAgents(
       [row({ id: 1 }), row({ id: 2, enrollmentOnly: true }), row({ id: 3, category: 'ACA' })],
       new Map([[3, 4]]),
-      '2026-06-15',
-      WINDOWS,
+      JUNE,
     );
     expect(agents.map((a) => [a.id, a.assignedToday])).toEqual([
       [1, 0],
@@ -77,8 +45,7 @@ describe('eligibleAgents', () => {
     const [excluded, included] = eligibleAgents(
       [row({ id: 1, categories: ['ACA'] }), row({ id: 2, categories: ['ACA', 'MEDICARE'] })],
       new Map(),
-      '2026-06-15',
-      WINDOWS,
+      JUNE,
     );
     expect(excluded.category).toBeNull();
     expect(included.category).toBe('MEDICARE');
@@ -88,18 +55,16 @@ describe('eligibleAgents', () => {
     const [agent] = eligibleAgents(
       [row({ cities: ['Austin', ' AUSTIN ', '  ', 'El  Paso'] })],
       new Map(),
-      '2026-06-15',
-      WINDOWS,
+      JUNE,
     );
     expect(agent.cities).toEqual(['austin', 'el paso']);
   });
 
   it('leaves paused agents out entirely', () => {
     const agents = eligibleAgents(
-      [row({ id: 1, paused: true }), row({ id: 2, paused: false })],
+      [row({ id: 1, pausedAt: '2026-06-01T00:00:00.000Z' }), row({ id: 2 })],
       new Map(),
-      '2026-06-15',
-      WINDOWS,
+      JUNE,
     );
     expect(agents.map((a) => a.id)).toEqual([2]);
   });
@@ -113,8 +78,7 @@ describe('eligibleAgents', () => {
         row({ id: 4, states: ['TX'], licensedStates: [] }),
       ],
       new Map(),
-      '2026-06-15',
-      WINDOWS,
+      JUNE,
     );
     expect(both.states).toEqual(['TX', 'FL']);
     expect(onlyLicence.states).toEqual(['OH']);

@@ -1,27 +1,12 @@
 /**
- * Who may receive leads in a run, and what they fit (docs/domain.md, Assignment). Pure: the repository
- * reads the rows, these functions decide.
+ * Who may receive leads in a run, and what they fit: the fit rule (modules/fit) prepared for the
+ * engine's index. Pure: the repository reads the rows, these functions decide.
  */
 import type { LeadCategory } from '../../../shared/domain';
-import type { EnrollmentWindows } from '../../config/env';
-import { inYearlyWindow, monthDayOf } from '../../lib/business-time';
+import { type FitAgent, type FitContext, fitProfile } from '../fit/fit-rule.service';
 
 /** An agent with an ACTIVE subscription to a package, as the repository reads it. */
-export interface AgentRow {
-  id: number;
-  category: LeadCategory;
-  quota: number;
-  enrollmentOnly: boolean;
-  states: string[];
-  cities: string[];
-  ageMin: number | null;
-  ageMax: number | null;
-  categories: string[];
-  /** states the agent is licensed in; empty: not restricted (docs/domain.md, Licensed states) */
-  licensedStates?: string[];
-  /** paused at the run's clock (docs/domain.md, Pause): not eligible at all */
-  paused?: boolean;
-}
+export type AgentRow = FitAgent & { category: LeadCategory };
 
 /** An eligible agent, ready for class building: cities normalized, categories resolved. */
 export interface AgentProfile {
@@ -49,54 +34,33 @@ export function effectiveStates(preferred: string[], licensed: string[]): string
   return both.length === 0 ? null : both;
 }
 
-/** Lowercase, trim, collapse inner whitespace: how cities are compared (docs/domain.md, Assignment). */
-export function normalizeCity(city: string): string {
-  return city.trim().replace(/\s+/g, ' ').toLowerCase();
-}
-
 /**
- * Whether an enrollment-only package may receive leads on this business date. A category with
- * no window configured (FINAL_EXPENSE by default) has no enrollment period to wait for, so the
- * flag has no effect there: always open.
- */
-export function enrollmentOpen(
-  category: LeadCategory,
-  enrollmentOnly: boolean,
-  businessDate: string,
-  windows: EnrollmentWindows,
-): boolean {
-  if (!enrollmentOnly) return true;
-  const window = windows[category];
-  if (!window) return true;
-  return inYearlyWindow(monthDayOf(businessDate), window.start, window.end);
-}
-
-/**
- * The eligible agents among the ACTIVE subscribers: paused agents left out, enrollment windows
- * applied, licences applied to the states, quota used today attached. An agent whose preferred
- * categories leave out the package's category, or whose preferred states lie all outside the
- * licence, stays eligible (and counted) but fits no lead.
+ * The eligible agents among the ACTIVE subscribers: those every agent condition of the fit rule
+ * lets through (paused agents and closed enrollment windows left out), the lead conditions
+ * prepared for the engine's index (lead-classes.ts): licence and preferred states folded into one
+ * list, categories resolved, cities normalized, quota used today attached. An agent whose
+ * preferred categories leave out the package's category, or whose preferred states lie all
+ * outside the licence, stays eligible (and counted) but fits no lead.
  */
 export function eligibleAgents(
   rows: AgentRow[],
   assignedToday: Map<number, number>,
-  businessDate: string,
-  windows: EnrollmentWindows,
+  ctx: FitContext,
 ): AgentProfile[] {
   const out: AgentProfile[] = [];
   for (const row of rows) {
-    if (row.paused) continue;
-    if (!enrollmentOpen(row.category, row.enrollmentOnly, businessDate, windows)) continue;
-    const states = effectiveStates(row.states, row.licensedStates ?? []);
+    const profile = fitProfile(row, ctx, assignedToday.get(row.id) ?? 0);
+    if (profile.agentReason !== null) continue;
+    const states = effectiveStates(row.states, row.licensedStates);
     const wanted =
       states !== null && (row.categories.length === 0 || row.categories.includes(row.category));
     out.push({
       id: row.id,
       category: wanted ? row.category : null,
       quota: row.quota,
-      assignedToday: assignedToday.get(row.id) ?? 0,
+      assignedToday: profile.assignedToday,
       states: states ?? [],
-      cities: [...new Set(row.cities.map(normalizeCity).filter((c) => c !== ''))],
+      cities: profile.normalizedCities,
       ageMin: row.ageMin,
       ageMax: row.ageMax,
     });

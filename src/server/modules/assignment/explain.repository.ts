@@ -1,10 +1,13 @@
 /**
- * The reads behind "why this agent" (design 12): one lead, every agent with what the engine
+ * The reads behind "why this agent" (docs/domain.md, "Why this agent"): one lead, every agent with what the engine
  * reads of it, the lead's newest assignment, and the NEW leads grouped as the engine groups them.
  */
 import { sql } from 'drizzle-orm';
 import type { AssignmentTrigger, LeadCategory, LeadStatus } from '../../../shared/domain';
 import { type Db, queryPreparedRows, queryRows } from '../../db/client';
+import { isoInstant } from '../../db/iso-instant';
+import type { FitAgent } from '../fit/fit-rule.service';
+import { FIT_JOINS, type FitSqlParams, firstMisfitSql } from '../fit/fit-rule-sql.service';
 
 export interface ExplainedLead {
   id: number;
@@ -16,22 +19,9 @@ export interface ExplainedLead {
   agentId: number | null;
 }
 
-/** Every agent (role AGENT), active or not, with what the engine reads of an active one. */
-export interface AgentFacts {
-  id: number;
+/** Every agent (role AGENT), active or not, with what the fit rule reads of it. */
+export interface AgentFacts extends FitAgent {
   name: string;
-  /** an ACTIVE subscription to a package */
-  active: boolean;
-  category: LeadCategory | null;
-  quota: number;
-  enrollmentOnly: boolean;
-  states: string[];
-  cities: string[];
-  ageMin: number | null;
-  ageMax: number | null;
-  categories: string[];
-  licensedStates: string[];
-  paused: boolean;
 }
 
 export async function findExplainedLead(db: Db, id: number): Promise<ExplainedLead | null> {
@@ -44,28 +34,23 @@ export async function findExplainedLead(db: Db, id: number): Promise<ExplainedLe
   return row ?? null;
 }
 
-/** Paused at `now`: docs/domain.md, Pause (the shared meaning). */
-export async function readAllAgents(db: Db, now: Date): Promise<AgentFacts[]> {
+export async function readAllAgents(db: Db): Promise<AgentFacts[]> {
   return queryRows<AgentFacts>(
     db,
     sql`select u.id, u.name,
-               (s.status is not null) as active,
                p.category::text as category,
                coalesce(p.leads_per_day, 0) as quota,
                coalesce(p.enrollment_only, false) as "enrollmentOnly",
+               ${isoInstant(sql`u.paused_at`)} as "pausedAt",
+               ${isoInstant(sql`u.paused_until`)} as "pausedUntil",
                coalesce(pr.states, '{}')::text[] as states,
                coalesce(pr.cities, '{}')::text[] as cities,
                pr.age_min as "ageMin",
                pr.age_max as "ageMax",
                coalesce(pr.categories, '{}')::text[] as categories,
-               u.licensed_states::text[] as "licensedStates",
-               (u.paused_at is not null
-                and (u.paused_until is null or u.paused_until > ${now.toISOString()}::timestamptz))
-                 as paused
+               u.licensed_states::text[] as "licensedStates"
           from users u
-          left join subscriptions s on s.user_id = u.id and s.status = 'ACTIVE'
-          left join packages p on p.id = s.package_id
-          left join preferences pr on pr.user_id = u.id
+          ${FIT_JOINS}
          where u.role = 'AGENT'
          order by u.id`,
   );
@@ -80,50 +65,24 @@ export interface ReasonGroup {
 }
 
 /**
- * Every agent's first reason not to take this lead, checked in the database in the order of
- * MISFIT_REASONS up to AGE (the quota is the caller's: it needs today's counts of the few agents
- * left), grouped by reason: counts, and the first `named` agents of each (every agent that fits).
- * One statement over the agents, instead of 10,000 rows sent to be checked one by one; prepared
- * (its text never varies), so repeated explanations skip parsing and planning.
- * `closedCategories`: the categories whose enrollment window is closed today (eligibility.ts);
- * `city`: the lead's city as the engine normalizes it.
+ * Every agent's first reason not to take this lead, the fit rule's SQL rendering checked in the
+ * database up to AGE (the quota is the caller's: it needs today's counts of the few agents left),
+ * grouped by reason: counts, and the first `named` agents of each (every agent that fits). One
+ * statement over the agents, instead of 10,000 rows sent to be checked one by one; prepared (its
+ * text never varies), so repeated explanations skip parsing and planning.
  */
 export async function agentReasonsForLead(
   db: Db,
-  lead: { category: string; state: string; city: string; age: number },
-  now: Date,
-  closedCategories: string[],
+  params: FitSqlParams,
   named: number,
 ): Promise<ReasonGroup[]> {
-  const closed = `{${closedCategories.join(',')}}`;
   return queryPreparedRows<ReasonGroup>(
     db,
     sql`with a as (
           select u.id, u.name, coalesce(p.leads_per_day, 0) as quota,
-                 case
-                   when s.status is null then 0
-                   when u.paused_at is not null
-                        and (u.paused_until is null
-                             or u.paused_until > ${now.toISOString()}::timestamptz) then 1
-                   when p.enrollment_only and p.category::text = any(${closed}::text[]) then 2
-                   when p.category::text <> ${lead.category}
-                        or (cardinality(pr.categories) > 0
-                            and not ${lead.category}::lead_category = any(pr.categories)) then 3
-                   when cardinality(u.licensed_states) > 0
-                        and not ${lead.state} = any(u.licensed_states) then 4
-                   when cardinality(pr.states) > 0 and not ${lead.state} = any(pr.states) then 5
-                   when cardinality(pr.cities) > 0
-                        and not exists (
-                          select 1 from unnest(pr.cities) c
-                           where lower(regexp_replace(btrim(c), '\\s+', ' ', 'g')) = ${lead.city})
-                     then 6
-                   when (pr.age_min is not null and ${lead.age} < pr.age_min)
-                        or (pr.age_max is not null and ${lead.age} > pr.age_max) then 7
-                 end as reason
+                 ${firstMisfitSql(params)} as reason
             from users u
-            left join subscriptions s on s.user_id = u.id and s.status = 'ACTIVE'
-            left join packages p on p.id = s.package_id
-            left join preferences pr on pr.user_id = u.id
+            ${FIT_JOINS}
            where u.role = 'AGENT'),
         ranked as (
           select a.*, row_number() over (partition by reason order by id) as k from a)

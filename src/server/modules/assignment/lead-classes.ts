@@ -9,8 +9,8 @@
  * graph has one node per distinct set of agents, however many leads there are.
  */
 import type { LeadCategory } from '../../../shared/domain';
+import { normalizeCity } from '../fit/fit-rule.service';
 import type { AgentProfile } from './eligibility';
-import { normalizeCity } from './eligibility';
 import {
   type LeadClass,
   type LeadSpan,

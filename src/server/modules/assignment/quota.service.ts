@@ -20,9 +20,8 @@ export function assignedOnBusinessDate(
   return assignedOnDate(db, businessDate, agentIds);
 }
 
-export { enrollmentOpen, normalizeCity } from './eligibility';
 /*
- * For the intake's instant assignment (modules/intake), which applies the same quota lock and
- * eligibility rules in its one statement: reached through this service, as module boundaries ask.
+ * For the intake's instant assignment (modules/intake), which applies the same quota lock in its
+ * one statement: reached through this service, as module boundaries ask.
  */
 export { lockQuotasShared } from './quota-lock';

@@ -78,9 +78,13 @@ export async function runAssignment(
       const runId = await insertRun(tx, { trigger: options.trigger, businessDate, scheduleKey });
       if (runId === null) return null;
 
-      const rows = await readActiveAgents(tx, now);
+      const rows = await readActiveAgents(tx);
       const used = await assignedOnDate(tx, businessDate);
-      const agents = eligibleAgents(rows, used, businessDate, config.ENROLLMENT_WINDOWS);
+      const agents = eligibleAgents(rows, used, {
+        now,
+        businessDate,
+        windows: config.ENROLLMENT_WINDOWS,
+      });
       figures.eligibleAgents = agents.length;
       // Categories never share an agent (an agent takes leads of its package's category only),
       // so each is solved and written on its own, and both sides work at once: the database

@@ -1,11 +1,12 @@
 /**
- * The intake's statements (design 7): store one lead (idempotent per source and externalId),
+ * The intake's statements (docs/domain.md, "The real-time intake"): store one lead (idempotent per source and externalId),
  * pick the agent that gets it at once, and hand it over under a per-agent lock with the quota
  * checked again (docs/decisions/015-intake-assignment.md).
  */
 import { sql } from 'drizzle-orm';
 import type { LeadCategory } from '../../../shared/domain';
 import { type Db, queryPreparedRows, queryRows } from '../../db/client';
+import { type FitSqlParams, fitsSql } from '../fit/fit-rule-sql.service';
 
 export interface IntakeLeadRow {
   externalId: string | null;
@@ -78,14 +79,9 @@ export async function findSourceLead(
 }
 
 export interface PickInput {
-  category: LeadCategory;
-  state: string;
-  /** normalized as eligibility.normalizeCity does */
-  city: string;
-  age: number;
+  /** the lead and the moment, for the fit rule's SQL rendering */
+  fit: FitSqlParams;
   businessDate: string;
-  /** whether the category's enrollment window is open (or it has none) on the business date */
-  enrollmentOpen: boolean;
   /** agents that already lost a race for this lead */
   exclude: number[];
 }
@@ -96,13 +92,12 @@ export interface PickedAgent {
 }
 
 /**
- * The fitting eligible agent with the lowest (a + 1) / q (a: leads today by any trigger, q: the
- * package's leads per day), ties to the agent whose last lead today is oldest (none today counts
- * as oldest), then the lower id. One prepared statement (its plan is kept per connection): the
- * fits in SQL, the cheap preference checks first; a per agent by one index-only probe of
+ * The fitting agent with the lowest (a + 1) / q (a: leads today by any trigger, q: the package's
+ * leads per day), ties to the agent whose last lead today is oldest (none today counts as
+ * oldest), then the lower id. One prepared statement (its plan is kept per connection): the fit
+ * is the fit rule's SQL rendering (modules/fit); a per agent by one index-only probe of
  * (assigned_on, agent_id) (at most q entries each), never a scan of today's leads; the time of
- * the last lead (a heap read) only for the agents tied at the lowest ratio. Paused agents and
- * agents not licensed in the lead's state are left out (docs/domain.md, Pause, Licensed states).
+ * the last lead (a heap read) only for the agents tied at the lowest ratio.
  */
 export async function pickAgent(tx: Db, input: PickInput): Promise<PickedAgent | null> {
   const exclude = `{${input.exclude.join(',')}}`;
@@ -110,28 +105,16 @@ export async function pickAgent(tx: Db, input: PickInput): Promise<PickedAgent |
   const [row] = await queryPreparedRows<PickedAgent>(
     tx,
     sql`with fit as (
-          select s.user_id as id, p.leads_per_day as q
-            from packages p
-            join subscriptions s on s.package_id = p.id and s.status = 'ACTIVE'
-            left join preferences pr on pr.user_id = s.user_id
-           where p.category = ${input.category}::lead_category
+          select u.id, p.leads_per_day as q
+            from users u
+            join subscriptions s on s.user_id = u.id and s.status = 'ACTIVE'
+            join packages p on p.id = s.package_id
+            left join preferences pr on pr.user_id = u.id
+           where u.role = 'AGENT'
+             and p.category = ${input.fit.lead.category}::lead_category
              and p.leads_per_day > 0
-             and (not p.enrollment_only or ${input.enrollmentOpen}::boolean)
-             and (pr.user_id is null or (
-                  (cardinality(pr.states) = 0 or ${input.state}::text = any(pr.states))
-              and (pr.age_min is null or ${input.age}::int >= pr.age_min)
-              and (pr.age_max is null or ${input.age}::int <= pr.age_max)
-              and (cardinality(pr.categories) = 0 or p.category = any(pr.categories))
-              and (cardinality(pr.cities) = 0 or exists (
-                     select 1 from unnest(pr.cities) c
-                      where lower(regexp_replace(regexp_replace(c, '^\\s+|\\s+$', '', 'g'),
-                                                 '\\s+', ' ', 'g')) = ${input.city}::text))))
-             and s.user_id <> all(${exclude}::int[])
-             and exists (select 1 from users u where u.id = s.user_id and u.role = 'AGENT'
-                   and not (u.paused_at is not null
-                            and (u.paused_until is null or u.paused_until > now()))
-                   and (cardinality(u.licensed_states) = 0
-                        or ${input.state}::text = any(u.licensed_states)))),
+             and u.id <> all(${exclude}::int[])
+             and ${fitsSql(input.fit)}),
         counted as (
           select f.id, f.q, t.a
             from fit f

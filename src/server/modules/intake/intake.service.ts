@@ -7,8 +7,10 @@ import type { IntakeAccepted } from '../../../shared/contracts/sources';
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
 import { businessDate } from '../../lib/business-time';
-import { enrollmentOpen, lockQuotasShared, normalizeCity } from '../assignment/quota.service';
+import { lockQuotasShared } from '../assignment/quota.service';
 import { leadsAssigned } from '../delivery/lead-assigned.service';
+import { fitLead } from '../fit/fit-rule.service';
+import { fitSqlParams } from '../fit/fit-rule-sql.service';
 import { type LeadField, type LeadValues, validateLead } from '../leads/lead-row.service';
 import {
   assignToAgent,
@@ -243,16 +245,13 @@ async function assignAtOnce(
   config: Pick<AppConfig, 'ENROLLMENT_WINDOWS'>,
 ): Promise<boolean> {
   const exclude: number[] = [];
+  const fit = fitSqlParams(fitLead(lead), {
+    now: new Date(),
+    businessDate: day,
+    windows: config.ENROLLMENT_WINDOWS,
+  });
   for (let attempt = 0; attempt < PICK_ATTEMPTS; attempt++) {
-    const agent = await pickAgent(tx, {
-      category: lead.category,
-      state: lead.state,
-      city: normalizeCity(lead.city),
-      age: lead.age,
-      businessDate: day,
-      enrollmentOpen: enrollmentOpen(lead.category, true, day, config.ENROLLMENT_WINDOWS),
-      exclude,
-    });
+    const agent = await pickAgent(tx, { fit, businessDate: day, exclude });
     if (!agent) return false;
     if (
       await assignToAgent(tx, { leadId, agentId: agent.id, quota: agent.quota, businessDate: day })

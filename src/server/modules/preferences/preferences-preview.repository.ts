@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { LEAD_CATEGORIES, type LeadCategory } from '../../../shared/domain';
 import { type Db, enumLiteral, queryRows } from '../../db/client';
+import { normalizedCitySql } from '../fit/fit-rule-sql.service';
 
 export interface AgentPackageFacts {
   category: LeadCategory | null;
@@ -26,7 +27,7 @@ export interface DayCountRow {
   /** days after `from` */
   d: number;
   state: string;
-  /** normalized as the engine compares cities */
+  /** normalized as the fit rule compares cities */
   city: string;
   age: number;
   n: number;
@@ -46,7 +47,7 @@ export function categoryDayCounts(
   return queryRows<DayCountRow>(
     db,
     sql`select (created_at at time zone ${timeZone})::date - ${from}::date as d, state,
-               lower(regexp_replace(btrim(city), '\\s+', ' ', 'g')) as city, age,
+               ${normalizedCitySql(sql`city`)} as city, age,
                count(*)::int as n
           from leads
          where category = ${enumLiteral(category, LEAD_CATEGORIES)}::lead_category

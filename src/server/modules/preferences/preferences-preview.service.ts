@@ -5,6 +5,7 @@ import type {
 import { LEAD_CATEGORIES } from '../../../shared/domain';
 import type { Db } from '../../db/client';
 import { businessDate } from '../../lib/business-time';
+import { firstLeadMisfit, fitProfile } from '../fit/fit-rule.service';
 import { agentPackageFacts } from './preferences-preview.repository';
 import { matchedPerDay } from './preview-counts';
 
@@ -17,16 +18,12 @@ function addDays(date: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-/** How cities are compared: as the engine's normalizeCity (docs/domain.md, Assignment). */
-function normalizeCity(city: string): string {
-  return city.trim().replace(/\s+/g, ' ').toLowerCase();
-}
-
 /**
  * How many leads the preferences being edited would have matched over the last PREVIEW_DAYS
- * business days, per day, against the package's leads a day (design 12, Preview). The fit is the
- * engine's: the package's category (if the preferences keep it), the licence, states, cities,
- * ages; whether the lead went to someone else is not asked.
+ * business days, per day, against the package's leads a day (docs/domain.md, "Preferences
+ * preview"). The fit is the fit rule's lead conditions (modules/fit): the package's category (if
+ * the preferences keep it), the licence, states, cities, ages; whether the lead went to someone
+ * else, and the agent conditions (pause, enrollment window), are not asked.
  */
 export async function previewPreferences(
   db: Db,
@@ -47,16 +44,34 @@ export async function previewPreferences(
   const today = businessDate(timeZone, now);
   const from = addDays(today, -(PREVIEW_DAYS - 1));
   const to = today;
+  // the edited preferences as an agent of each counted category (the package's, or the
+  // chosen ones when there is no package yet)
+  const profiles = new Map(
+    categories.map((category) => [
+      category,
+      fitProfile(
+        {
+          id: agentId,
+          category,
+          quota: pkg.leadsPerDay ?? 0,
+          enrollmentOnly: false,
+          pausedAt: null,
+          pausedUntil: null,
+          states: q.states,
+          cities: q.cities,
+          ageMin: q.ageMin ?? null,
+          ageMax: q.ageMax ?? null,
+          categories: [],
+          licensedStates: pkg.licensedStates,
+        },
+        { now, businessDate: today, windows: {} },
+      ),
+    ]),
+  );
   const perDay = await matchedPerDay(
     db,
-    {
-      categories,
-      states: [...new Set(q.states)],
-      licensedStates: pkg.licensedStates,
-      cities: [...new Set(q.cities.map(normalizeCity).filter((c) => c !== ''))],
-      ageMin: q.ageMin ?? null,
-      ageMax: q.ageMax ?? null,
-    },
+    categories,
+    (lead) => firstLeadMisfit(profiles.get(lead.category)!, lead) === null,
     from,
     to,
     PREVIEW_DAYS,

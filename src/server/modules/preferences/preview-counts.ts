@@ -1,11 +1,12 @@
 /**
- * The preview's counts (design 12, decision 021): per category, the last days' leads counted by
+ * The preview's counts (docs/domain.md, "Preferences preview"; decision 021): per category, the last days' leads counted by
  * (day, state, city, age), held in memory per database for PREVIEW_REFRESH_MS and refreshed in
  * the background once older (the stale counts answer meanwhile), so a preview sums a few
  * thousand counts instead of reading a month of leads: a month can hold a million of them.
  */
 import type { LeadCategory } from '../../../shared/domain';
 import type { Db } from '../../db/client';
+import type { FitLead } from '../fit/fit-rule.service';
 import { categoryDayCounts } from './preferences-preview.repository';
 
 /** How old the counts may get before a refresh starts (a new lead shows within about this). */
@@ -101,44 +102,28 @@ async function countsFor(
   return (slot.loading ?? Promise.resolve(slot.counts)) as Promise<Counts>;
 }
 
-export interface PreviewFilter {
-  categories: LeadCategory[];
-  states: string[];
-  licensedStates: string[];
-  /** normalized as the engine compares them */
-  cities: string[];
-  ageMin: number | null;
-  ageMax: number | null;
-}
-
-/** Leads the filter matches on each day of the window (index 0: `from`). */
+/** Leads the predicate accepts on each day of the window (index 0: `from`). */
 export async function matchedPerDay(
   db: Db,
-  filter: PreviewFilter,
+  categories: LeadCategory[],
+  fits: (lead: FitLead) => boolean,
   from: string,
   to: string,
   days: number,
   timeZone: string,
 ): Promise<number[]> {
   const perDay = new Array<number>(days).fill(0);
-  const states = filter.states.length > 0 ? new Set(filter.states) : null;
-  const licensed = filter.licensedStates.length > 0 ? new Set(filter.licensedStates) : null;
-  const cities = filter.cities.length > 0 ? new Set(filter.cities) : null;
-  const lo = filter.ageMin ?? 0;
-  const hi = filter.ageMax ?? Number.POSITIVE_INFINITY;
-  const all = await Promise.all(
-    filter.categories.map((c) => countsFor(db, c, from, to, days, timeZone)),
-  );
-  for (const c of all) {
+  const all = await Promise.all(categories.map((c) => countsFor(db, c, from, to, days, timeZone)));
+  const lead: FitLead = { category: categories[0], state: '', city: '', age: 0 };
+  all.forEach((c, k) => {
+    lead.category = categories[k];
     for (let i = 0; i < c.n.length; i++) {
-      const age = c.age[i];
-      if (age < lo || age > hi) continue;
-      const state = c.state[i];
-      if (states && !states.has(state)) continue;
-      if (licensed && !licensed.has(state)) continue;
-      if (cities && !cities.has(c.city[i])) continue;
-      if (c.d[i] < days) perDay[c.d[i]] += c.n[i];
+      if (c.d[i] >= days) continue;
+      lead.state = c.state[i];
+      lead.city = c.city[i];
+      lead.age = c.age[i];
+      if (fits(lead)) perDay[c.d[i]] += c.n[i];
     }
-  }
+  });
   return perDay;
 }

@@ -1,0 +1,95 @@
+/**
+ * The fit rule's one SQL rendering, the twin of fit-rule.service.ts: each condition there has
+ * its statement here, under the same reason, over these aliases:
+ *   u  users (role AGENT)
+ *   s  the agent's ACTIVE subscription (left join: null when none)
+ *   p  its package (left join)
+ *   pr the agent's preferences (left join: null when never saved)
+ * Every condition is a boolean that is never null, so it can be negated and composed. The
+ * capacity condition (quota left today) is not here: its callers count today's leads themselves.
+ * test/fit-rule.test.ts runs these against the TypeScript definition on random instances.
+ */
+import { type SQL, sql } from 'drizzle-orm';
+import { MISFIT_REASONS } from '../../../shared/contracts/explain';
+import { LEAD_CATEGORIES, type LeadCategory } from '../../../shared/domain';
+import type { AgentReason, FitContext, FitLead, LeadReason } from './fit-rule.service';
+import { enrollmentOpen } from './fit-rule.service';
+
+/** What the statements are given: the lead, the clock, the categories whose window is closed. */
+export interface FitSqlParams {
+  lead: FitLead;
+  now: Date;
+  closedCategories: LeadCategory[];
+}
+
+/** The parameters of a statement for this lead at this moment. */
+export function fitSqlParams(lead: FitLead, ctx: FitContext): FitSqlParams {
+  return {
+    lead,
+    now: ctx.now,
+    closedCategories: LEAD_CATEGORIES.filter(
+      (c) => !enrollmentOpen(c, true, ctx.businessDate, ctx.windows),
+    ),
+  };
+}
+
+/** A preference list in SQL: empty (or never saved) means any. */
+const anyOf = (list: SQL, value: SQL) =>
+  sql`coalesce(cardinality(${list}), 0) = 0 or ${value} = any(${list})`;
+
+/** normalizeCity in SQL: trim, collapse inner whitespace, lowercase. */
+export const normalizedCitySql = (city: SQL) =>
+  sql`lower(regexp_replace(regexp_replace(${city}, '^\\s+|\\s+$', '', 'g'), '\\s+', ' ', 'g'))`;
+
+type Render = (p: FitSqlParams) => SQL;
+
+export const AGENT_CONDITIONS_SQL: Record<AgentReason, Render> = {
+  NOT_ACTIVE: () => sql`s.status is not null`,
+  PAUSED: (p) =>
+    sql`not (u.paused_at is not null
+             and (u.paused_until is null or u.paused_until > ${p.now.toISOString()}::timestamptz))`,
+  ENROLLMENT_WINDOW: (p) =>
+    sql`not (coalesce(p.enrollment_only, false)
+             and coalesce(p.category::text = any(${`{${p.closedCategories.join(',')}}`}::text[]), false))`,
+};
+
+export const LEAD_CONDITIONS_SQL: Record<LeadReason, Render> = {
+  CATEGORY: (p) =>
+    sql`coalesce(p.category = ${p.lead.category}::lead_category, false)
+        and (${anyOf(sql`pr.categories`, sql`${p.lead.category}::lead_category`)})`,
+  LICENCE: (p) => anyOf(sql`u.licensed_states`, sql`${p.lead.state}::text`),
+  STATE: (p) => anyOf(sql`pr.states`, sql`${p.lead.state}::text`),
+  CITY: (p) =>
+    sql`coalesce(cardinality(pr.cities), 0) = 0 or exists (
+          select 1 from unnest(pr.cities) c where ${normalizedCitySql(sql`c`)} = ${p.lead.city}::text)`,
+  AGE: (p) =>
+    sql`(pr.age_min is null or ${p.lead.age}::int >= pr.age_min)
+        and (pr.age_max is null or ${p.lead.age}::int <= pr.age_max)`,
+};
+
+const ORDERED: [string, Render][] = [
+  ...Object.entries(AGENT_CONDITIONS_SQL),
+  ...Object.entries(LEAD_CONDITIONS_SQL),
+];
+
+/** Every condition but capacity holds: the agent fits the lead. */
+export function fitsSql(p: FitSqlParams): SQL {
+  return sql.join(
+    ORDERED.map(([, render]) => sql`(${render(p)})`),
+    sql` and `,
+  );
+}
+
+/** The index in MISFIT_REASONS of the first condition that fails; null when the agent fits. */
+export function firstMisfitSql(p: FitSqlParams): SQL {
+  const whens = ORDERED.map(
+    ([reason, render]) =>
+      sql`when not (${render(p)}) then ${sql.raw(String(MISFIT_REASONS.indexOf(reason as never)))}`,
+  );
+  return sql`case ${sql.join(whens, sql` `)} end`;
+}
+
+/** The joins the conditions read, after `from users u`. */
+export const FIT_JOINS = sql`left join subscriptions s on s.user_id = u.id and s.status = 'ACTIVE'
+  left join packages p on p.id = s.package_id
+  left join preferences pr on pr.user_id = u.id`;

@@ -1,0 +1,185 @@
+/**
+ * The fit rule: may this agent receive this lead (docs/domain.md, "The fit rule"). This file is
+ * its one TypeScript definition; fit-rule-sql.service.ts is its one SQL rendering, and
+ * test/fit-rule.test.ts proves on random instances that the two, the engine, the intake's pick,
+ * the explanation and the preview all agree. Adding a condition means editing this file and
+ * its twin (docs/ARCHITECTURE.md, "Adding a condition to the fit rule").
+ *
+ * The conditions run in MISFIT_REASONS order; the first that fails is the reason the agent does
+ * not fit. Agent conditions need no lead (an agent failing one gets no lead at all), lead
+ * conditions compare the agent's preferences and licence with the lead, and the capacity
+ * condition (quota left today) applies only to a lead still waiting for an agent.
+ */
+import type { MisfitReason } from '../../../shared/contracts/explain';
+import type { LeadCategory } from '../../../shared/domain';
+import type { EnrollmentWindows } from '../../config/env';
+import { inYearlyWindow, monthDayOf } from '../../lib/business-time';
+
+/** What the rule reads of an agent (role AGENT), as the repositories read it. */
+export interface FitAgent {
+  id: number;
+  /** the category of the package of the agent's ACTIVE subscription; null: none is ACTIVE */
+  category: LeadCategory | null;
+  /** the package's leads per day (0 without an ACTIVE subscription) */
+  quota: number;
+  enrollmentOnly: boolean;
+  /** ISO instants; paused while pausedAt is set and pausedUntil is unset or still ahead */
+  pausedAt: string | null;
+  pausedUntil: string | null;
+  /** the agent's preferences: [] and null mean "any" */
+  states: string[];
+  cities: string[];
+  ageMin: number | null;
+  ageMax: number | null;
+  categories: string[];
+  /** states the agent is licensed in; []: not restricted */
+  licensedStates: string[];
+}
+
+/** When the rule is asked: the clock (pauses), the business date and the enrollment windows. */
+export interface FitContext {
+  now: Date;
+  businessDate: string;
+  windows: EnrollmentWindows;
+}
+
+/** What the rule reads of a lead; `city` normalized by normalizeCity. */
+export interface FitLead {
+  category: LeadCategory;
+  state: string;
+  city: string;
+  age: number;
+}
+
+/** An agent with what needs no lead decided once: its agent-level reason, cities normalized. */
+export interface FitProfile extends FitAgent {
+  /** the first failing agent condition; null: the agent may receive leads today */
+  agentReason: MisfitReason | null;
+  normalizedCities: string[];
+  /** leads received today by any trigger */
+  assignedToday: number;
+}
+
+/** Lowercase, trim, collapse inner whitespace: how cities are compared. */
+export function normalizeCity(city: string): string {
+  return city.trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+/**
+ * Whether an enrollment-only package may receive leads on this business date. A category with
+ * no window configured (FINAL_EXPENSE by default) has no enrollment period to wait for.
+ */
+export function enrollmentOpen(
+  category: LeadCategory,
+  enrollmentOnly: boolean,
+  businessDate: string,
+  windows: EnrollmentWindows,
+): boolean {
+  if (!enrollmentOnly) return true;
+  const window = windows[category];
+  if (!window) return true;
+  return inYearlyWindow(monthDayOf(businessDate), window.start, window.end);
+}
+
+/** Paused at `now`: from pausedAt until pausedUntil, or until the agent resumes. */
+export function pausedAt(agent: Pick<FitAgent, 'pausedAt' | 'pausedUntil'>, now: Date): boolean {
+  if (agent.pausedAt === null) return false;
+  return agent.pausedUntil === null || new Date(agent.pausedUntil).getTime() > now.getTime();
+}
+
+type AgentCheck = (a: FitAgent, ctx: FitContext) => boolean;
+type LeadCheck = (a: FitProfile, lead: FitLead) => boolean;
+
+/** Conditions on the agent alone, in order: each holds for an agent that may get leads. */
+export const AGENT_CONDITIONS = {
+  NOT_ACTIVE: (a) => a.category !== null,
+  PAUSED: (a, ctx) => !pausedAt(a, ctx.now),
+  ENROLLMENT_WINDOW: (a, ctx) =>
+    a.category === null ||
+    enrollmentOpen(a.category, a.enrollmentOnly, ctx.businessDate, ctx.windows),
+} satisfies Partial<Record<MisfitReason, AgentCheck>>;
+
+/** Conditions between the agent and the lead, in order. */
+export const LEAD_CONDITIONS = {
+  CATEGORY: (a, lead) =>
+    a.category === lead.category &&
+    (a.categories.length === 0 || a.categories.includes(lead.category)),
+  LICENCE: (a, lead) => a.licensedStates.length === 0 || a.licensedStates.includes(lead.state),
+  STATE: (a, lead) => a.states.length === 0 || a.states.includes(lead.state),
+  CITY: (a, lead) => a.normalizedCities.length === 0 || a.normalizedCities.includes(lead.city),
+  AGE: (a, lead) =>
+    (a.ageMin === null || lead.age >= a.ageMin) && (a.ageMax === null || lead.age <= a.ageMax),
+} satisfies Partial<Record<MisfitReason, LeadCheck>>;
+
+/** The lead fields each lead condition reads (the explanation keeps its narrowings by them). */
+export const LEAD_CONDITION_READS: Record<LeadReason, (keyof FitLead)[]> = {
+  CATEGORY: ['category'],
+  LICENCE: ['state'],
+  STATE: ['state'],
+  CITY: ['city'],
+  AGE: ['age'],
+};
+
+/** The capacity condition: a lead still waiting needs quota left today. */
+export const CAPACITY_CONDITIONS = {
+  QUOTA_FULL: (a: FitProfile) => a.assignedToday < a.quota,
+} satisfies Partial<Record<MisfitReason, (a: FitProfile) => boolean>>;
+
+export type AgentReason = keyof typeof AGENT_CONDITIONS;
+export type LeadReason = keyof typeof LEAD_CONDITIONS;
+
+/** The agent, ready to be checked against many leads. */
+export function fitProfile(agent: FitAgent, ctx: FitContext, assignedToday = 0): FitProfile {
+  let agentReason: MisfitReason | null = null;
+  for (const [reason, holds] of Object.entries(AGENT_CONDITIONS) as [AgentReason, AgentCheck][]) {
+    if (!holds(agent, ctx)) {
+      agentReason = reason;
+      break;
+    }
+  }
+  return {
+    ...agent,
+    agentReason,
+    assignedToday,
+    normalizedCities: [...new Set(agent.cities.map(normalizeCity).filter((c) => c !== ''))],
+  };
+}
+
+/** The first lead condition the agent fails for this lead; null when every one holds. */
+export function firstLeadMisfit(a: FitProfile, lead: FitLead): LeadReason | null {
+  for (const [reason, holds] of Object.entries(LEAD_CONDITIONS) as [LeadReason, LeadCheck][]) {
+    if (!holds(a, lead)) return reason;
+  }
+  return null;
+}
+
+/**
+ * The first reason the agent does not fit the lead, in MISFIT_REASONS order; null when it fits.
+ * `withCapacity`: a lead still waiting also needs quota left today; a lead already given does not.
+ */
+export function firstMisfit(
+  a: FitProfile,
+  lead: FitLead,
+  withCapacity: boolean,
+): MisfitReason | null {
+  if (a.agentReason) return a.agentReason;
+  const reason = firstLeadMisfit(a, lead);
+  if (reason) return reason;
+  if (withCapacity && !CAPACITY_CONDITIONS.QUOTA_FULL(a)) return 'QUOTA_FULL';
+  return null;
+}
+
+/** A lead as the rule compares it: its city normalized. */
+export function fitLead(lead: {
+  category: LeadCategory;
+  state: string;
+  city: string;
+  age: number;
+}): FitLead {
+  return {
+    category: lead.category,
+    state: lead.state,
+    city: normalizeCity(lead.city),
+    age: lead.age,
+  };
+}

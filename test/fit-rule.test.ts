@@ -1,0 +1,309 @@
+/**
+ * The fit rule (docs/domain.md, "The fit rule") is defined once in TypeScript and rendered once in
+ * SQL; every user of it must agree with that definition. On random instances of agents (packages,
+ * pauses, licences, preferences with odd spellings of cities, quota used today) and leads, in a
+ * real database:
+ * - the SQL rendering names the same first reason as the TypeScript definition for every agent;
+ * - the engine (its read, eligibility and lead classes) lets exactly the fitting agents with quota
+ *   left take each lead;
+ * - the intake's pick answers one of those agents, or none when there is none;
+ * - the explanation's count of NEW leads by reason names the furthest condition any agent passes;
+ * - the preferences preview counts exactly the leads the lead conditions accept.
+ */
+import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EnrollmentWindows } from '../src/server/config/env';
+import { type Database, queryRows } from '../src/server/db/client';
+import { businessDate } from '../src/server/lib/business-time';
+import { readActiveAgents } from '../src/server/modules/assignment/assignment.repository';
+import { eligibleAgents } from '../src/server/modules/assignment/eligibility';
+import {
+  agentReasonsForLead,
+  readAllAgents,
+} from '../src/server/modules/assignment/explain.repository';
+import { classifyGroups } from '../src/server/modules/assignment/explain.service';
+import { buildClasses } from '../src/server/modules/assignment/lead-classes';
+import { assignedOnDate } from '../src/server/modules/assignment/quota.repository';
+import {
+  type FitContext,
+  type FitLead,
+  firstLeadMisfit,
+  firstMisfit,
+  fitLead,
+  fitProfile,
+} from '../src/server/modules/fit/fit-rule.service';
+import { fitSqlParams } from '../src/server/modules/fit/fit-rule-sql.service';
+import { pickAgent } from '../src/server/modules/intake/intake.repository';
+import { previewPreferences } from '../src/server/modules/preferences/preferences-preview.service';
+import { MISFIT_REASONS, type MisfitReason } from '../src/shared/contracts/explain';
+import type { LeadCategory } from '../src/shared/domain';
+import { createTestDatabase } from './support/test-db';
+
+const TZ = 'America/New_York';
+const CATEGORIES: LeadCategory[] = ['MEDICARE', 'ACA', 'FINAL_EXPENSE'];
+const STATES = ['TX', 'FL', 'GA', 'OH'];
+const CITIES = ['Austin', '  austin ', 'El  Paso', '\tMiami', 'tampa'];
+const LEAD_CITIES = ['Austin', 'el paso', 'MIAMI', 'Tampa', 'Dallas'];
+/** how many random instances each database runs */
+const RUNS = 100;
+
+function monthDay(date: Date): string {
+  return date.toISOString().slice(5, 10);
+}
+
+/** MEDICARE's window is open today, ACA's closed: both sides of ENROLLMENT_WINDOW are seen. */
+function windowsAround(now: Date): EnrollmentWindows {
+  const day = 86_400_000;
+  const at = (days: number) => monthDay(new Date(now.getTime() + days * day));
+  return {
+    MEDICARE: { start: at(-2), end: at(2) },
+    ACA: { start: at(10), end: at(20) },
+  };
+}
+
+const subset = <T>(values: T[]) => fc.subarray(values, { minLength: 0 });
+const pauseArb = fc.constantFrom('open', 'ended', 'ahead');
+/** mostly a category in play, so that later conditions are reached often */
+const categoryArb = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom<LeadCategory>('MEDICARE', 'FINAL_EXPENSE') },
+  { weight: 1, arbitrary: fc.constant<LeadCategory>('ACA') },
+);
+/** ages at, just below and just above the agents' bounds */
+const AGES = [64, 65, 66, 69, 70, 71, 74, 75, 76, 80, 81];
+const agentArb = fc.record({
+  active: fc.oneof(
+    { weight: 5, arbitrary: fc.constant(true) },
+    { weight: 1, arbitrary: fc.constant(false) },
+  ),
+  category: categoryArb,
+  quota: fc.integer({ min: 0, max: 3 }),
+  assignedToday: fc.integer({ min: 0, max: 2 }),
+  enrollmentOnly: fc.boolean(),
+  pause: fc.oneof(
+    { weight: 4, arbitrary: fc.constant('none') },
+    { weight: 1, arbitrary: pauseArb },
+  ),
+  licensedStates: subset(STATES),
+  hasPreferences: fc.boolean(),
+  states: subset(STATES),
+  cities: subset(CITIES),
+  ageMin: fc.option(fc.constantFrom(65, 70), { nil: null }),
+  ageMax: fc.option(fc.constantFrom(70, 75, 80), { nil: null }),
+  categories: subset(CATEGORIES),
+});
+type AgentSpec = typeof agentArb extends fc.Arbitrary<infer T> ? T : never;
+const leadArb = fc.record({
+  category: categoryArb,
+  state: fc.constantFrom(...STATES),
+  city: fc.constantFrom(...LEAD_CITIES),
+  age: fc.constantFrom(...AGES),
+});
+type LeadSpec = typeof leadArb extends fc.Arbitrary<infer T> ? T : never;
+const instanceArb = fc.record({
+  agents: fc.array(agentArb, { minLength: 0, maxLength: 6 }),
+  leads: fc.array(leadArb, { minLength: 1, maxLength: 8 }),
+});
+
+const pg = (list: string[]) => `{${list.map((v) => `"${v.replace(/"/g, '\\"')}"`).join(',')}}`;
+
+async function store(db: Database['db'], agents: AgentSpec[], now: Date, day: string) {
+  await db.execute(
+    sql`truncate lead_history, leads, subscriptions, preferences, packages, users restart identity cascade`,
+  );
+  const hour = 3_600_000;
+  const ids: number[] = [];
+  for (const [i, a] of agents.entries()) {
+    const pausedAt = a.pause === 'none' ? null : new Date(now.getTime() - 48 * hour).toISOString();
+    const pausedUntil =
+      a.pause === 'ended'
+        ? new Date(now.getTime() - hour).toISOString()
+        : a.pause === 'ahead'
+          ? new Date(now.getTime() + hour).toISOString()
+          : null;
+    const [user] = await queryRows<{ id: number }>(
+      db,
+      sql`insert into users (name, email, password_hash, role, licensed_states, paused_at, paused_until)
+            values (${`Agent ${i}`}, ${`fit${i}@example.com`}, 'x', 'AGENT',
+                    ${pg(a.licensedStates)}::text[], ${pausedAt}::timestamptz, ${pausedUntil}::timestamptz)
+            returning id`,
+    );
+    ids.push(user.id);
+    const [pkg] = await queryRows<{ id: number }>(
+      db,
+      sql`insert into packages (slug, name, category, price_monthly_cents, leads_per_day,
+                                  commission_pct, enrollment_only)
+            values (${`p${i}`}, ${`P${i}`}, ${a.category}::lead_category, 1000, ${a.quota}, 10,
+                    ${a.enrollmentOnly})
+            returning id`,
+    );
+    await db.execute(
+      sql`insert into subscriptions (user_id, package_id, status)
+          values (${user.id}, ${pkg.id}, ${a.active ? 'ACTIVE' : 'CANCELED'}::subscription_status)`,
+    );
+    if (a.hasPreferences) {
+      await db.execute(
+        sql`insert into preferences (user_id, states, cities, age_min, age_max, categories)
+            values (${user.id}, ${pg(a.states)}::text[], ${pg(a.cities)}::text[], ${a.ageMin},
+                    ${a.ageMax}, ${pg(a.categories)}::lead_category[])`,
+      );
+    }
+    for (let k = 0; k < a.assignedToday; k++) {
+      await db.execute(
+        sql`insert into leads (city, state, age, category, status, agent_id, assigned_at, assigned_on)
+            values ('Elsewhere', 'ZZ', 1, ${a.category}::lead_category, 'ASSIGNED', ${user.id},
+                    ${now.toISOString()}::timestamptz, ${day}::date)`,
+      );
+    }
+  }
+  return ids;
+}
+
+async function storeNewLeads(db: Database['db'], leads: LeadSpec[]) {
+  for (const l of leads) {
+    await db.execute(
+      sql`insert into leads (city, state, age, category)
+          values (${l.city}, ${l.state}, ${l.age}, ${l.category}::lead_category)`,
+    );
+  }
+}
+
+describe('the fit rule: every user agrees with its definition', () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it(`on ${RUNS} random instances: SQL, engine, intake pick and explanation`, {
+    timeout: 600_000,
+  }, async () => {
+    const db = database.db;
+    let checkedPairs = 0;
+    await fc.assert(
+      fc.asyncProperty(instanceArb, async ({ agents, leads }) => {
+        const now = new Date();
+        const ctx: FitContext = {
+          now,
+          businessDate: businessDate(TZ, now),
+          windows: windowsAround(now),
+        };
+        await store(db, agents, now, ctx.businessDate);
+        const used = await assignedOnDate(db, ctx.businessDate);
+        const profiles = (await readAllAgents(db)).map((a) =>
+          fitProfile(a, ctx, used.get(a.id) ?? 0),
+        );
+        expect(profiles).toHaveLength(agents.length);
+        const fitLeads: FitLead[] = leads.map(fitLead);
+
+        // the engine: its read, eligibility and classes, one lead per group
+        const engineAgents = eligibleAgents(await readActiveAgents(db), used, ctx);
+        const classes = buildClasses(
+          engineAgents,
+          leads.map((l, i) => ({ ...l, leads: [{ id: i + 1, createdAt: i }] })),
+        );
+        const engineFits = new Map<number, number[]>();
+        for (const c of classes) {
+          const ids = Array.isArray(c.leads)
+            ? c.leads.map((l) => l.id)
+            : Array.from(c.leads.id.subarray(c.leads.start, c.leads.end));
+          for (const id of ids)
+            engineFits.set(
+              id,
+              [...c.fits].sort((x, y) => x - y),
+            );
+        }
+        const levels = classifyGroups(profiles, fitLeads);
+
+        for (const [i, lead] of fitLeads.entries()) {
+          const expected = new Map(profiles.map((a) => [a.id, firstMisfit(a, lead, true)]));
+          const fitting = profiles.filter((a) => expected.get(a.id) === null).map((a) => a.id);
+
+          // the SQL rendering: the same first reason for every agent (capacity aside)
+          const groups = await agentReasonsForLead(db, fitSqlParams(lead, ctx), 1000);
+          const sqlReason = new Map<number, MisfitReason | null>();
+          for (const g of groups)
+            for (const a of g.agents)
+              sqlReason.set(a.id, g.reason === null ? null : MISFIT_REASONS[g.reason]);
+          for (const a of profiles) {
+            expect(sqlReason.get(a.id), `agent ${a.id}, lead ${JSON.stringify(lead)}`).toBe(
+              firstMisfit(a, lead, false),
+            );
+            checkedPairs++;
+          }
+
+          // the engine
+          expect(engineFits.get(i + 1) ?? [], `engine, lead ${JSON.stringify(lead)}`).toEqual(
+            fitting,
+          );
+
+          // the intake's pick
+          const picked = await pickAgent(db, {
+            fit: fitSqlParams(lead, ctx),
+            businessDate: ctx.businessDate,
+            exclude: [],
+          });
+          if (fitting.length === 0) expect(picked).toBeNull();
+          else expect(fitting).toContain(picked?.id);
+
+          // the explanation's furthest reason over the NEW leads
+          const furthest = Math.max(
+            0,
+            ...profiles.map((a) => {
+              const r = expected.get(a.id);
+              return r === null || r === undefined
+                ? MISFIT_REASONS.length
+                : MISFIT_REASONS.indexOf(r);
+            }),
+          );
+          expect(levels[i], `explanation, lead ${JSON.stringify(lead)}`).toBe(furthest);
+        }
+      }),
+      { numRuns: RUNS },
+    );
+    expect(checkedPairs).toBeGreaterThan(RUNS);
+  });
+
+  it('the preferences preview counts the leads the lead conditions accept', async () => {
+    const db = database.db;
+    const [spec] = fc.sample(instanceArb, { numRuns: 1, seed: 23 });
+    const agent: AgentSpec = {
+      ...spec.agents[0],
+      ...(spec.agents.length === 0 ? fc.sample(agentArb, { numRuns: 1, seed: 7 })[0] : {}),
+      active: true,
+      hasPreferences: true,
+      assignedToday: 0,
+    };
+    const now = new Date();
+    const ctx: FitContext = { now, businessDate: businessDate(TZ, now), windows: {} };
+    const [id] = await store(db, [agent], now, ctx.businessDate);
+    const leads = fc.sample(leadArb, { numRuns: 60, seed: 29 });
+    await storeNewLeads(db, leads);
+    const preview = await previewPreferences(
+      db,
+      id,
+      TZ,
+      {
+        states: agent.states,
+        cities: agent.cities,
+        ageMin: agent.ageMin ?? undefined,
+        ageMax: agent.ageMax ?? undefined,
+        categories: agent.categories,
+      } as never,
+      now,
+    );
+    const [facts] = await readAllAgents(db);
+    // the preview asks the lead conditions only, of the package's category
+    const profile = fitProfile({ ...facts, categories: [] }, ctx);
+    const expected = leads
+      .map(fitLead)
+      .filter(
+        (l) =>
+          (agent.categories.length === 0 || agent.categories.includes(l.category)) &&
+          firstLeadMisfit(profile, l) === null,
+      ).length;
+    expect(preview.matched).toBe(expected);
+  });
+});
