@@ -17,6 +17,7 @@ import { assignmentRoutes } from './modules/assignment/assignment.routes';
 import { explainRoutes } from './modules/assignment/explain.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { findSession } from './modules/auth/auth.service';
+import { startSessionSweeper } from './modules/auth/session-sweeper';
 import { createBilling } from './modules/billing/billing.service';
 import { billingAgentRoutes } from './modules/billing/billing-agent.routes';
 import { stripeWebhookRoutes } from './modules/billing/stripe-webhook.routes';
@@ -113,6 +114,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   // a crashed process left RUNNING
   const searchIndexer = startLeadSearchIndexer(app);
   settleAbandonedImportsAtStart(app);
+  startSessionSweeper(app);
   // the delivery queue (pg-boss in the same database): workers for email and CRM webhooks
   const deliveryQueue = await startDeliveryQueue(app, opts.database, opts.deliveryQueue);
   app.addHook('onClose', async () => {
