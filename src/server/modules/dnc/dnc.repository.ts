@@ -1,5 +1,5 @@
 /**
- * The do-not-call list (design 10): E.164 numbers. Imports and the intake refuse leads on it;
+ * The do-not-call list (docs/domain.md, Do-not-call list and consent): E.164 numbers. Imports and the intake refuse leads on it;
  * follow-up messages and calls check it again when they go out.
  */
 import { sql } from 'drizzle-orm';

@@ -24,7 +24,7 @@ function normalizeCity(city: string): string {
 
 /**
  * How many leads the preferences being edited would have matched over the last PREVIEW_DAYS
- * business days, per day, against the package's leads a day (design 12, Preview). The fit is the
+ * business days, per day, against the package's leads a day (docs/domain.md, Analytics that explain). The fit is the
  * engine's: the package's category (if the preferences keep it), the licence, states, cities,
  * ages; whether the lead went to someone else is not asked.
  */
