@@ -37,8 +37,6 @@ export const leadSchema = z.object({
 });
 export type Lead = z.infer<typeof leadSchema>;
 
-export const leadStatusFilter = z.object({ status: z.enum(LEAD_STATUSES).optional() });
-
 export const leadListQuery = z.object({
   status: z.enum(LEAD_STATUSES).optional(),
   q: z.string().trim().max(200).optional(),

@@ -10,21 +10,6 @@ function phoneArray(phones: string[]) {
   return `{${phones.map((p) => `"${p.replace(/["\\]/g, '')}"`).join(',')}}`;
 }
 
-/** Which of these E.164 numbers are on the list (one statement for any number of them). */
-export async function phonesOnDnc(db: Db, phones: string[]): Promise<Set<string>> {
-  if (phones.length === 0) return new Set();
-  const rows = await queryRows<{ phone: string }>(
-    db,
-    sql`select phone from dnc_numbers where phone = any(${phoneArray(phones)}::text[])`,
-  );
-  return new Set(rows.map((r) => r.phone));
-}
-
-/** Whether one number is on the list. */
-export async function isOnDnc(db: Db, phone: string): Promise<boolean> {
-  return (await phonesOnDnc(db, [phone])).size > 0;
-}
-
 /** Adds the numbers (distinct E.164) not yet listed; how many were new. */
 export async function addToDnc(db: Db, phones: string[], addedBy: number): Promise<number> {
   let added = 0;
