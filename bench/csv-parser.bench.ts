@@ -29,7 +29,7 @@ async function main(): Promise<void> {
     };
     parsers.push({ name: path, parse: parseLeadCsv, wall: [], cpu: [] });
   }
-  // the import bench's file: valid phones (design 10), 1% duplicates (valid rows to a parser)
+  // the import bench's file: valid phones (docs/domain.md, Lead quality), 1% duplicates (valid rows to a parser)
   const csv = await writeQualityCsv(join(WORK_DIR, `parser-${ROWS}.csv`), ROWS);
   const loadBefore = loadavg();
   // the parsers take turns, so that a change in the machine's load falls on each alike

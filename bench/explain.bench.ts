@@ -1,6 +1,6 @@
 /**
  * npm run bench -- explain (or `npx tsx bench/explain.bench.ts`): analytics that explain (issue
- * 18, design 12) on PostgreSQL with the assignment bench's pool (bench/lib/assign-pool.ts:
+ * 18; docs/domain.md, Analytics that explain) on PostgreSQL with the assignment bench's pool (bench/lib/assign-pool.ts:
  * 10,000 agents with random preferences and quotas, 1,000,000 leads, one engine run so that
  * leads are both assigned and NEW). Each endpoint is loaded right after GET /api/health at the
  * same connections, so every p99 sits beside its baseline from the same minute:

@@ -3,7 +3,7 @@
  * POST /api/admin/leads/import of the real server, into PostgreSQL and into PGlite; against raw
  * COPY of the same file into a bare table by psql, in the same run on the same machine.
  *
- * The file is design 10's workload (issue 16): every phone a valid US number, 1% of the rows
+ * The file is the Lead quality workload (issue 16; docs/domain.md): every phone a valid US number, 1% of the rows
  * duplicates of an earlier row by phone (written another way) or by email (in other letter
  * case), each of a row up to 50,000 lines before. The import must refuse exactly those (the
  * count is asserted), at >= 0.9x of psql's `\copy` of the same file into a table shaped like

@@ -1,7 +1,8 @@
 /**
- * npm run bench -- intake: the real-time intake and delivery on PostgreSQL (issue 14, design 7
- * and 8), with 10,000 agents (random preferences and quotas) and 1,000,000 leads already stored
- * (the assignment bench's pool, bench/lib/assign-pool.ts). Every figure sits beside GET
+ * npm run bench -- intake: the real-time intake and delivery on PostgreSQL (issue 14; docs/domain.md,
+ * Sources and the intake API, Delivery of assigned leads), with 10,000 agents (random preferences
+ * and quotas) and 1,000,000 leads already stored (the assignment bench's pool,
+ * bench/lib/assign-pool.ts). Every figure sits beside GET
  * /api/health measured in the same run. Parts:
  *   1. intake answers at 50 connections (autocannon, every request a different lead): leads/s
  *      and p99; then the check that every lead left NEW fits no agent with quota left;
@@ -42,7 +43,7 @@ const CRASH_BACKLOG = 1_000;
 /** how long the CRM receiver is unreachable in part 4 */
 const OUTAGE_S = Number(process.env.BENCH_INTAKE_OUTAGE_S ?? 120);
 const CONNECTIONS = 50;
-/** keys used round-robin: each key has its own rate limit (default 50 requests/s, design 7) */
+/** keys used round-robin: each key has its own rate limit (default 50 requests/s) */
 const KEYS = 40;
 
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -58,7 +59,7 @@ function leadBody(pool: Pool, i: number, token: string) {
   return {
     firstName: token,
     lastName: 'Bench',
-    // a valid number of its own (design 10 refuses an invalid phone and a repeated one)
+    // a valid number of its own (docs/domain.md, Lead quality, refuses an invalid phone and a repeated one)
     phone: `212${200 + (Math.floor(i / 10_000) % 800)}${String(i % 10_000).padStart(4, '0')}`,
     city: leadCity(pool, k),
     state: STATE_CODES[pool.state[k]],

@@ -1,5 +1,5 @@
 /**
- * Stripe Billing in the browser (design 11): choosing a package, Stripe Checkout (a stand-in of
+ * Stripe Billing in the browser (docs/domain.md, Billing): choosing a package, Stripe Checkout (a stand-in of
  * Stripe's API whose Checkout page "pays": it sends the signed checkout.session.completed and
  * invoice.paid webhooks to the app and redirects to the success URL), and back to an ACTIVE
  * dashboard; then a failed payment. The shared e2e server has no Stripe, so this spec starts its

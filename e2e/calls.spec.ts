@@ -1,5 +1,5 @@
 /**
- * Follow-ups and calls in the browser (design 9): the agent saves a phone and a follow-up template
+ * Follow-ups and calls in the browser (docs/domain.md, Follow-up messages and calls): the agent saves a phone and a follow-up template
  * on the Services screen (live preview), starts a call from My Leads, Twilio's stand-in plays the
  * call through (signed callbacks over HTTP to this server, a WAV recording), and the drawer's call
  * log shows it with an audio element that loads the recording through the portal. The shared e2e

@@ -3,7 +3,7 @@ import { createPackageApi, loginAdminApi, uniqueTag } from './agent-fixtures';
 import { loginAsAdmin, loginThroughUi, uniqueEmail } from './support';
 
 /**
- * Analytics that explain (design 12): the admin opens a lead's drawer and reads why it went where
+ * Analytics that explain (docs/domain.md, Analytics that explain): the admin opens a lead's drawer and reads why it went where
  * it went (or why it is still NEW), the NEW leads that fit no agent filter the list, and the
  * agent's preferences preview changes while editing.
  */

@@ -1,5 +1,5 @@
 /**
- * Phones for e2e leads. Design 10 refuses a lead whose phone or email matches one received in
+ * Phones for e2e leads. Lead quality (docs/domain.md) refuses a lead whose phone or email matches one received in
  * the last 30 days, and every phone must be a valid number; the e2e database outlives a run, so
  * each run takes numbers at random among 8,000,000 valid 212 numbers (exchanges 200-999).
  */

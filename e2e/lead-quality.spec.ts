@@ -5,7 +5,7 @@ import { loginAsAdmin } from './support';
 const tag = () => `lq${Date.now().toString(36)}`;
 
 /**
- * Design 10 at the import: a file with a repeated phone, a repeated email and a number on the
+ * Lead quality (docs/domain.md) at the import: a file with a repeated phone, a repeated email and a number on the
  * do-not-call list; the report counts each and lists the skipped rows by line, with why.
  */
 test('the import report counts duplicates and do-not-call rows and lists them by line', async ({

@@ -1,5 +1,5 @@
 /**
- * Live updates (design 8): an agent has My Leads open; a lead assigned elsewhere (an admin, the
+ * Live updates (docs/domain.md, Delivery of assigned leads): an agent has My Leads open; a lead assigned elsewhere (an admin, the
  * intake API) appears without a reload, a toast names it and the bell counts it.
  */
 import { type APIRequestContext, expect, type Page, request, test } from '@playwright/test';

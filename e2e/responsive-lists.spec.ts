@@ -3,7 +3,7 @@ import { createPackageApi, loginAdminApi, seedLeadsForAgent, uniqueTag } from '.
 import { e164, uniquePhone } from './lead-contact';
 import { E2E_ADMIN, uniqueEmail } from './support';
 
-/** Bartholomew's phone, typed with parentheses: unique to this run (design 10's duplicates). */
+/** Bartholomew's phone, typed with parentheses: unique to this run (docs/domain.md, Lead quality: duplicates). */
 const BART_PHONE = `(${uniquePhone().replace('-', ') ')}`;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Pause and licensed states (design 10; docs/domain.md, Pause, Licensed states), on both
+ * Pause and licensed states (docs/domain.md, Pause, Licensed states), on both
  * databases: the agent's pause routes, the pause's effect on the run, the intake's instant pick
  * and a manual assignment, its end at the start of the next business day; the admin's licences,
  * their effect on the run and the intake, and the preferences' answer that explains them.

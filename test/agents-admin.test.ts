@@ -46,11 +46,11 @@ describe('GET /api/admin/agents and PATCH .../subscription', () => {
       },
       // without Stripe no agent is billed (test/billing.test.ts covers the billed ones)
       billing: null,
-      // design 10: no phone, no licence recorded, not paused
+      // no phone, no licence recorded, not paused
       phone: null,
       licensedStates: [],
       pause: null,
-      // design 12: none of the leads was assigned through a timed path here
+      // speed to lead: none of the leads was assigned through a timed path here
     });
     expect(list[1]).toEqual({
       id: idle.id,

@@ -1,5 +1,5 @@
 /**
- * Speed to lead, the sources' figures and the preferences preview (design 12), each checked
+ * Speed to lead, the sources' figures and the preferences preview (docs/domain.md, Analytics that explain), each checked
  * against the same figures computed here in JS from the rows the test wrote.
  */
 import { sql } from 'drizzle-orm';

@@ -290,7 +290,7 @@ describe('fairness and freshness, checked on the database', () => {
           cities: rand() < 0.7 ? [] : [pick(['Austin', ' MIAMI ', 'san  diego'])],
           ageMin: rand() < 0.6 ? null : pick([30, 50, 65]),
           ageMax: rand() < 0.6 ? null : pick([40, 64, 80]),
-          // design 10: paused agents (open or ending later, or a pause that already ended) and
+          // docs/domain.md, Pause: paused agents (open or ending later, or a pause that already ended) and
           // licences that narrow or exclude the preferred states
           paused: rand() < 0.25 ? pick(['open', 'until-later', 'ended'] as const) : null,
           licensed:

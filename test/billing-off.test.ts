@@ -1,4 +1,4 @@
-/** Without Stripe (design 11): subscribing activates at once, billing says OFF, nothing is paid. */
+/** Without Stripe (docs/domain.md, Billing): subscribing activates at once, billing says OFF, nothing is paid. */
 import { describe, expect, it } from 'vitest';
 import { insertPackage } from './support/agent-fixtures';
 import { registerAgent, setupTestApp } from './support/test-app';

@@ -1,5 +1,5 @@
 /**
- * Stripe Billing (design 11, docs/domain.md "Billing"): the real `stripe` SDK against a stand-in
+ * Stripe Billing (docs/domain.md "Billing"): the real `stripe` SDK against a stand-in
  * of Stripe's API on loopback, and webhook events signed with the SDK's own test signer.
  */
 import { eq, sql } from 'drizzle-orm';

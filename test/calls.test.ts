@@ -1,5 +1,5 @@
 /**
- * Click-to-call with recording (design 9), through the real `twilio` SDK to a stand-in of
+ * Click-to-call with recording (docs/domain.md, Follow-up messages and calls), through the real `twilio` SDK to a stand-in of
  * Twilio's API: the call rings the agent, the connect TwiML announces the recording and bridges
  * to the lead with recording on, the signed callbacks fill the call log, the first connected call
  * moves an ASSIGNED lead to CONTACTED, and the recording streams to the lead's agent and admins.

@@ -5,7 +5,7 @@ import { createPackage, insertLeads, subscribe } from './support/admin-fixtures'
 import { loginAdmin, registerAgent, setupTestApp } from './support/test-app';
 
 /**
- * Speed to lead (design 8: p99 under 1 s from the assignment to the webhook arriving). The queue
+ * Speed to lead (p99 under 1 s from the assignment to the webhook arriving). The queue
  * polls every 2 s here (the default): only the NOTIFY written with the job can wake the worker
  * that fast.
  */

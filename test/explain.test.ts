@@ -1,5 +1,5 @@
 /**
- * Why this agent (design 12): each agent's first reason in the documented order, the run or
+ * Why this agent (docs/domain.md, Analytics that explain): each agent's first reason in the documented order, the run or
  * action behind an assignment, and the explanation checked against the engine on random
  * instances: right after a run no NEW lead fits an agent with quota left, every assigned lead
  * names the agent it went to among those it fits, and the NEW leads' reasons add up.

@@ -1,5 +1,5 @@
 /**
- * Follow-up messages (design 9): the agent's phone and templates, the first SMS (through the real
+ * Follow-up messages (docs/domain.md, Follow-up messages and calls): the agent's phone and templates, the first SMS (through the real
  * `twilio` SDK to a stand-in of Twilio's API) and email (to a real SMTP receiver) at assignment,
  * every gate at send time, the provider's signed status and inbound-SMS callbacks (STOP).
  */

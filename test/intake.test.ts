@@ -179,7 +179,7 @@ describe('POST /api/v1/leads: storing', () => {
     expect(count.n).toBe(1);
 
     // another source may use the same externalId (with another phone and email: the same ones
-    // would be a duplicate lead, design 10)
+    // would be a duplicate lead: docs/domain.md, Lead quality)
     const other = await newSourceKey();
     const otherLead = { ...twin, phone: uniquePhone(), email: uniqueEmail() };
     expect((await postLead(other.key, otherLead)).statusCode).toBe(201);

@@ -1,5 +1,5 @@
 /**
- * Lead quality at the door (design 10, docs/decisions/018): normalized phones and emails, ZIP and
+ * Lead quality at the door (docs/domain.md, Lead quality; docs/decisions/018): normalized phones and emails, ZIP and
  * time zone, consent columns, duplicates by phone / email / externalId, the do-not-call list,
  * and the refusals recorded per source, at import and at the intake.
  */

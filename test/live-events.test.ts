@@ -1,5 +1,5 @@
 /**
- * Live updates (design 8): the SSE stream of GET /api/agent/events over a real HTTP listen, fed by
+ * Live updates (docs/domain.md, Delivery of assigned leads): the SSE stream of GET /api/agent/events over a real HTTP listen, fed by
  * LISTEN/NOTIFY from the assignment's transaction; the bell's notifications.
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';

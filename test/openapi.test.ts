@@ -63,7 +63,7 @@ describe('GET /api/openapi.json', () => {
     expect(assign.security).toEqual([{ session: [] }]);
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'session']);
     expect(doc.paths['/api/health'].get.tags).toEqual(['Public']);
-    // a recording needs a session; Twilio's callbacks are signed instead (design 9)
+    // a recording needs a session; Twilio's callbacks are signed instead (docs/domain.md, Follow-up messages and calls)
     expect(doc.paths['/api/recordings/{id}'].get.security).toEqual([{ session: [] }]);
     expect(doc.paths['/api/telephony/sms/inbound'].post.tags).toEqual(['Twilio callbacks']);
   });

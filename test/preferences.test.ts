@@ -4,7 +4,7 @@ import { Client, loginAdmin, registerAgent, setupTestApp } from './support/test-
 const ctx = setupTestApp();
 
 const NONE = { states: [], cities: [], ageMin: null, ageMax: null, categories: [] };
-/** The answer carries the licence beside the preferences (design 10; none recorded here). */
+/** The answer carries the licence beside the preferences (docs/domain.md, Licensed states; none recorded here). */
 const NO_LICENCE = { licensedStates: [], unlicensedStates: [] };
 const valid = {
   states: ['TX', 'FL'],

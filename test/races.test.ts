@@ -33,7 +33,7 @@ function csvText(prefix: string, rows: number, from = 0): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Each prefix's own phone numbers (design 10 refuses a phone or email seen in 30 days). */
+/** Each prefix's own phone numbers (docs/domain.md, Lead quality, refuses a phone or email seen in 30 days). */
 const phoneBlocks = new Map<string, number>();
 
 function csvLine(prefix: string, i: number): string {

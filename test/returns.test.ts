@@ -1,5 +1,5 @@
 /**
- * Returns and credits (design 10; docs/domain.md, Returns and credits), on both databases: the
+ * Returns and credits (docs/domain.md, Returns and credits), on both databases: the
  * agent's request and its refusals (another agent's lead, window, CONVERTED, twice, rate cap),
  * the admin's queue and decision, the credit and the replacement at once, the bell and the email.
  */

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/server/app';
 import { openDatabase } from '../src/server/db/client';
 import { sessions } from '../src/server/db/schema';
+import { sweepExpiredSessions } from '../src/server/modules/auth/session-sweeper';
 import { hashToken } from '../src/server/modules/auth/sessions.repository';
 import {
   CALLERS,
@@ -121,6 +122,38 @@ describe('logged-out and expired sessions', () => {
       await ctx.database.db.update(sessions).set(expire).where(eq(sessions.userId, admin.id));
       await expectRefusedEverywhere(admin.client.cookie!);
     }
+  });
+
+  it('deletes sessions past either expiry when the sweeper runs, and keeps live ones', async () => {
+    const idleMs = ctx.app.config.SESSION_IDLE_MINUTES * 60_000;
+    const expired = await loginAdmin(ctx);
+    const idle = await registerAgent(ctx.app);
+    const live = await registerAgent(ctx.app);
+    await ctx.database.db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.userId, expired.id));
+    await ctx.database.db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(Date.now() - idleMs - 1000) })
+      .where(eq(sessions.userId, idle.id));
+    const tokenOf = (client: Client) => hashToken(client.cookie!.slice('lf_session='.length));
+    const stored = async (client: Client) =>
+      (
+        await ctx.database.db
+          .select()
+          .from(sessions)
+          .where(eq(sessions.tokenHash, tokenOf(client)))
+      ).length;
+    expect(await stored(expired.client)).toBe(1);
+    expect(await stored(idle.client)).toBe(1);
+
+    await sweepExpiredSessions(ctx.app);
+
+    expect(await stored(expired.client)).toBe(0);
+    expect(await stored(idle.client)).toBe(0);
+    expect(await stored(live.client)).toBe(1);
+    expect((await live.client.get('/api/auth/me')).statusCode).toBe(200);
   });
 
   it('keeps a session in use alive: a request inside the idle window moves its idle clock', async () => {

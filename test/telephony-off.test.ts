@@ -1,5 +1,5 @@
 /**
- * "Not configured" is a state of its own (design 9): without Twilio's settings and SMTP_URL,
+ * "Not configured" is a state of its own (docs/domain.md, Follow-up messages and calls): without Twilio's settings and SMTP_URL,
  * /api/health says NOT_CONFIGURED for SMS and voice, the agent's screens say why the services
  * are off, a call is refused with 409, nothing is queued at assignment, and the provider's
  * callbacks answer 404.

@@ -17,6 +17,7 @@ import { assignmentRoutes } from './modules/assignment/assignment.routes';
 import { explainRoutes } from './modules/assignment/explain.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { findSession } from './modules/auth/auth.service';
+import { startSessionSweeper } from './modules/auth/session-sweeper';
 import { createBilling } from './modules/billing/billing.service';
 import { billingAgentRoutes } from './modules/billing/billing-agent.routes';
 import { stripeWebhookRoutes } from './modules/billing/stripe-webhook.routes';
@@ -113,12 +114,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   // a crashed process left RUNNING
   const searchIndexer = startLeadSearchIndexer(app);
   settleAbandonedImportsAtStart(app);
+  startSessionSweeper(app);
   // the delivery queue (pg-boss in the same database): workers for email and CRM webhooks
   const deliveryQueue = await startDeliveryQueue(app, opts.database, opts.deliveryQueue);
   app.addHook('onClose', async () => {
     await deliveryQueue?.stop();
   });
-  // the process's one LISTEN for live events (design 8); open streams end before the server
+  // the process's one LISTEN for live events (docs/domain.md, Delivery of assigned leads); open streams end before the server
   // waits for its connections to close
   const live = await startLiveEvents(opts.database, app.log);
   app.addHook('preClose', async () => live.endStreams());
@@ -149,7 +151,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(agentReturnsRoutes);
   await app.register(adminReturnsRoutes);
   await app.register(adminSubscriptionRoutes);
-  // Stripe Billing (design 11), when configured: subscribing goes through Checkout
+  // Stripe Billing (docs/domain.md, Billing), when configured: subscribing goes through Checkout
   const billing = createBilling(opts.database.db, opts.config);
   await app.register(agentSubscriptionRoutes, { billing });
   await app.register(billingAgentRoutes, { billing });
@@ -163,7 +165,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(intakeRoutes);
   await app.register(notificationsRoutes);
   await app.register(liveEventsRoutes, { live });
-  // follow-up messages and calls through Twilio (design 9), and the provider's signed callbacks
+  // follow-up messages and calls through Twilio (docs/domain.md, Follow-up messages and calls), and the provider's signed callbacks
   await app.register(profileRoutes);
   await app.register(followUpRoutes);
   await app.register(callsRoutes);

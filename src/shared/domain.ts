@@ -32,11 +32,11 @@ export type SubscriptionActor = (typeof SUBSCRIPTION_ACTORS)[number];
 export const USER_ROLES = ['ADMIN', 'AGENT'] as const;
 export type UserRole = (typeof USER_ROLES)[number];
 
-/** RETURN: the replacement run after an admin approves a return (design 10). */
+/** RETURN: the replacement run after an admin approves a return (docs/domain.md, Returns and credits). */
 export const ASSIGNMENT_TRIGGERS = ['SCHEDULE', 'MANUAL', 'IMPORT', 'RETURN'] as const;
 export type AssignmentTrigger = (typeof ASSIGNMENT_TRIGGERS)[number];
 
-/** How an assigned lead reaches its agent besides the portal itself (design 8). */
+/** How an assigned lead reaches its agent besides the portal itself (docs/domain.md, Delivery of assigned leads). */
 export const DELIVERY_CHANNELS = ['EMAIL', 'WEBHOOK'] as const;
 export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
 
@@ -48,7 +48,7 @@ export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
 export const DELIVERY_STATUSES = ['PENDING', 'SENT', 'FAILED', 'SKIPPED'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-/** Why an agent returns a lead (design 10): a closed list, as lead vendors' return policies have. */
+/** Why an agent returns a lead (docs/domain.md, Returns and credits): a closed list, as lead vendors' return policies have. */
 export const RETURN_REASONS = [
   'WRONG_NUMBER',
   'DUPLICATE',
@@ -63,11 +63,11 @@ export type ReturnReason = (typeof RETURN_REASONS)[number];
 export const RETURN_STATUSES = ['PENDING', 'APPROVED', 'DENIED'] as const;
 export type ReturnStatus = (typeof RETURN_STATUSES)[number];
 
-/** Why a lead offered at import or intake was not stored (design 10; the Sources figures). */
+/** Why a lead offered at import or intake was not stored (docs/domain.md, Lead quality; the Sources figures). */
 export const REFUSAL_REASONS = ['INVALID', 'DUPLICATE', 'DNC'] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
-/** Follow-up messages (design 9). */
+/** Follow-up messages (docs/domain.md, Follow-up messages and calls). */
 export const MESSAGE_CHANNELS = ['SMS', 'EMAIL'] as const;
 export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
 
@@ -89,7 +89,7 @@ export const MESSAGE_STATUSES = [
 ] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
-/** A click-to-call's state, as the provider's status callbacks report it (design 9). */
+/** A click-to-call's state, as the provider's status callbacks report it (docs/domain.md, Follow-up messages and calls). */
 export const CALL_STATUSES = [
   'QUEUED',
   'RINGING',

@@ -145,7 +145,7 @@ const RETURN_REASON_LABELS: Record<string, string> = {
   UNDER_AGE: 'Under age',
 };
 
-/** A return reason (design 10) in words: WRONG_NUMBER -> Wrong number. */
+/** A return reason (docs/domain.md, Returns and credits) in words: WRONG_NUMBER -> Wrong number. */
 export function returnReasonLabel(reason: string): string {
   return RETURN_REASON_LABELS[reason] ?? leadStatusLabel(reason);
 }

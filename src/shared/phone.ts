@@ -19,8 +19,3 @@ export function formatPhone(e164: string): string {
   if (!parsed) return e164;
   return parsed.country === 'US' ? parsed.formatNational() : parsed.formatInternational();
 }
-
-/** An email as stored and compared: trimmed, lower-cased. */
-export function normalizeEmail(raw: string): string {
-  return raw.trim().toLowerCase();
-}

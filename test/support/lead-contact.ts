@@ -1,5 +1,5 @@
 /**
- * Phones and emails for test leads. Design 10 refuses a lead whose phone or email matches one
+ * Phones and emails for test leads. Lead quality (docs/domain.md) refuses a lead whose phone or email matches one
  * received in the last 30 days, and every phone must be a valid number: tests that store many
  * leads take a fresh one each (212 numbers: every exchange 200-999 is valid, 8,000,000 of them).
  */

@@ -54,13 +54,13 @@ export interface Fixtures {
   importRecord(): Promise<number>;
   /** a registered agent that no caller is signed in as: for login as anonymous */
   spareAccount(): Promise<{ email: string; password: string }>;
-  /** a PENDING return of a fresh lead of agent A (design 10), its id */
+  /** a PENDING return of a fresh lead of agent A (docs/domain.md, Returns and credits), its id */
   pendingReturn(): Promise<number>;
-  /** a fresh lead source (design 7), its id */
+  /** a fresh lead source (docs/domain.md, Sources and the intake API), its id */
   source(): Promise<number>;
   /** a fresh source with one API key (stored by a made-up hash): both ids */
   sourceKey(): Promise<{ sourceId: number; keyId: number }>;
-  /** a fresh number put on the do-not-call list (design 10), in E.164 */
+  /** a fresh number put on the do-not-call list (docs/domain.md, Do-not-call list and consent), in E.164 */
   dncNumber(): Promise<string>;
 }
 
@@ -467,7 +467,7 @@ export const ROUTES: RouteCase[] = [
       body: { states: ['XX'], cities: [], ageMin: 90, ageMax: 20, categories: [] },
     }),
   },
-  // availability and returns (design 10): the agent's pause, an admin's licences, returns
+  // availability and returns (docs/domain.md, Pause, Licensed states, Returns and credits): the agent's pause, an admin's licences, returns
   {
     method: 'GET',
     path: '/api/agent/pause',
@@ -676,7 +676,7 @@ export const ROUTES: RouteCase[] = [
     },
     invalid: () => ({ url: '/api/admin/sources/1/keys/x' }),
   },
-  // the do-not-call list (modules/dnc, design 10)
+  // the do-not-call list (modules/dnc)
   {
     method: 'GET',
     path: '/api/admin/dnc',
@@ -709,7 +709,7 @@ export const ROUTES: RouteCase[] = [
       body: { city: 'Austin', state: 'TX', age: 65, category: 'MEDICARE' },
     }),
   },
-  // billing (design 11): this app runs without Stripe, so the portal has nothing to open (409)
+  // billing (docs/domain.md, Billing): this app runs without Stripe, so the portal has nothing to open (409)
   // and the webhook answers 404; test/billing.test.ts runs them with Stripe
   {
     method: 'GET',
@@ -729,7 +729,7 @@ export const ROUTES: RouteCase[] = [
     expect: PUBLIC(404),
     request: () => ({ url: '/api/billing/stripe/webhook', body: { id: 'evt_1' } }),
   },
-  // follow-up messages and calls (design 9): this app runs without Twilio, so a call is refused
+  // follow-up messages and calls (docs/domain.md, Follow-up messages and calls): this app runs without Twilio, so a call is refused
   // (409, not configured) and the provider's callbacks answer 404; test/follow-up.test.ts and
   // test/calls.test.ts run them with Twilio's stand-in
   {

@@ -1,4 +1,4 @@
-/** Shared set-up of the follow-up and call tests (design 9): Twilio's stand-in, agents, leads. */
+/** Shared set-up of the follow-up and call tests (docs/domain.md, Follow-up messages and calls): Twilio's stand-in, agents, leads. */
 import { callingWindow } from '../../src/shared/calling-window';
 import { createPackage, insertLeads, subscribe } from './admin-fixtures';
 import { registerAgent, type TestContext } from './test-app';

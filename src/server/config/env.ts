@@ -143,25 +143,25 @@ const envSchema = z.object({
   CONNECTION_TIMEOUT_MS: milliseconds(2 * 60_000),
   REGISTRATIONS_PER_ADDRESS: z.coerce.number().int().positive().default(30),
   REGISTRATIONS_TOTAL: z.coerce.number().int().positive().default(300),
-  // delivery (design 8 and 13): links in emails and the providers' callbacks go to PUBLIC_URL
+  // delivery (docs/domain.md, Delivery of assigned leads): links in emails and the providers' callbacks go to PUBLIC_URL
   PUBLIC_URL: z.url().optional(),
   /** smtp://user:pass@host:port or smtps://...; unset: the email channel is "not configured" */
   SMTP_URL: z.url().optional(),
   MAIL_FROM: z.string().min(3).default('LeadFlow <leads@leadflow.local>'),
   /** allow CRM endpoints on private, loopback and link-local addresses (tests, private networks) */
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
-  // Stripe Billing (design 11): on when both keys are set; STRIPE_API_BASE points the SDK at a
+  // Stripe Billing (docs/domain.md, Billing): on when both keys are set; STRIPE_API_BASE points the SDK at a
   // stand-in of Stripe's API (tests only)
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   STRIPE_API_BASE: z.url().optional(),
-  // Follow-up messages and calls (design 9): on when the three are set; TWILIO_API_BASE points
+  // Follow-up messages and calls (docs/domain.md, Follow-up messages and calls): on when the three are set; TWILIO_API_BASE points
   // the SDK at a stand-in of Twilio's REST API (tests only)
   TWILIO_ACCOUNT_SID: z.string().min(1).optional(),
   TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
   TWILIO_FROM_NUMBER: z.string().min(1).optional(),
   TWILIO_API_BASE: z.url().optional(),
-  // lead quality (design 10)
+  // lead quality (docs/domain.md, Lead quality)
   DUPLICATE_WINDOW_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
   RETURN_WINDOW_DAYS: z.coerce.number().int().min(0).max(365).default(7),
 });

@@ -43,7 +43,7 @@ export const historyKind = pgEnum('lead_history_kind', [
   'AUTO_ASSIGNED',
   'MANUAL_ASSIGNED',
   'STATUS_CHANGED',
-  /** returns (design 10): the agent asked, an admin approved or denied */
+  /** returns (docs/domain.md, Returns and credits): the agent asked, an admin approved or denied */
   'RETURN_REQUESTED',
   'RETURN_APPROVED',
   'RETURN_DENIED',
@@ -70,11 +70,11 @@ export const users = pgTable(
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
     role: userRole('role').notNull().default('AGENT'),
-    /** the agent's own phone, E.164 (design 9: click-to-call rings it) */
+    /** the agent's own phone, E.164: click-to-call rings it (docs/domain.md, Follow-up messages and calls) */
     phone: text('phone'),
-    /** states the agent is licensed in (design 10); empty: not restricted */
+    /** states the agent is licensed in (docs/domain.md, Licensed states); empty: not restricted */
     licensedStates: text('licensed_states').array().notNull().default(sql`'{}'::text[]`),
-    /** set while the agent has paused deliveries (design 10) */
+    /** set while the agent has paused deliveries (docs/domain.md, Pause) */
     pausedAt: timestamp('paused_at', { withTimezone: true }),
     /** when the pause ends by itself; null with pausedAt set: until the agent resumes */
     pausedUntil: timestamp('paused_until', { withTimezone: true }),
@@ -114,7 +114,7 @@ export const packages = pgTable('packages', {
   serviceCrm: boolean('service_crm').notNull().default(true),
   serviceCallRecording: boolean('service_call_recording').notNull().default(true),
   serviceFollowUpMessage: boolean('service_follow_up_message').notNull().default(false),
-  /** Stripe Billing (design 11): the package's product, and its current monthly price and cents */
+  /** Stripe Billing (docs/domain.md, Billing): the package's product, and its current monthly price and cents */
   stripeProductId: text('stripe_product_id'),
   stripePriceId: text('stripe_price_id'),
   stripePriceCents: integer('stripe_price_cents'),
@@ -138,7 +138,7 @@ export const subscriptions = pgTable(
     statusSetBy: subscriptionActor('status_set_by').notNull().default('AGENT'),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-    /** Stripe Billing (design 11): the Stripe subscription and the price it bills */
+    /** Stripe Billing (docs/domain.md, Billing): the Stripe subscription and the price it bills */
     stripeSubscriptionId: text('stripe_subscription_id').unique(),
     stripePriceId: text('stripe_price_id'),
     currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
@@ -201,7 +201,7 @@ export const imports = pgTable('imports', {
   errorCount: integer('error_count').notNull().default(0),
   /** The first row errors (capped), for the admin to read. */
   errors: jsonb('errors').$type<{ line: number; reason: string }[]>().notNull().default([]),
-  /** rows refused because their phone is on the do-not-call list (design 10) */
+  /** rows refused because their phone is on the do-not-call list (docs/domain.md, Do-not-call list and consent) */
   dnc: integer('dnc').notNull().default(0),
   /** the first duplicate rows (capped), by line, with what they duplicate */
   duplicateLines: jsonb('duplicate_lines')
@@ -268,7 +268,7 @@ export const leads = pgTable(
     trustedFormCertUrl: text('trusted_form_cert_url'),
     jornayaLeadId: text('jornaya_lead_id'),
     consentIp: text('consent_ip'),
-    /** 5-digit ZIP, when the source gave one: the calling window's time zone (design 10) */
+    /** 5-digit ZIP, when the source gave one: the calling window's time zone (docs/domain.md, Calling window) */
     zip: text('zip'),
     /** IANA zone of the lead (from the ZIP, else the state's main zone), set when stored */
     timeZone: text('time_zone'),
@@ -294,10 +294,10 @@ export const leads = pgTable(
     // The admin list by status, newest (highest id) first; also the engine's pool of NEW leads.
     // The unfiltered list reads the primary key backwards.
     index('leads_status_idx').on(t.status, t.id),
-    // duplicates within DUPLICATE_WINDOW_DAYS by phone or email (design 10)
+    // duplicates within DUPLICATE_WINDOW_DAYS by phone or email (docs/domain.md, Lead quality)
     index('leads_phone_idx').on(t.phone, t.createdAt).where(sql`${t.phone} is not null`),
     index('leads_email_idx').on(t.email, t.createdAt).where(sql`${t.email} is not null`),
-    // the preferences preview (design 12): a category's recent leads by state, age and city,
+    // the preferences preview (docs/domain.md, Analytics that explain): a category's recent leads by state, age and city,
     // read from the index alone
     index('leads_preview_idx').on(t.category, t.createdAt, t.state, t.age, t.city),
     // sources analytics by period
@@ -385,7 +385,7 @@ export const leadSearchQueue = pgTable('lead_search_queue', {
   lastId: bigint('last_id', { mode: 'number' }).notNull(),
 });
 
-/** Where leads come from: a vendor, a landing page (design 7). Deactivated, never deleted. */
+/** Where leads come from: a vendor, a landing page (docs/domain.md, Sources and the intake API). Deactivated, never deleted. */
 export const sources = pgTable(
   'sources',
   {
@@ -418,7 +418,7 @@ export const apiKeys = pgTable(
   (t) => [index('api_keys_source_idx').on(t.sourceId)],
 );
 
-/** An agent's delivery choices (design 8): email on or off, the CRM webhook. */
+/** An agent's delivery choices (docs/domain.md, Delivery of assigned leads): email on or off, the CRM webhook. */
 export const deliverySettings = pgTable('delivery_settings', {
   userId: integer('user_id')
     .primaryKey()
@@ -439,7 +439,7 @@ export const deliverySettings = pgTable('delivery_settings', {
 
 /**
  * One row per delivery of a lead on a channel, updated with each attempt; deliveryAttempts
- * keeps every attempt (design 8: every attempt of every channel is a row).
+ * keeps every attempt (docs/domain.md, Delivery of assigned leads).
  */
 export const deliveries = pgTable(
   'deliveries',
@@ -508,14 +508,14 @@ export const notifications = pgTable(
   ],
 );
 
-/** The do-not-call list (design 10): numbers in E.164; leads on it are refused, sends re-check it. */
+/** The do-not-call list (docs/domain.md, Do-not-call list and consent): numbers in E.164; leads on it are refused, sends re-check it. */
 export const dncNumbers = pgTable('dnc_numbers', {
   phone: text('phone').primaryKey(),
   addedBy: integer('added_by').references(() => users.id, { onDelete: 'set null' }),
   createdAt: createdAt(),
 });
 
-/** Leads refused at import or intake, counted by source and reason (design 12: Sources). */
+/** Leads refused at import or intake, counted by source and reason (docs/domain.md, Analytics that explain). */
 export const leadRefusals = pgTable(
   'lead_refusals',
   {
@@ -529,7 +529,7 @@ export const leadRefusals = pgTable(
   (t) => [index('lead_refusals_source_idx').on(t.sourceId, t.createdAt)],
 );
 
-/** An agent's request to return a lead and the admin's decision (design 10). */
+/** An agent's request to return a lead and the admin's decision (docs/domain.md, Returns and credits). */
 export const leadReturns = pgTable(
   'lead_returns',
   {
@@ -556,7 +556,7 @@ export const leadReturns = pgTable(
   ],
 );
 
-/** An agent's follow-up templates (design 9); placeholders {firstName} {agentName} {agentPhone}. */
+/** An agent's follow-up templates (docs/domain.md, Follow-up messages and calls); placeholders {firstName} {agentName} {agentPhone}. */
 export const followUpSettings = pgTable('follow_up_settings', {
   userId: integer('user_id')
     .primaryKey()
@@ -602,7 +602,7 @@ export const followUpMessages = pgTable(
   ],
 );
 
-/** Click-to-call calls (design 9): the provider's call, its outcome and recording. */
+/** Click-to-call calls (docs/domain.md, Follow-up messages and calls): the provider's call, its outcome and recording. */
 export const calls = pgTable(
   'calls',
   {

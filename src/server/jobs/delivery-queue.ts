@@ -140,7 +140,7 @@ export async function startDeliveryQueue(
         return results;
       },
     );
-    // the follow-up messages' queue on the same boss (design 9)
+    // the follow-up messages' queue on the same boss (docs/domain.md, Follow-up messages and calls)
     stopFollowUps = await startFollowUpWorker(started, app, db, polling);
     const sweep = () => {
       if (sweeping) return;

@@ -1,5 +1,5 @@
 /**
- * The follow-up messages' queue (design 9, decision 020): a pg-boss queue on the delivery queue's
+ * The follow-up messages' queue (docs/domain.md, Follow-up messages and calls; decision 020): a pg-boss queue on the delivery queue's
  * boss (jobs/delivery-queue.ts starts it beside its own). One job per message, written in the
  * assignment's transaction; a message outside the lead's calling window is a job deferred to the
  * window's opening (startAfter). A sweeper sends due messages left without a job.

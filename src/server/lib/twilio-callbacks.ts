@@ -1,5 +1,5 @@
 /**
- * What Twilio's callbacks have in common (design 9): form-encoded bodies of string params, small,
+ * What Twilio's callbacks have in common (docs/domain.md, Follow-up messages and calls): form-encoded bodies of string params, small,
  * no session, each checked by its X-Twilio-Signature over PUBLIC_URL + the path and query + the
  * sorted params (docs/decisions/020). The SMS and voice callback routes both read them this way.
  */

@@ -36,7 +36,7 @@ function accessOf(url: string): { tag: string; security?: Record<string, string[
   if (url.startsWith('/api/admin/')) return { tag: 'Admin', security: [{ session: [] }] };
   if (url.startsWith('/api/agent/')) return { tag: 'Agent', security: [{ session: [] }] };
   if (url.startsWith('/api/auth/')) return { tag: 'Account' };
-  // a call's recording: the lead's agent or an admin, by session (design 9)
+  // a call's recording: the lead's agent or an admin, by session (docs/domain.md, Follow-up messages and calls)
   if (url.startsWith('/api/recordings/')) return { tag: 'Recordings', security: [{ session: [] }] };
   // Twilio's callbacks: no session, each signed (X-Twilio-Signature)
   if (url.startsWith('/api/telephony/')) return { tag: 'Twilio callbacks' };
@@ -45,7 +45,7 @@ function accessOf(url: string): { tag: string; security?: Record<string, string[
 
 /**
  * The whole API described by an OpenAPI 3.1 document generated from the routes' zod contracts
- * (design 7): `GET /api/openapi.json`, and a readable reference at `/api/docs` (Swagger UI,
+ * (docs/domain.md, Sources and the intake API): `GET /api/openapi.json`, and a readable reference at `/api/docs` (Swagger UI,
  * served from this server: no outside assets). Registered before the route table, so that it
  * sees every route; test/openapi.test.ts fails when a route is missing from the document.
  */

@@ -32,7 +32,7 @@ export const adminAgent = z.object({
       }),
     })
     .nullable(),
-  /** Stripe Billing (design 11): null when Stripe never billed this agent */
+  /** Stripe Billing (docs/domain.md, Billing): null when Stripe never billed this agent */
   billing: z
     .object({
       /** the Stripe subscription's end of paid period: the next renewal */
@@ -41,11 +41,11 @@ export const adminAgent = z.object({
     })
     .nullable()
     .optional(),
-  /** the agent's own phone (E.164), design 9 */
+  /** the agent's own phone (E.164) */
   phone: z.string().nullable().optional(),
-  /** design 10: states the agent is licensed in; empty: not restricted */
+  /** states the agent is licensed in; empty: not restricted */
   licensedStates: z.array(z.string()).optional(),
-  /** design 10: the pause now; null when not paused (until: last paused business date) */
+  /** the pause now; null when not paused (until: last paused business date) */
   pause: z.object({ since: z.string(), until: z.string().nullable() }).nullable().optional(),
 });
 export type AdminAgent = z.infer<typeof adminAgent>;
@@ -88,12 +88,12 @@ export const healthResponse = z.object({
   lastAssignmentRun: assignmentRun.nullable(),
   /** BUSINESS_TZ: the zone in which "today" and every shown time are meant */
   businessTimeZone: z.string(),
-  /** the delivery channels (design 8) and the queue's backlog; absent when the database is down */
+  /** the delivery channels (docs/domain.md, Delivery of assigned leads) and the queue's backlog; absent when the database is down */
   channels: z
     .object({
       email: channelState,
       webhook: channelState,
-      /** Twilio (design 9): follow-up SMS, and click-to-call with recording */
+      /** Twilio (docs/domain.md, Follow-up messages and calls): follow-up SMS, and click-to-call with recording */
       sms: channelState,
       voice: channelState,
       backlog: z.object({

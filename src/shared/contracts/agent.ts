@@ -69,9 +69,9 @@ export const preferencesResponse = z.object({
   ageMin: z.number().int().nullable(),
   ageMax: z.number().int().nullable(),
   categories: z.array(z.enum(LEAD_CATEGORIES)),
-  /** design 10: the states the agent is licensed in (empty: not restricted) */
+  /** the states the agent is licensed in (empty: not restricted) */
   licensedStates: z.array(z.string()).optional(),
-  /** design 10: preferred states outside the licence: the engine gives none of them */
+  /** preferred states outside the licence: the engine gives none of them */
   unlicensedStates: z.array(z.string()).optional(),
 });
 

@@ -1,5 +1,5 @@
 /**
- * Delivery (design 8): the agent's delivery settings, the deliveries log, the lead's timeline,
+ * Delivery (docs/domain.md, Delivery of assigned leads): the agent's delivery settings, the deliveries log, the lead's timeline,
  * the bell's notifications. Server routes validate and answer with these; the web reads them.
  */
 import { z } from 'zod';
@@ -146,7 +146,7 @@ export const activityEntry = z.discriminatedUnion('type', [
     responseCode: z.number().int().nullable(),
     error: z.string().nullable(),
   }),
-  /** a follow-up message to the lead, or one from it (design 9) */
+  /** a follow-up message to the lead, or one from it (docs/domain.md, Follow-up messages and calls) */
   z.object({
     type: z.literal('message'),
     at: z.string(),
@@ -159,7 +159,7 @@ export const activityEntry = z.discriminatedUnion('type', [
     /** WAITING: when the lead's calling window opens */
     sendAfter: z.string().nullable(),
   }),
-  /** a click-to-call (design 9): outcome and length */
+  /** a click-to-call (docs/domain.md, Follow-up messages and calls): outcome and length */
   z.object({
     type: z.literal('call'),
     at: z.string(),

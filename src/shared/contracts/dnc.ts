@@ -7,7 +7,7 @@ export const DNC_MAX_PHONES = 50_000;
 /** The most bad lines an upload's answer lists (errorCount counts them all). */
 export const DNC_MAX_ERRORS_LISTED = 500;
 
-/** A number on the do-not-call list (design 10). */
+/** A number on the do-not-call list (docs/domain.md, Do-not-call list and consent). */
 export const dncNumberSchema = z.object({
   /** E.164 */
   phone: z.string(),

@@ -1,5 +1,5 @@
 /**
- * Analytics that explain (design 12): speed to lead, the sources' figures, the preferences
+ * Analytics that explain (docs/domain.md, Analytics that explain): speed to lead, the sources' figures, the preferences
  * preview and why a lead went where it went.
  */
 import { z } from 'zod';

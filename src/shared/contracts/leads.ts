@@ -19,10 +19,10 @@ export const leadSchema = z.object({
   createdAt: z.string(),
   /** 5-digit ZIP when the source gave one */
   zip: z.string().nullable(),
-  /** IANA zone of the lead: its ZIP's, else its state's (the calling window, design 10) */
+  /** IANA zone of the lead: its ZIP's, else its state's (docs/domain.md, Calling window) */
   timeZone: z.string().nullable(),
   sourceId: z.number().int().nullable(),
-  /** the consumer's consent as the source recorded it (design 10) */
+  /** the consumer's consent as the source recorded it (docs/domain.md, Do-not-call list and consent) */
   consentAt: z.string().nullable(),
   consentText: z.string().nullable(),
   trustedFormCertUrl: z.string().nullable(),
@@ -32,19 +32,17 @@ export const leadSchema = z.object({
   returnedAt: z.string().nullable(),
   /** when the lead answered STOP to a follow-up message */
   optedOutAt: z.string().nullable(),
-  /** the agent's first contact: status change, connected call or follow-up (design 12) */
+  /** the agent's first contact: status change, connected call or follow-up (docs/domain.md, Analytics that explain) */
   firstContactAt: z.string().nullable(),
 });
 export type Lead = z.infer<typeof leadSchema>;
-
-export const leadStatusFilter = z.object({ status: z.enum(LEAD_STATUSES).optional() });
 
 export const leadListQuery = z.object({
   status: z.enum(LEAD_STATUSES).optional(),
   q: z.string().trim().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(1000).optional(),
   offset: z.coerce.number().int().min(0).max(100_000_000).optional(),
-  /** admin list only: the NEW leads that fit no agent for this reason (design 12) */
+  /** admin list only: the NEW leads that fit no agent for this reason (docs/domain.md, Analytics that explain) */
   noFit: z.enum(MISFIT_REASONS).optional(),
 });
 export type LeadListQuery = z.infer<typeof leadListQuery>;

@@ -1,5 +1,5 @@
 /**
- * Returns and credits, pause, licensed states (design 10; docs/domain.md, Returns and credits,
+ * Returns and credits, pause, licensed states (docs/domain.md, Returns and credits,
  * Pause, Licensed states). Server routes validate and answer with these; the web reads them.
  */
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-/** Lead sources and their API keys (design 7); the intake API's body and answers. */
+/** Lead sources and their API keys (docs/domain.md, Sources and the intake API); the intake API's body and answers. */
 import { z } from 'zod';
 import { LEAD_CATEGORIES } from '../domain';
 

@@ -1,4 +1,4 @@
-/** Follow-up messages, calls and the agent's phone (design 9): request and response shapes. */
+/** Follow-up messages, calls and the agent's phone (docs/domain.md, Follow-up messages and calls): request and response shapes. */
 import { z } from 'zod';
 import { CALL_STATUSES, MESSAGE_CHANNELS, MESSAGE_STATUSES } from '../domain';
 

@@ -13,9 +13,9 @@ export const paths = {
     preferences: '/dashboard/preferences',
     /** Choosing a package (design section 3: the spec's table has no screen for it). */
     package: '/dashboard/package',
-    /** Delivery settings: email, the CRM webhook (design 8). */
+    /** Delivery settings: email, the CRM webhook (docs/domain.md, Delivery of assigned leads). */
     delivery: '/dashboard/delivery',
-    /** The agent's phone, Call Recording and follow-up messages (design 9). */
+    /** The agent's phone, Call Recording and follow-up messages (docs/domain.md, Follow-up messages and calls). */
     services: '/dashboard/services',
   },
   admin: {
@@ -25,9 +25,9 @@ export const paths = {
     agents: '/admin/agents',
     analytics: '/admin/analytics',
     sources: '/admin/sources',
-    /** The do-not-call list (design 10). */
+    /** The do-not-call list (docs/domain.md, Do-not-call list and consent). */
     dnc: '/admin/dnc',
-    /** The returns queue (design 10). */
+    /** The returns queue (docs/domain.md, Returns and credits). */
     returns: '/admin/returns',
     deliveries: '/admin/deliveries',
   },

@@ -3,7 +3,7 @@ import { pauseBody, pauseState } from '../../../shared/contracts/returns';
 import { currentUser, requireRole } from '../../plugins/auth';
 import { pauseDeliveries, pauseOf, resumeDeliveries } from './pause.service';
 
-/** The signed-in agent's pause (design 10): read, pause until a date or until resumed, resume. */
+/** The signed-in agent's pause (docs/domain.md, Pause): read, pause until a date or until resumed, resume. */
 export const agentPauseRoutes: FastifyPluginAsyncZod = async (app) => {
   const agent = { onRequest: requireRole('AGENT') };
   const tz = app.config.BUSINESS_TZ;

@@ -7,7 +7,7 @@ import { listAgents, setLicensedStates } from './agents.service';
 
 const agentParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 
-/** The admin's agents table, and each agent's licensed states (design 10). */
+/** The admin's agents table, and each agent's licensed states (docs/domain.md, Licensed states). */
 export const adminAgentsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/agents',

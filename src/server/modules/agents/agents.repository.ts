@@ -15,14 +15,14 @@ export interface AgentRow {
   totalLeads: number;
   convertedLeads: number;
   assignedToday: number;
-  /** Stripe Billing (design 11) */
+  /** Stripe Billing (docs/domain.md, Billing) */
   stripeSubscriptionId: string | null;
   currentPeriodEnd: Date | string | null;
   lastInvoiceStatus: string | null;
   lastInvoiceAmountCents: number | null;
   lastInvoiceAt: Date | string | null;
   lastInvoiceUrl: string | null;
-  /** design 10 */
+  /** docs/domain.md, Pause and Licensed states */
   phone: string | null;
   licensedStates: string[];
   pausedSince: Date | string | null;

@@ -27,7 +27,7 @@ export function licensedStatesOf(db: Db, agentId: number): Promise<string[]> {
   return readLicensedStates(db, agentId);
 }
 
-/** Records the states an agent is licensed in (design 10); empty: not restricted. */
+/** Records the states an agent is licensed in (docs/domain.md, Licensed states); empty: not restricted. */
 export async function setLicensedStates(
   db: Db,
   timeZone: string,

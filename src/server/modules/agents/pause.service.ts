@@ -1,4 +1,4 @@
-/** Pause / vacation (design 10; docs/domain.md, Pause): a paused agent gets nothing from any trigger. */
+/** Pause / vacation (docs/domain.md, Pause): a paused agent gets nothing from any trigger. */
 import type { PauseState } from '../../../shared/contracts/returns';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';

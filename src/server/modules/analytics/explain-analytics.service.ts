@@ -1,5 +1,5 @@
 /**
- * Analytics that explain (design 12): speed to lead and the sources' figures for a period of
+ * Analytics that explain (docs/domain.md, Analytics that explain): speed to lead and the sources' figures for a period of
  * business dates (docs/domain.md, "Analytics that explain").
  */
 import type {

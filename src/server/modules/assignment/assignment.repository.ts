@@ -287,13 +287,3 @@ export async function listRuns(db: Db, limit: number): Promise<AssignmentRun[]> 
   const rows = await db.select().from(assignmentRuns).orderBy(desc(assignmentRuns.id)).limit(limit);
   return rows.map(toAssignmentRun);
 }
-
-/** Whether the scheduled run of this business date has been made (by any process). */
-export async function scheduledRunExists(db: Db, scheduleKey: string): Promise<boolean> {
-  const rows = await db
-    .select({ id: assignmentRuns.id })
-    .from(assignmentRuns)
-    .where(eq(assignmentRuns.scheduleKey, scheduleKey))
-    .limit(1);
-  return rows.length > 0;
-}

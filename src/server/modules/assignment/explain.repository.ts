@@ -1,5 +1,5 @@
 /**
- * The reads behind "why this agent" (docs/domain.md, "Why this agent"): one lead, every agent with what the engine
+ * The reads behind "why this agent" (docs/domain.md, Analytics that explain): one lead, every agent with what the engine
  * reads of it, the lead's newest assignment, and the NEW leads grouped as the engine groups them.
  */
 import { sql } from 'drizzle-orm';

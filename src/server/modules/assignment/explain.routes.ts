@@ -8,7 +8,7 @@ const leadParams = z.object({
   id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
 });
 
-/** Why this agent (design 12): one lead's explanation, and the NEW leads that fit no agent. */
+/** Why this agent (docs/domain.md, Analytics that explain): one lead's explanation, and the NEW leads that fit no agent. */
 export const explainRoutes: FastifyPluginAsyncZod = async (app) => {
   const admin = { onRequest: requireRole('ADMIN') };
 

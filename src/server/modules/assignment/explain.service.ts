@@ -1,5 +1,5 @@
 /**
- * Why this agent (design 12, docs/domain.md "Analytics that explain"): for one lead, the agents it
+ * Why this agent (docs/domain.md "Analytics that explain"): for one lead, the agents it
  * fits and every other agent's first reason; for the NEW leads, which fit no agent and why. The
  * checks are the engine's (eligibility.ts): same enrollment window, city comparison and licence.
  */

@@ -36,7 +36,7 @@ export async function assignLeadManually(
     // after a run in flight, never between its read of the quotas and its write
     await lockQuotasShared(tx);
     const row = await assignNewLead(tx, { ...input, assignedOn });
-    // lead.assigned: notifications and deliveries, in this transaction (design 8)
+    // lead.assigned: notifications and deliveries, in this transaction (docs/domain.md, Delivery of assigned leads)
     if (row) await leadsAssigned(tx, config, { leadIds: [row.id] });
     return row;
   });

@@ -125,7 +125,7 @@ export async function runAssignment(
         }
         figures.assigned = written.assigned;
         step('write');
-        // lead.assigned: notifications and deliveries, in this transaction (design 8)
+        // lead.assigned: notifications and deliveries, in this transaction (docs/domain.md, Delivery of assigned leads)
         if (written.assigned > 0 && options.deliver !== false) {
           await leadsAssigned(tx, config, { runId });
         }

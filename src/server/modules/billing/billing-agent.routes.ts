@@ -4,7 +4,7 @@ import { AppError, conflict } from '../../lib/app-error';
 import { currentUser, requireRole } from '../../plugins/auth';
 import { type Billing, findAgentBilling } from './billing.service';
 
-/** The agent's billing (design 11): its state for the package screen, and the customer portal. */
+/** The agent's billing (docs/domain.md, Billing): its state for the package screen, and the customer portal. */
 export const billingAgentRoutes: FastifyPluginAsyncZod<{ billing: Billing | null }> = async (
   app,
   { billing },

@@ -38,7 +38,7 @@ const PACKAGE_SCREEN = '/dashboard/package';
  */
 const CHECKOUT_AWAITED_MS = 60 * 60 * 1000;
 
-/** Stripe Billing as the app uses it (design 11); null when Stripe is not configured. */
+/** Stripe Billing as the app uses it (docs/domain.md, Billing); null when Stripe is not configured. */
 export interface Billing extends SubscriptionBilling {
   portal(agentId: number): Promise<{ url: string }>;
   /** Verifies and applies one webhook delivery (raw body, Stripe-Signature header). */

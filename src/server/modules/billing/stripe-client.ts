@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import type { AppConfig } from '../../config/env';
 
-/** The Stripe settings, when billing is on: both keys set (design 11). */
+/** The Stripe settings, when billing is on: both keys set (docs/domain.md, Billing). */
 export interface StripeSettings {
   secretKey: string;
   webhookSecret: string;

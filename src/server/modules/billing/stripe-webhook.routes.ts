@@ -7,7 +7,7 @@ import type { Billing } from './billing.service';
 const WEBHOOK_BODY_LIMIT = 512 * 1024;
 
 /**
- * Stripe's webhooks (design 11), server to server: no session, no Origin. The signature is
+ * Stripe's webhooks (docs/domain.md, Billing), server to server: no session, no Origin. The signature is
  * checked over the exact bytes Stripe sent, so this plugin (encapsulated: the rest of the app
  * keeps its JSON parser) reads an application/json body as a Buffer, unparsed.
  */

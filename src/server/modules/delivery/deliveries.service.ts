@@ -1,5 +1,5 @@
 /**
- * Delivery of assigned leads (design 8, docs/domain.md "Delivery"): what an assignment records,
+ * Delivery of assigned leads (docs/domain.md, Delivery of assigned leads): what an assignment records,
  * what a queue job does, retries and the webhook's switch-off. The queue itself (pg-boss) lives in
  * jobs/delivery-queue.ts and attaches here; without one (a command-line run) the deliveries are
  * still recorded and the sweeper of a process that runs the queue sends them.
@@ -29,7 +29,7 @@ import { attemptEmails, attemptWebhooks, type Outcome, settle } from './delivery
 import { DEFAULT_RUNTIME, type DeliveryRuntime } from './delivery-runtime';
 import type { AssignedLeads, DeliveryConfig } from './lead-assigned.service';
 
-/** The pooled SMTP transport of SMTP_URL, which the follow-up emails share (design 9). */
+/** The pooled SMTP transport of SMTP_URL, which the follow-up emails share (docs/domain.md, Follow-up messages and calls). */
 export { transportFor as emailTransport } from './email-channel';
 
 /** A batch job: the first attempt of a batch, or the next attempt of named deliveries. */

@@ -1,5 +1,5 @@
 /**
- * Making attempts on each channel (design 8): what one batch of claimed deliveries gets, and what
+ * Making attempts on each channel (docs/domain.md, Delivery of assigned leads): what one batch of claimed deliveries gets, and what
  * each attempt leaves the delivery at. deliveries.service records the outcomes.
  */
 import type { AppConfig } from '../../config/env';

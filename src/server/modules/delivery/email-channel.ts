@@ -1,5 +1,5 @@
 /**
- * The email channel (design 8): nodemailer over SMTP_URL from MAIL_FROM. One email per new lead,
+ * The email channel (docs/domain.md, Delivery of assigned leads): nodemailer over SMTP_URL from MAIL_FROM. One email per new lead,
  * or one digest when an assignment gives the agent more than DIGEST_OVER at once.
  */
 import nodemailer, { type Transporter } from 'nodemailer';
@@ -42,7 +42,7 @@ export function transportFor(smtpUrl: string): Transporter {
 }
 
 /**
- * A plain message to a user over the same pooled transport (the decision on a return, design 10).
+ * A plain message to a user over the same pooled transport (the decision on a return: docs/domain.md, Returns and credits).
  * Best effort: false when SMTP refused it.
  */
 export async function sendNoticeEmail(

@@ -1,5 +1,5 @@
 /**
- * `lead.assigned` (design 8): every assignment, by every trigger (scheduled run, run now, import,
+ * `lead.assigned` (docs/domain.md, Delivery of assigned leads): every assignment, by every trigger (scheduled run, run now, import,
  * intake, manual), calls this inside its own transaction, after its write. What it records
  * (notifications for the bell, deliveries and their queue jobs) commits or rolls back with the
  * assignment: nothing is sent for an assignment that rolled back, nothing is lost for one that
@@ -25,6 +25,6 @@ export async function leadsAssigned(
   if ('leadIds' in assigned && assigned.leadIds.length === 0) return;
   await notifyLeadsAssigned(tx, assigned);
   await enqueueLeadDeliveries(tx, config, assigned);
-  // the agents' follow-up messages to their new leads (design 9)
+  // the agents' follow-up messages to their new leads (docs/domain.md, Follow-up messages and calls)
   await enqueueFollowUps(tx, assigned);
 }

@@ -1,5 +1,5 @@
 /**
- * The CRM webhook channel (design 8): one signed POST per event, Standard Webhooks headers
+ * The CRM webhook channel (docs/domain.md, Delivery of assigned leads): one signed POST per event, Standard Webhooks headers
  * (`webhook-id` stays the same on every retry of one delivery), the agent's Authorization header
  * if set, a time limit, and the connection pinned to the address the SSRF guard checked.
  */

@@ -90,7 +90,7 @@ const AREA_CODES: Record<string, string> = {
   Memphis: '901',
 };
 
-/** A valid number in the city's area code, E.164 (design 10), from the seeded random source. */
+/** A valid number in the city's area code, E.164 (docs/domain.md, Lead quality), from the seeded random source. */
 function demoPhone(city: string, rand: () => number): string {
   const npa = AREA_CODES[city] ?? '212';
   for (let i = 0; i < 5; i++) {

@@ -12,7 +12,7 @@ import { currentUser, requireRole } from '../../plugins/auth';
 import { listDncNumbers, removeDncNumber, uploadDnc } from './dnc.service';
 
 /**
- * Admins' do-not-call list (design 10). An upload is a CSV sent as the body itself (text/csv or
+ * Admins' do-not-call list (docs/domain.md, Do-not-call list and consent). An upload is a CSV sent as the body itself (text/csv or
  * text/plain) or JSON `{phones}`: a list of numbers has no other fields, so no multipart.
  */
 export const dncRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -1,5 +1,5 @@
 /**
- * The admins' do-not-call list (design 10, docs/domain.md "Do-not-call list and consent"):
+ * The admins' do-not-call list (docs/domain.md "Do-not-call list and consent"):
  * uploads of numbers (a CSV or JSON), normalized to E.164; bad lines reported by line, good
  * ones kept.
  */

@@ -1,4 +1,4 @@
-/** Follow-up templates and messages (design 9): the SQL, nothing else. */
+/** Follow-up templates and messages (docs/domain.md, Follow-up messages and calls): the SQL, nothing else. */
 import { type SQL, sql } from 'drizzle-orm';
 import type { LeadStatus, MessageChannel, MessageStatus } from '../../../shared/domain';
 import { type Db, queryRows } from '../../db/client';

@@ -7,7 +7,7 @@ import {
 import { currentUser, requireRole } from '../../plugins/auth';
 import { followUpStats, getFollowUp, saveFollowUp } from './follow-up.service';
 
-/** The agent's follow-up templates, and the admins' figures (design 9). */
+/** The agent's follow-up templates, and the admins' figures (docs/domain.md, Follow-up messages and calls). */
 export const followUpRoutes: FastifyPluginAsyncZod = async (app) => {
   const agent = { onRequest: requireRole('AGENT') };
 

@@ -1,5 +1,5 @@
 /**
- * Follow-up messages (design 9, docs/domain.md "Follow-up messages and calls"): the agent's
+ * Follow-up messages (docs/domain.md "Follow-up messages and calls"): the agent's
  * templates, the first SMS and email to a newly assigned lead, the gates checked when each goes
  * out, the provider's status and inbound-SMS callbacks, and the admins' figures. The queue
  * (pg-boss, jobs/follow-up-queue.ts) attaches here; without one nothing is queued.

@@ -11,7 +11,7 @@ const CALLBACK_BODY_LIMIT = TWILIO_CALLBACK_BODY_LIMIT;
 const params = z.record(z.string(), z.string());
 
 /**
- * Twilio's SMS callbacks (design 9): the status of what we sent, and what leads send back (STOP).
+ * Twilio's SMS callbacks (docs/domain.md, Follow-up messages and calls): the status of what we sent, and what leads send back (STOP).
  * Server to server, no session, verified by X-Twilio-Signature (403; 404 when not configured).
  */
 export const smsCallbackRoutes: FastifyPluginAsyncZod = async (app) => {

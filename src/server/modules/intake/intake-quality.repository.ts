@@ -1,5 +1,5 @@
 /**
- * The intake's lead-quality statements (design 10, docs/decisions/018): what refuses one lead
+ * The intake's lead-quality statements (docs/domain.md, Lead quality; docs/decisions/018): what refuses one lead
  * (the do-not-call list, a repeated externalId, a lead with the same phone or email within the
  * duplicate window), and the refusals recorded for the sources' analytics.
  */

@@ -1,5 +1,5 @@
 /**
- * The intake's statements (docs/domain.md, "The real-time intake"): store one lead (idempotent per source and externalId),
+ * The intake's statements (docs/domain.md, Sources and the intake API): store one lead (idempotent per source and externalId),
  * pick the agent that gets it at once, and hand it over under a per-agent lock with the quota
  * checked again (docs/decisions/015-intake-assignment.md).
  */

@@ -7,11 +7,11 @@ import { type IntakeInput, receiveLead } from './intake.service';
 import { KeyRateLimiter } from './key-rate';
 
 export interface IntakeRoutesOptions {
-  /** requests per second per key (design 7: 50 by default) */
+  /** requests per second per key (50 by default: SECURITY.md, Intake API keys) */
   ratePerSecond?: number;
 }
 
-/** design 7: one lead's JSON (its consent text included) fits in 16 KiB */
+/** one lead's JSON (its consent text included) fits in 16 KiB */
 export const INTAKE_BODY_LIMIT = 16 * 1024;
 
 const unauthorized = (message: string) =>

@@ -1,5 +1,5 @@
 /**
- * The real-time intake (design 7): one lead from a source's system, validated by the same rules
+ * The real-time intake (docs/domain.md, Sources and the intake API): one lead from a source's system, validated by the same rules
  * as a CSV row, stored once per (source, externalId), and given at once to the fitting eligible
  * agent with the lowest (a + 1) / q, in the request (docs/decisions/015-intake-assignment.md).
  */
@@ -43,7 +43,7 @@ export type IntakeOutcome =
   | { kind: 'accepted'; answer: IntakeAccepted }
   | { kind: 'duplicate'; answer: IntakeAccepted }
   | { kind: 'invalid'; errors: FieldError[] }
-  /** design 10: a lead with the same phone or email within the window, or on the DNC list */
+  /** docs/domain.md, Lead quality: a lead with the same phone or email within the window, or on the DNC list */
   | { kind: 'refused'; reason: 'duplicate' | 'dnc'; message: string; errors: FieldError[] };
 
 type IntakeConsentColumns = Pick<

@@ -4,7 +4,7 @@ import { readExportBatch } from './lead-search.repository';
 
 /**
  * The import's columns plus status and createdAt, then who holds the lead and since when, then
- * its ZIP, time zone and consent (design 10; the import reads the ZIP and the consent columns
+ * its ZIP, time zone and consent (docs/domain.md, Lists, search and export; the import reads the ZIP and the consent columns
  * and works the time zone out itself): an export can be imported again as it is (the import
  * ignores the columns it does not know).
  */

@@ -44,7 +44,7 @@ export async function writeStatusChange(
 }
 
 /**
- * The agent's first contact with the lead (design 12, speed to lead): kept once, the earliest of
+ * The agent's first contact with the lead (docs/domain.md, Analytics that explain): kept once, the earliest of
  * a status change, a connected call or a follow-up message sent.
  */
 export async function markFirstContact(tx: Db, leadId: number, at?: Date): Promise<void> {

@@ -21,7 +21,7 @@ export async function listLeads(
   query: LeadListQuery,
   config?: ExplainConfig,
 ): Promise<LeadsPage> {
-  // the NEW leads that fit no agent for one reason (design 12): the groups the explanation names
+  // the NEW leads that fit no agent for one reason (docs/domain.md, Analytics that explain): the groups the explanation names
   if (query.noFit && config) {
     return listLeadsOfGroups(db, await newLeadGroupsUnfitBy(db, config, query.noFit), query);
   }
@@ -51,7 +51,7 @@ export function updateOwnLeadStatus(
   return db.transaction(async (tx) => {
     const current = await lockLeadOfAgent(tx, agentId, leadId);
     if (!current) throw notFound('Lead');
-    // an approved return credited the agent for this lead (design 10): it stays INVALID
+    // an approved return credited the agent for this lead (docs/domain.md, Returns and credits): it stays INVALID
     if (current.returnedAt !== null) {
       throw new AppError('CONFLICT', 'This lead was returned; its status no longer changes.');
     }

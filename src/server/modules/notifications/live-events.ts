@@ -1,5 +1,5 @@
 /**
- * One listener per app process (design 8, "In the portal, live"): it LISTENs on the
+ * One listener per app process (docs/domain.md, Delivery of assigned leads): it LISTENs on the
  * `lead_assigned` channel and hands each message to the event streams of that agent open in this
  * process. Any process may assign a lead and any process may hold the agent's stream: PostgreSQL
  * carries the message between them. On PostgreSQL the listener is a connection of its own (a

@@ -20,8 +20,8 @@ function addDays(date: string, days: number): string {
 
 /**
  * How many leads the preferences being edited would have matched over the last PREVIEW_DAYS
- * business days, per day, against the package's leads a day (docs/domain.md, "Preferences
- * preview"). The fit is the fit rule's lead conditions (modules/fit): the package's category (if
+ * business days, per day, against the package's leads a day (docs/domain.md,
+ * Analytics that explain). The fit is the fit rule's lead conditions (modules/fit): the package's category (if
  * the preferences keep it), the licence, states, cities, ages; whether the lead went to someone
  * else, and the agent conditions (pause, enrollment window), are not asked.
  */

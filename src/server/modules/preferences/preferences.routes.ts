@@ -21,7 +21,7 @@ export const preferencesRoutes: FastifyPluginAsyncZod = async (app) => {
     (request) => updatePreferences(app.db, currentUser(request).id, request.body),
   );
 
-  // what the preferences being edited would have matched (design 12, Preview)
+  // what the preferences being edited would have matched (docs/domain.md, Analytics that explain)
   app.get(
     '/api/agent/preferences/preview',
     {

@@ -13,7 +13,7 @@ export async function getPreferences(db: Db, agentId: number): Promise<Preferenc
   return withLicence(db, agentId, (await findPreferences(db, agentId)) ?? NO_PREFERENCES);
 }
 
-/** The licence beside the preferences, and the preferred states it leaves out (design 10). */
+/** The licence beside the preferences, and the preferred states it leaves out (docs/domain.md, Licensed states). */
 async function withLicence(
   db: Db,
   agentId: number,

@@ -1,5 +1,5 @@
 /**
- * The preview's counts (docs/domain.md, "Preferences preview"; decision 021): per category, the last days' leads counted by
+ * The preview's counts (docs/domain.md, Analytics that explain; decision 021): per category, the last days' leads counted by
  * (day, state, city, age), held in memory per database for PREVIEW_REFRESH_MS and refreshed in
  * the background once older (the stale counts answer meanwhile), so a preview sums a few
  * thousand counts instead of reading a month of leads: a month can hold a million of them.

@@ -3,7 +3,7 @@ import { profileBody, profileResponse } from '../../../shared/contracts/telephon
 import { currentUser, requireRole } from '../../plugins/auth';
 import { getProfile, updateProfile } from './profile.service';
 
-/** The signed-in agent's profile: their own phone (design 9). */
+/** The signed-in agent's profile: their own phone (docs/domain.md, Follow-up messages and calls). */
 export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   const agent = { onRequest: requireRole('AGENT') };
 

@@ -1,4 +1,4 @@
-/** The agent's profile (design 9): the phone click-to-call rings, E.164. */
+/** The agent's profile (docs/domain.md, Follow-up messages and calls): the phone click-to-call rings, E.164. */
 import type { Profile } from '../../../shared/contracts/telephony';
 import { toE164 } from '../../../shared/phone';
 import type { Db } from '../../db/client';

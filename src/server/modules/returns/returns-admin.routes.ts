@@ -13,7 +13,7 @@ const returnParams = z.object({
   id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
 });
 
-/** The admin's Returns queue (design 10): list by status, approve or deny with a note. */
+/** The admin's Returns queue (docs/domain.md, Returns and credits): list by status, approve or deny with a note. */
 export const adminReturnsRoutes: FastifyPluginAsyncZod = async (app) => {
   const admin = { onRequest: requireRole('ADMIN') };
 

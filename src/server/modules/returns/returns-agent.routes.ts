@@ -12,7 +12,7 @@ const leadParams = z.object({
   id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
 });
 
-/** The agent's returns (design 10): ask to return an own lead, and see that request's state. */
+/** The agent's returns (docs/domain.md, Returns and credits): ask to return an own lead, and see that request's state. */
 export const agentReturnsRoutes: FastifyPluginAsyncZod = async (app) => {
   const agent = { onRequest: requireRole('AGENT') };
 

@@ -1,4 +1,4 @@
-/** Returns and credits (design 10; docs/domain.md, Returns and credits): SQL only. */
+/** Returns and credits (docs/domain.md, Returns and credits): SQL only. */
 import { sql } from 'drizzle-orm';
 import type { LeadStatus, ReturnReason, ReturnStatus } from '../../../shared/domain';
 import { type Db, queryRows } from '../../db/client';

@@ -1,5 +1,5 @@
 /**
- * Returns and credits (design 10; docs/domain.md, Returns and credits; decision 019): the agent
+ * Returns and credits (docs/domain.md, Returns and credits; decision 019): the agent
  * asks within the window, an admin decides, an approval credits the quota and runs the engine
  * (trigger RETURN) so the agent gets a replacement at once. Every step is in lead_history.
  */

@@ -1,4 +1,4 @@
-/** Statements on `api_keys`: stored as a sha256 hash, listed by prefix (design 7). */
+/** Statements on `api_keys`: stored as a sha256 hash, listed by prefix (docs/domain.md, Sources and the intake API). */
 import { sql } from 'drizzle-orm';
 import type { ApiKey } from '../../../shared/contracts/sources';
 import { type Db, queryPreparedRows, queryRows } from '../../db/client';

@@ -1,5 +1,5 @@
 /**
- * A source's API keys (design 7, SECURITY.md "Intake API keys"): `lf_live_` + 32 random bytes in
+ * A source's API keys (docs/domain.md, Sources and the intake API; SECURITY.md "Intake API keys"): `lf_live_` + 32 random bytes in
  * base64url, shown once in the answer that creates it, stored only as its sha256 (a key is as
  * random as a session token, so a fast hash is enough: nothing to brute-force), listed by prefix.
  */

@@ -1,4 +1,4 @@
-/** Statements on `sources` (design 7). Sources are deactivated, never deleted. */
+/** Statements on `sources` (docs/domain.md, Sources and the intake API). Sources are deactivated, never deleted. */
 import { sql } from 'drizzle-orm';
 import type { Source, SourceBody } from '../../../shared/contracts/sources';
 import { type Db, queryRows } from '../../db/client';

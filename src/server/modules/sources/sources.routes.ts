@@ -15,7 +15,7 @@ const id = z.coerce.number().int().positive().max(2_147_483_647);
 const sourceParams = z.object({ id });
 const keyParams = z.object({ id, keyId: id });
 
-/** Admins' sources and their API keys (design 7). */
+/** Admins' sources and their API keys (docs/domain.md, Sources and the intake API). */
 export const sourcesRoutes: FastifyPluginAsyncZod = async (app) => {
   const admin = { onRequest: requireRole('ADMIN') };
 

@@ -1,5 +1,5 @@
 /**
- * Lead sources (design 7): where leads come from. Admins create, rename, price and deactivate
+ * Lead sources (docs/domain.md, Sources and the intake API): where leads come from. Admins create, rename, price and deactivate
  * them; imports and the intake API name them. A source is never deleted: its leads keep it.
  */
 import type { Source, SourceBody, SourcePatchBody } from '../../../shared/contracts/sources';

@@ -10,7 +10,7 @@ import { cancelSubscription, type SubscriptionBilling, subscribe } from './subsc
 
 /**
  * The agent's own subscription: subscribe, switch, cancel. With Stripe Billing on (`billing`),
- * subscribing may answer `{checkoutUrl}`: the agent pays first (design 11).
+ * subscribing may answer `{checkoutUrl}`: the agent pays first (docs/domain.md, Billing).
  */
 export const agentSubscriptionRoutes: FastifyPluginAsyncZod<{
   billing?: SubscriptionBilling | null;

@@ -35,7 +35,7 @@ export async function lockSubscription(
   packageId: number;
   status: SubscriptionStatus;
   statusSetBy: SubscriptionActor;
-  /** the Stripe subscription that bills it, when billing is on (design 11) */
+  /** the Stripe subscription that bills it, when billing is on (docs/domain.md, Billing) */
   stripeSubscriptionId: string | null;
 } | null> {
   const [row] = await tx

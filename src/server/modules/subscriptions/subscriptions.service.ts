@@ -169,9 +169,9 @@ export async function cancelSubscription(
 }
 
 /**
- * Sets an agent's subscription status, whoever asks (the agent's cancel, an admin; later the
- * payment provider), recording who: the one place a status changes. False when the user is no
- * agent or has no subscription.
+ * Sets an agent's subscription status, whoever asks (the agent's cancel, an admin, the payment
+ * provider), recording who: where a status changes alone (a change of package writes its status
+ * with it, in writeSubscription). False when the user is no agent or has no subscription.
  */
 export function setSubscriptionStatus(
   db: Db,

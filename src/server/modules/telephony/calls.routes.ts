@@ -10,7 +10,7 @@ import { agentServices, leadCalls, recordingStream, startCall } from './telephon
 
 const leadParams = z.object({ id: z.coerce.number().int().positive() });
 
-/** Click-to-call (design 9): the agent's services, a call, the lead's call log, recordings. */
+/** Click-to-call (docs/domain.md, Follow-up messages and calls): the agent's services, a call, the lead's call log, recordings. */
 export const callsRoutes: FastifyPluginAsyncZod = async (app) => {
   const agent = { onRequest: requireRole('AGENT') };
 

@@ -1,4 +1,4 @@
-/** Calls and the agent's services (design 9): the SQL, nothing else. */
+/** Calls and the agent's services (docs/domain.md, Follow-up messages and calls): the SQL, nothing else. */
 import { sql } from 'drizzle-orm';
 import type { CallStatus, LeadStatus } from '../../../shared/domain';
 import { type Db, queryRows } from '../../db/client';

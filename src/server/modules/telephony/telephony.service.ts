@@ -1,5 +1,5 @@
 /**
- * Twilio's services (design 9): the SMS the follow-ups send, click-to-call with recording, the
+ * Twilio's services (docs/domain.md, Follow-up messages and calls): the SMS the follow-ups send, click-to-call with recording, the
  * provider's signed voice callbacks, and the recordings streamed to the lead's agent and admins.
  * "Not configured" (no TWILIO_* settings) is a state of its own: calls are refused with 409 and
  * nothing is sent.

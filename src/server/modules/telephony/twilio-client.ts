@@ -1,5 +1,5 @@
 /**
- * Twilio (design 9): the official SDK, configured when TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and
+ * Twilio (docs/domain.md, Follow-up messages and calls): the official SDK, configured when TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and
  * TWILIO_FROM_NUMBER are set; else SMS and voice are "not configured" and nothing is sent.
  * TWILIO_API_BASE points the SDK's `api` domain (Messages, Calls) and the recording downloads at
  * a stand-in of Twilio's REST API (tests only; decision 020).

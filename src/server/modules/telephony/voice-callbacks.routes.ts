@@ -17,7 +17,7 @@ const params = z.record(z.string(), z.string());
 const TWIML = 'text/xml; charset=utf-8';
 
 /**
- * Twilio's voice callbacks (design 9), server to server: no session; each is verified by its
+ * Twilio's voice callbacks (docs/domain.md, Follow-up messages and calls), server to server: no session; each is verified by its
  * X-Twilio-Signature (403 otherwise; 404 when Twilio is not configured). This plugin (encapsulated)
  * reads application/x-www-form-urlencoded bodies into their string params.
  */

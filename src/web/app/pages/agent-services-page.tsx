@@ -8,7 +8,7 @@ import { CallsCard } from '@web/features/telephony/components/calls-card';
 import { FollowUpCard } from '@web/features/telephony/components/follow-up-card';
 import { PhoneCard } from '@web/features/telephony/components/phone-card';
 
-/** Services (design 9): the agent's phone, Call Recording, and the follow-up templates. */
+/** Services (docs/domain.md, Follow-up messages and calls): the agent's phone, Call Recording, and the follow-up templates. */
 export function AgentServicesPage() {
   const services = useQuery(agentServicesQuery);
   const followUp = useQuery(followUpQuery);

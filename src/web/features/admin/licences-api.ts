@@ -1,4 +1,4 @@
-/** An agent's licensed states (design 10): PUT /api/admin/agents/{id}/licenses. */
+/** An agent's licensed states (docs/domain.md, Licensed states): PUT /api/admin/agents/{id}/licenses. */
 import type { AdminAgent } from '@shared/contracts/admin';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@web/lib/api-client';

@@ -13,7 +13,7 @@ export interface Health {
   channels?: {
     email: ChannelState;
     webhook: ChannelState;
-    /** Twilio (design 9): follow-up SMS and recorded calls */
+    /** Twilio (docs/domain.md, Follow-up messages and calls): follow-up SMS and recorded calls */
     sms?: ChannelState;
     voice?: ChannelState;
     backlog: { pending: number; oldestSeconds: number | null };
@@ -78,7 +78,7 @@ const CHANNEL_HELP = {
   },
 } as const;
 
-/** A delivery channel (design 8), from the health check's real figures. */
+/** A delivery channel (docs/domain.md, Delivery of assigned leads), from the health check's real figures. */
 export function channelStatus(
   health: Health | undefined,
   failed: boolean,

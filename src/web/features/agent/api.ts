@@ -53,7 +53,7 @@ export function useSavePreferences() {
 }
 
 /**
- * What the preferences being edited would have matched over the last 30 days (design 12); the
+ * What the preferences being edited would have matched over the last 30 days (docs/domain.md, Analytics that explain); the
  * lists go comma-separated, so the key (and the cache) follows the values, not the array objects.
  */
 export function preferencesPreviewQuery(prefs: Preferences) {

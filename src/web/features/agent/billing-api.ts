@@ -3,7 +3,7 @@ import { queryOptions, useMutation } from '@tanstack/react-query';
 import { apiJson } from '@web/lib/api-client';
 import { getQueryFn } from '@web/lib/query-client';
 
-/** The agent's billing state (design 11); state OFF when the server has no Stripe. */
+/** The agent's billing state (docs/domain.md, Billing); state OFF when the server has no Stripe. */
 export const agentBillingQuery = queryOptions({
   queryKey: ['/api/agent/billing'] as const,
   queryFn: getQueryFn<AgentBilling>({ on401: 'throw' }),

@@ -1,4 +1,4 @@
-/** The agent's pause (design 10): GET/PUT/DELETE /api/agent/pause. */
+/** The agent's pause (docs/domain.md, Pause): GET/PUT/DELETE /api/agent/pause. */
 import type { PauseState } from '@shared/contracts/returns';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@web/lib/api-client';

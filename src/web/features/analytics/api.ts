@@ -14,7 +14,7 @@ export interface Period {
   to: string;
 }
 
-/** Speed to lead for a period: overall, trend, per agent (design 12). */
+/** Speed to lead for a period: overall, trend, per agent (docs/domain.md, Analytics that explain). */
 export function speedToLeadQuery(period: Period) {
   return queryOptions({
     queryKey: ['/api/admin/analytics/speed-to-lead', period] as const,
@@ -22,7 +22,7 @@ export function speedToLeadQuery(period: Period) {
   });
 }
 
-/** Each source's figures for a period (design 12). */
+/** Each source's figures for a period (docs/domain.md, Analytics that explain). */
 export function sourceStatsQuery(period: Period) {
   return queryOptions({
     queryKey: ['/api/admin/analytics/sources', period] as const,

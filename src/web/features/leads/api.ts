@@ -108,7 +108,7 @@ export function useImportLeads() {
   });
 }
 
-/** Why the lead went where it went, or why it is still NEW (design 12). */
+/** Why the lead went where it went, or why it is still NEW (docs/domain.md, Analytics that explain). */
 export function leadExplanationQuery(leadId: number) {
   return queryOptions({
     queryKey: [`/api/admin/leads/${leadId}/explain`] as const,
@@ -117,7 +117,7 @@ export function leadExplanationQuery(leadId: number) {
   });
 }
 
-/** NEW leads that fit no agent, counted by reason (design 12). */
+/** NEW leads that fit no agent, counted by reason (docs/domain.md, Analytics that explain). */
 export const unfitReasonsQuery = queryOptions({
   queryKey: ['/api/admin/leads/unfit-reasons'] as const,
   queryFn: getQueryFn<UnfitReasons>({ on401: 'throw' }),

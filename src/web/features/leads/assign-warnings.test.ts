@@ -63,7 +63,7 @@ describe('the agent list', () => {
     );
   });
 
-  it('warn about a paused agent and a lead outside the licence (design 10)', () => {
+  it('warn about a paused agent and a lead outside the licence (docs/domain.md, Pause, Licensed states)', () => {
     expect(
       assignWarnings(agent({ pause: { since: '2026-11-20T12:00:00Z', until: '2026-12-01' } }), {
         category: 'MEDICARE',

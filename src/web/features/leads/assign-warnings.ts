@@ -36,7 +36,7 @@ const pauseDay = new Intl.DateTimeFormat('en-US', {
 });
 
 /**
- * Design 10: a paused agent (the engine gives them nothing) and a lead outside the agent's licence.
+ * docs/domain.md, Pause and Licensed states: a paused agent (the engine gives them nothing) and a lead outside the agent's licence.
  * The admin may still assign: a manual assignment is their call.
  */
 function availabilityWarnings(agent: AdminAgent, lead: { state?: string }): string[] {

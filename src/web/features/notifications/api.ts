@@ -4,7 +4,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { apiJson } from '@web/lib/api-client';
 import { getQueryFn } from '@web/lib/query-client';
 
-/** The bell's path for each role (design 8: agents; admins on their own path). */
+/** The bell's path for each role (agents, and admins on their own path). */
 export function notificationsPath(role: UserRole): string {
   return role === 'ADMIN' ? '/api/admin/notifications' : '/api/agent/notifications';
 }

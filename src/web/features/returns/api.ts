@@ -1,4 +1,4 @@
-/** Returns and credits (design 10): the agent's request on a lead, the admin's queue. */
+/** Returns and credits (docs/domain.md, Returns and credits): the agent's request on a lead, the admin's queue. */
 import type {
   AdminReturn,
   AdminReturnList,

@@ -26,7 +26,7 @@ const dayFormat = new Intl.DateTimeFormat('en-US', {
 });
 const pauseDay = (date: string) => dayFormat.format(new Date(`${date}T12:00:00Z`));
 
-/** Under the agent's name: their phone and, while paused, until when (design 9, 10). */
+/** Under the agent's name: their phone and, while paused, until when (docs/domain.md, Follow-up messages and calls; Pause). */
 export function AgentContactLine({ agent }: { agent: AdminAgent }) {
   return (
     <>

@@ -64,7 +64,7 @@ const COLUMNS: DataColumn<AdminAgent>[] = [
   },
 ];
 
-/** An agent's speed to lead, last 30 days (design 12): loaded apart, so the table never waits. */
+/** An agent's speed to lead, last 30 days (docs/domain.md, Analytics that explain): loaded apart, so the table never waits. */
 export type AgentSpeed = Pick<
   SpeedFigures,
   'assigned' | 'notContacted' | 'medianMinutes' | 'p90Minutes'
@@ -83,7 +83,7 @@ function speedColumn(speed: Map<number, AgentSpeed> | undefined): DataColumn<Adm
   };
 }
 
-/** Median and 90th percentile from assignment to first contact, last 30 days (design 12). */
+/** Median and 90th percentile from assignment to first contact, last 30 days (docs/domain.md, Analytics that explain). */
 function SpeedCell({ speed }: { speed: AgentSpeed | undefined }) {
   if (!speed) return <span className="text-muted-foreground">No leads</span>;
   return (
@@ -111,7 +111,7 @@ const billingDate = new Intl.DateTimeFormat('en-US', {
 });
 const formatDay = (iso: string) => billingDate.format(new Date(iso));
 
-/** Stripe Billing (design 11): the last invoice (amount, paid or failed, date) and the renewal. */
+/** Stripe Billing (docs/domain.md, Billing): the last invoice (amount, paid or failed, date) and the renewal. */
 const BILLING_COLUMN: DataColumn<AdminAgent> = {
   header: 'Billing',
   minWidth: 'min-w-32',

@@ -31,7 +31,7 @@ function useCheckoutReturn(): 'success' | 'canceled' | null {
 }
 
 /**
- * The billing state on the package screen (design 11) and what to do about it: a failed payment
+ * The billing state on the package screen (docs/domain.md, Billing) and what to do about it: a failed payment
  * (update the card in Stripe's portal), a Checkout awaited, the next renewal, "Manage billing";
  * and the confirmation when Checkout sends the agent back. Nothing without Stripe.
  */

@@ -11,7 +11,7 @@ import { LeadCallLog } from '@web/features/telephony/components/lead-call-log';
 import { errorMessage } from '@web/lib/api-client';
 import { Phone } from 'lucide-react';
 
-/** Why the lead cannot be called now, or null when it can (design 9 and 10). */
+/** Why the lead cannot be called now, or null when it can (docs/domain.md, Follow-up messages and calls; Calling window). */
 export function useCallBlocker(lead: Lead): string | null {
   const services = useQuery(agentServicesQuery);
   if (!services.data) return 'Checking…';

@@ -49,7 +49,7 @@ function ReturnState({ ret }: { ret: LeadReturn }) {
 }
 
 /**
- * Return a bad lead (design 10) from its drawer: a reason, a note, and the state of the request.
+ * Return a bad lead (docs/domain.md, Returns and credits) from its drawer: a reason, a note, and the state of the request.
  * Not inside the status form's submit: its buttons are plain buttons. The server holds the rules
  * (window, CONVERTED, rate cap) and its refusal is shown in words.
  */

@@ -10,7 +10,7 @@ type PreferencesAnswer = z.infer<typeof preferencesResponse>;
 const stateName = (code: string) => US_STATES[code as keyof typeof US_STATES] ?? code;
 
 /**
- * Design 10: the admin recorded the states the agent is licensed in; preferred states outside
+ * docs/domain.md, Licensed states: the admin recorded the states the agent is licensed in; preferred states outside
  * them get no leads. Says so above the form, from the preferences' own answer.
  */
 export function LicenceWarning() {

@@ -29,7 +29,7 @@ function todayInBusinessZone(): string {
 }
 
 /**
- * Pause / vacation on the agent's dashboard (design 10): while paused no trigger gives the agent
+ * Pause / vacation on the agent's dashboard (docs/domain.md, Pause): while paused no trigger gives the agent
  * leads. Pause through a date (it ends by itself the next business day) or until resumed.
  */
 export function PauseDeliveriesCard() {

@@ -28,7 +28,7 @@ export function previewSentence(perDay: number, packageLeadsPerDay: number | nul
 
 /**
  * Live, while the agent edits: how many leads these preferences would have matched over the
- * last 30 days and per day (design 12, Preview). Invalid ages wait for a valid value.
+ * last 30 days and per day (docs/domain.md, Analytics that explain). Invalid ages wait for a valid value.
  */
 export function PreferencesPreview({ prefs }: { prefs: Preferences }) {
   const agesOk =

@@ -46,7 +46,7 @@ function Loading({ error }: { error: boolean }) {
   );
 }
 
-/** Median and p90 from assignment to first contact, and their trend (design 12). */
+/** Median and p90 from assignment to first contact, and their trend (docs/domain.md, Analytics that explain). */
 export function SpeedToLeadSection({ period }: { period: Period }) {
   const { data, isError } = useQuery(speedToLeadQuery(period));
   return (
@@ -118,7 +118,7 @@ function SpeedToLeadBody({ data }: { data: SpeedToLead }) {
 const REFUSED = ['INVALID', 'DUPLICATE', 'DNC'] as const;
 const refusedLabel = { INVALID: 'Invalid', DUPLICATE: 'Duplicate', DNC: 'DNC' } as const;
 
-/** Per source: received, refused by reason, assigned, returned, converted, cost (design 12). */
+/** Per source: received, refused by reason, assigned, returned, converted, cost (docs/domain.md, Analytics that explain). */
 export function SourcesSection({ period }: { period: Period }) {
   const { data, isError } = useQuery(sourceStatsQuery(period));
   return (

@@ -95,7 +95,7 @@ function AddNumberForm() {
   );
 }
 
-/** The Do Not Call screen (design 10): count, upload, add, search, list, remove. */
+/** The Do Not Call screen (docs/domain.md, Do-not-call list and consent): count, upload, add, search, list, remove. */
 export function AdminDncPanel() {
   const timeZone = useBusinessTimeZone();
   const [search, setSearch] = useState('');

@@ -7,7 +7,7 @@ const number = (n: number) => n.toLocaleString('en-US');
 
 /**
  * The last import's counts, its row errors and its refused rows (duplicates, do-not-call), each
- * by line and reason, for the admin to fix or to understand (design 10).
+ * by line and reason, for the admin to fix or to understand (docs/domain.md, Lead quality).
  */
 export function ImportReport({
   result,

@@ -14,7 +14,7 @@ import { TelephonyEntry, telephonyIcon } from '@web/features/telephony/component
 import { cn } from '@web/lib/utils';
 import { ArrowRightLeft, Mail, Webhook } from 'lucide-react';
 
-/** History rows that are steps of a return (design 10), in words. */
+/** History rows that are steps of a return (docs/domain.md, Returns and credits), in words. */
 const RETURN_STEPS: Record<string, string> = {
   RETURN_REQUESTED: 'Return requested',
   RETURN_APPROVED: 'Return approved: lead invalid',

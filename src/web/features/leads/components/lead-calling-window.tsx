@@ -15,7 +15,7 @@ function useMinuteClock(): Date {
 }
 
 /**
- * When the lead may be called, in its own time zone (design 10, docs/domain.md Calling window):
+ * When the lead may be called, in its own time zone (docs/domain.md, Calling window):
  * "Callable now until 9 PM CT" in green, "Call after 8 AM ET" muted. `compact` is the one-line
  * form for table rows and cards.
  */

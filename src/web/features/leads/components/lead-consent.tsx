@@ -23,7 +23,7 @@ function safeUrl(raw: string): string | null {
 }
 
 /**
- * The consumer's consent as the lead's source recorded it (design 10): when, the TrustedForm
+ * The consumer's consent as the lead's source recorded it (docs/domain.md, Do-not-call list and consent): when, the TrustedForm
  * certificate, the Jornaya LeadiD, the IP and the words agreed to. Shown in both lead drawers.
  */
 export function LeadConsent({ lead }: { lead: Lead }) {

@@ -84,7 +84,7 @@ export function LeadsTable({
   error: DataTableProps<Lead>['error'];
   columns?: LeadColumn[];
   action: (lead: Lead) => ReactNode;
-  /** the agent's list: each lead's calling window under its phone (design 10) */
+  /** the agent's list: each lead's calling window under its phone (docs/domain.md, Calling window) */
   callingWindow?: boolean;
 }) {
   return (

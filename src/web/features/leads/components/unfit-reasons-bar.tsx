@@ -5,7 +5,7 @@ import { X } from 'lucide-react';
 import { unfitReasonsQuery } from '../api';
 
 /**
- * NEW leads that fit no agent, counted by the furthest reason any agent got to (design 12); each
+ * NEW leads that fit no agent, counted by the furthest reason any agent got to (docs/domain.md, Analytics that explain); each
  * count filters the list to those leads. Nothing is shown while every NEW lead fits someone.
  */
 export function UnfitReasonsBar({

@@ -44,7 +44,7 @@ function AssignedBy({
 }
 
 /**
- * Why this agent (design 12): what assigned the lead, the agents it fits, and for every other
+ * Why this agent (docs/domain.md, Analytics that explain): what assigned the lead, the agents it fits, and for every other
  * agent the first reason it does not, in the order the engine checks them.
  */
 export function WhyThisAgent({ leadId }: { leadId: number }) {

@@ -6,7 +6,7 @@ import { useEffect } from 'react';
 import { notificationsQuery } from '../api';
 import { leadToastText } from '../lead-toast';
 
-/** The agent's live stream (design 8): served by any app process through LISTEN/NOTIFY. */
+/** The agent's live stream (docs/domain.md, Delivery of assigned leads): served by any app process through LISTEN/NOTIFY. */
 export const AGENT_EVENTS_URL = '/api/agent/events';
 
 /**

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { adminReturnsQuery } from '../api';
 
-/** The admin menu's count of returns waiting for a decision (design 10); nothing at zero. */
+/** The admin menu's count of returns waiting for a decision (docs/domain.md, Returns and credits); nothing at zero. */
 export function PendingReturnsBadge() {
   const { data } = useQuery({
     ...adminReturnsQuery('PENDING'),

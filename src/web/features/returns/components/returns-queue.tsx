@@ -124,7 +124,7 @@ function ReturnCard({ item }: { item: AdminReturn }) {
   );
 }
 
-/** The admin's Returns queue (design 10): pending returns oldest first, approve or deny with a note. */
+/** The admin's Returns queue (docs/domain.md, Returns and credits): pending returns oldest first, approve or deny with a note. */
 export function ReturnsQueue() {
   const [status, setStatus] = useState<ReturnStatus>('PENDING');
   const { data, isPending, isError, refetch, isFetching } = useQuery(adminReturnsQuery(status));

@@ -60,7 +60,7 @@ function TemplateArea({
 }
 
 /**
- * The follow-up templates (design 9): SMS and email with {firstName}, {agentName} and
+ * The follow-up templates (docs/domain.md, Follow-up messages and calls): SMS and email with {firstName}, {agentName} and
  * {agentPhone}, a live preview on a sample lead, and the switch, disabled with the reason when the
  * package lacks the service or no provider is configured.
  */

@@ -52,7 +52,7 @@ function Period({ title, figures, testId }: { title: string; figures: Figures; t
   );
 }
 
-/** Follow-up messages on the admin's Deliveries screen (design 9): volumes and failures. */
+/** Follow-up messages on the admin's Deliveries screen (docs/domain.md, Follow-up messages and calls): volumes and failures. */
 export function FollowUpStatsCard() {
   const stats = useQuery(followUpStatsQuery);
   return (

@@ -8,7 +8,7 @@ import { leadCallsQuery } from '../api';
 import { CALL_LABEL, callLength } from './telephony-entry';
 
 /**
- * The lead's call log in its drawer (design 9): when, outcome, length, and each recording played
+ * The lead's call log in its drawer (docs/domain.md, Follow-up messages and calls): when, outcome, length, and each recording played
  * through the portal (GET /api/recordings/{id}: the lead's agent and admins only).
  */
 export function LeadCallLog({ leadId, leadStatus }: { leadId: number; leadStatus?: string }) {

@@ -106,7 +106,7 @@ function CallLine({ entry }: { entry: CallActivity }) {
   );
 }
 
-/** A follow-up message or a call on the lead's timeline (design 9). */
+/** A follow-up message or a call on the lead's timeline (docs/domain.md, Follow-up messages and calls). */
 export function TelephonyEntry({ entry }: { entry: MessageEntry | CallActivity }) {
   return entry.type === 'call' ? <CallLine entry={entry} /> : <MessageLine entry={entry} />;
 }
