@@ -82,6 +82,32 @@ describe('why this agent', () => {
     await ctx.database.db.execute(sql`update leads set status = 'INVALID' where status = 'NEW'`);
   }
 
+  it('tells the Assign Lead dialog every condition one agent fails, quota aside', async () => {
+    const admin = await loginAdmin(ctx);
+    const [lead] = await insertLeads(ctx, [{ city: 'Austin', state: 'TX', age: 65 }]);
+    const misfit = await agent('Misfit', {
+      paused: true,
+      licensed: ['CA'],
+      prefs: { states: ['FL'], cities: ['El Paso'], ageMin: 70 },
+    });
+    const full = await agent('Full but fitting', { quota: 0 });
+    const none = await agent('No package', { subscribed: false });
+    const fitOf = async (agentId: number) => {
+      const res = await admin.client.get(`/api/admin/leads/${lead.id}/fit/${agentId}`);
+      expect(res.statusCode).toBe(200);
+      return res.json().reasons;
+    };
+    expect(await fitOf(misfit)).toEqual(['PAUSED', 'LICENCE', 'STATE', 'CITY', 'AGE']);
+    expect(await fitOf(full)).toEqual([]);
+    expect(await fitOf(none)).toEqual(['NOT_ACTIVE', 'CATEGORY']);
+    expect((await admin.client.get(`/api/admin/leads/${lead.id}/fit/${admin.id}`)).statusCode).toBe(
+      404,
+    );
+    expect((await admin.client.get(`/api/admin/leads/999999999/fit/${misfit}`)).statusCode).toBe(
+      404,
+    );
+  });
+
   it("names each agent's first reason in the documented order, and the fitting agents", async () => {
     const admin = await loginAdmin(ctx);
     await clean();

@@ -147,6 +147,17 @@ const namedAgent = z.object({ id: z.number().int(), name: z.string() });
 /** How many agents are named per reason; the count covers them all. */
 export const AGENTS_NAMED_PER_REASON = 25;
 
+/**
+ * Every condition of the fit rule one agent fails for one lead (quota aside): what the Assign
+ * Lead dialog warns of. Empty: the engine could give this lead to this agent.
+ */
+export const leadFit = z.object({
+  leadId: z.number().int(),
+  agentId: z.number().int(),
+  reasons: z.array(z.enum(MISFIT_REASONS)),
+});
+export type LeadFit = z.infer<typeof leadFit>;
+
 export const leadExplanation = z.object({
   lead: z.object({
     id: z.number().int(),

@@ -34,7 +34,8 @@ export async function findExplainedLead(db: Db, id: number): Promise<ExplainedLe
   return row ?? null;
 }
 
-export async function readAllAgents(db: Db): Promise<AgentFacts[]> {
+/** Every agent, or the one agent `agentId` ([] when it is not an agent). */
+export async function readAllAgents(db: Db, agentId?: number): Promise<AgentFacts[]> {
   return queryRows<AgentFacts>(
     db,
     sql`select u.id, u.name,
@@ -51,7 +52,7 @@ export async function readAllAgents(db: Db): Promise<AgentFacts[]> {
                u.licensed_states::text[] as "licensedStates"
           from users u
           ${FIT_JOINS}
-         where u.role = 'AGENT'
+         where u.role = 'AGENT' ${agentId === undefined ? sql`` : sql`and u.id = ${agentId}`}
          order by u.id`,
   );
 }

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { leadExplanation, unfitReasons } from '../../../shared/contracts/explain';
+import { leadExplanation, leadFit, unfitReasons } from '../../../shared/contracts/explain';
 import { requireRole } from '../../plugins/auth';
-import { explainLead, unfitNewLeads } from './explain.service';
+import { explainLead, leadFitForAgent, unfitNewLeads } from './explain.service';
 
 const leadParams = z.object({
   id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
@@ -16,6 +16,18 @@ export const explainRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/admin/leads/:id/explain',
     { ...admin, schema: { params: leadParams, response: { 200: leadExplanation } } },
     (request) => explainLead(app.db, app.config, request.params.id),
+  );
+
+  app.get(
+    '/api/admin/leads/:id/fit/:agentId',
+    {
+      ...admin,
+      schema: {
+        params: leadParams.extend({ agentId: leadParams.shape.id }),
+        response: { 200: leadFit },
+      },
+    },
+    (request) => leadFitForAgent(app.db, app.config, request.params.id, request.params.agentId),
   );
 
   app.get(

@@ -6,6 +6,7 @@
 import {
   AGENTS_NAMED_PER_REASON,
   type LeadExplanation,
+  type LeadFit,
   MISFIT_REASONS,
   type MisfitReason,
   type UnfitReasons,
@@ -16,6 +17,7 @@ import { notFound } from '../../lib/app-error';
 import { businessDate } from '../../lib/business-time';
 import {
   CAPACITY_CONDITIONS,
+  everyMisfit,
   type FitContext,
   type FitLead,
   type FitProfile,
@@ -137,6 +139,27 @@ function assignmentOf(
   }
   // an engine assignment without a run: the real-time intake (decision 015)
   return { kind: 'INTAKE', at: last.at, agent, run: null, admin: null };
+}
+
+/** Every condition of the fit rule this agent fails for this lead, quota aside. */
+export async function leadFitForAgent(
+  db: Db,
+  config: ExplainConfig,
+  leadId: number,
+  agentId: number,
+  now: Date = new Date(),
+): Promise<LeadFit> {
+  const [lead, [agent]] = await Promise.all([
+    findExplainedLead(db, leadId),
+    readAllAgents(db, agentId),
+  ]);
+  if (!lead) throw notFound('Lead');
+  if (!agent) throw notFound('Agent');
+  return {
+    leadId,
+    agentId,
+    reasons: everyMisfit(agent, contextOf(config, now), fitLead(lead)),
+  };
 }
 
 const FITS = MISFIT_REASONS.length;

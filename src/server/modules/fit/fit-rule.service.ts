@@ -169,6 +169,22 @@ export function firstMisfit(
   return null;
 }
 
+/**
+ * Every condition the agent fails for the lead, in MISFIT_REASONS order, capacity aside (the
+ * admin who assigns by hand may go over a quota): what a manual assignment warns of.
+ */
+export function everyMisfit(agent: FitAgent, ctx: FitContext, lead: FitLead): MisfitReason[] {
+  const profile = fitProfile(agent, ctx);
+  const out: MisfitReason[] = [];
+  for (const [reason, holds] of Object.entries(AGENT_CONDITIONS) as [AgentReason, AgentCheck][]) {
+    if (!holds(agent, ctx)) out.push(reason);
+  }
+  for (const [reason, holds] of Object.entries(LEAD_CONDITIONS) as [LeadReason, LeadCheck][]) {
+    if (!holds(profile, lead)) out.push(reason);
+  }
+  return out;
+}
+
 /** A lead as the rule compares it: its city normalized. */
 export function fitLead(lead: {
   category: LeadCategory;

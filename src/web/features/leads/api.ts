@@ -1,4 +1,4 @@
-import type { LeadExplanation, UnfitReasons } from '@shared/contracts/explain';
+import type { LeadExplanation, LeadFit, UnfitReasons } from '@shared/contracts/explain';
 import type { ImportRecord, ImportResult, Lead, LeadListQuery } from '@shared/contracts/leads';
 import { type QueryKey, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { adminAgentsQuery, adminStatsQuery, healthQuery } from '@web/features/admin/api';
@@ -113,6 +113,15 @@ export function leadExplanationQuery(leadId: number) {
   return queryOptions({
     queryKey: [`/api/admin/leads/${leadId}/explain`] as const,
     queryFn: getQueryFn<LeadExplanation>({ on401: 'throw' }),
+    staleTime: 0,
+  });
+}
+
+/** Every condition of the fit rule the agent fails for the lead: the Assign Lead warnings. */
+export function leadFitQuery(leadId: number, agentId: number) {
+  return queryOptions({
+    queryKey: [`/api/admin/leads/${leadId}/fit/${agentId}`] as const,
+    queryFn: getQueryFn<LeadFit>({ on401: 'throw' }),
     staleTime: 0,
   });
 }

@@ -26,31 +26,65 @@ const withStatus = (status: 'ACTIVE' | 'PAST_DUE' | 'CANCELED' | 'INACTIVE') => 
   return agent({ subscription: { ...base.subscription!, status } });
 };
 
-describe('assign warnings', () => {
-  it('none for an active agent of the lead category', () => {
-    expect(assignWarnings(agent(), { category: 'MEDICARE' })).toEqual([]);
+const LEAD = { category: 'MEDICARE', state: 'TX', city: 'Austin', age: 70 } as const;
+
+describe("assign warnings: the fit rule's reasons in words", () => {
+  it('none when the agent fits', () => {
+    expect(assignWarnings(agent(), LEAD, [])).toEqual([]);
   });
 
-  it('warn about an agent without a subscription', () => {
+  it('an agent without a subscription, once', () => {
     expect(
-      assignWarnings(agent({ subscription: null, todayQuota: null }), { category: 'ACA' }),
+      assignWarnings(agent({ subscription: null, todayQuota: null }), LEAD, [
+        'NOT_ACTIVE',
+        'CATEGORY',
+      ]),
     ).toEqual(['Eva Brooks has no subscription.']);
   });
 
-  it('warn about a subscription that is not active, in words', () => {
-    expect(assignWarnings(withStatus('PAST_DUE'), { category: 'MEDICARE' })).toEqual([
+  it('a subscription that is not active, and a package of another category', () => {
+    expect(assignWarnings(withStatus('PAST_DUE'), LEAD, ['NOT_ACTIVE'])).toEqual([
       "Eva Brooks's subscription is past due.",
     ]);
-    expect(assignWarnings(withStatus('CANCELED'), { category: 'MEDICARE' })).toEqual([
+    expect(
+      assignWarnings(withStatus('CANCELED'), { ...LEAD, category: 'FINAL_EXPENSE' }, [
+        'NOT_ACTIVE',
+        'CATEGORY',
+      ]),
+    ).toEqual([
       "Eva Brooks's subscription is canceled.",
+      "Eva Brooks's package, Medicare Starter, is for MEDICARE leads; this lead is FINAL EXPENSE.",
     ]);
   });
 
-  it('warn about a package of another category, and both at once', () => {
-    expect(assignWarnings(agent(), { category: 'FINAL_EXPENSE' })).toEqual([
-      "Eva Brooks's package, Medicare Starter, is for MEDICARE leads; this lead is FINAL EXPENSE.",
+  it('preferences that leave the lead out, condition by condition', () => {
+    expect(assignWarnings(agent(), LEAD, ['CATEGORY', 'STATE', 'CITY', 'AGE'])).toEqual([
+      "Eva Brooks's preferences leave out MEDICARE leads.",
+      "Eva Brooks's preferences leave out TX.",
+      "Eva Brooks's preferences leave out Austin.",
+      "Eva Brooks's preferences leave out age 70.",
     ]);
-    expect(assignWarnings(withStatus('INACTIVE'), { category: 'ACA' })).toHaveLength(2);
+    expect(assignWarnings(agent(), LEAD, ['ENROLLMENT_WINDOW'])).toEqual([
+      "Eva Brooks's package, Medicare Starter, receives leads only in the MEDICARE enrollment window, which is closed today.",
+    ]);
+  });
+
+  it('a paused agent and a lead outside the licence (docs/domain.md, Pause, Licensed states)', () => {
+    expect(
+      assignWarnings(
+        agent({ pause: { since: '2026-11-20T12:00:00Z', until: '2026-12-01' } }),
+        LEAD,
+        ['PAUSED'],
+      ),
+    ).toEqual(['Eva Brooks is paused until Dec 1.']);
+    expect(
+      assignWarnings(agent({ pause: { since: '2026-11-20T12:00:00Z', until: null } }), LEAD, [
+        'PAUSED',
+      ]),
+    ).toEqual(['Eva Brooks is paused until they resume.']);
+    expect(assignWarnings(agent({ licensedStates: ['FL'] }), LEAD, ['LICENCE'])).toEqual([
+      'Eva Brooks is not licensed in TX.',
+    ]);
   });
 });
 
@@ -61,28 +95,5 @@ describe('the agent list', () => {
     expect(agentOptionDetail(agent({ subscription: null, todayQuota: null }))).toBe(
       'no subscription',
     );
-  });
-
-  it('warn about a paused agent and a lead outside the licence (docs/domain.md, Pause, Licensed states)', () => {
-    expect(
-      assignWarnings(agent({ pause: { since: '2026-11-20T12:00:00Z', until: '2026-12-01' } }), {
-        category: 'MEDICARE',
-        state: 'TX',
-      }),
-    ).toEqual(['Eva Brooks is paused until Dec 1.']);
-    expect(
-      assignWarnings(agent({ pause: { since: '2026-11-20T12:00:00Z', until: null } }), {
-        category: 'MEDICARE',
-      }),
-    ).toEqual(['Eva Brooks is paused until they resume.']);
-    expect(
-      assignWarnings(agent({ licensedStates: ['FL', 'GA'] }), {
-        category: 'MEDICARE',
-        state: 'TX',
-      }),
-    ).toEqual(['Eva Brooks is not licensed in TX.']);
-    expect(
-      assignWarnings(agent({ licensedStates: ['TX'] }), { category: 'MEDICARE', state: 'TX' }),
-    ).toEqual([]);
   });
 });

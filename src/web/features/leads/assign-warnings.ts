@@ -1,32 +1,43 @@
 import type { AdminAgent } from '../../../shared/contracts/admin';
+import type { MisfitReason } from '../../../shared/contracts/explain';
+import type { Lead } from '../../../shared/contracts/leads';
 import type { LeadCategory } from '../../../shared/domain';
 import { categoryLabel, subscriptionStatusLabel } from '../../../shared/format';
 
 /**
- * Why the chosen agent may be the wrong one for this lead: no ACTIVE subscription (the engine
- * would give them nothing: docs/domain.md, Assignment), or a package of another category than
- * the lead's. Words for the admin, who may still go on (a manual assignment is their call).
+ * Why the chosen agent may be the wrong one for this lead: every condition of the fit rule the
+ * agent fails (the server's answer, docs/domain.md "The fit rule"), in words for the admin, who
+ * may still go on (a manual assignment is their call).
  */
 export function assignWarnings(
   agent: AdminAgent,
-  lead: { category: LeadCategory; state?: string },
+  lead: Pick<Lead, 'category' | 'state' | 'city' | 'age'>,
+  reasons: MisfitReason[],
 ): string[] {
   const subscription = agent.subscription;
-  if (!subscription) return [`${agent.name} has no subscription.`];
-  const warnings: string[] = [...availabilityWarnings(agent, lead)];
-  if (subscription.status !== 'ACTIVE') {
-    warnings.push(
+  if (!subscription) return reasons.length > 0 ? [`${agent.name} has no subscription.`] : [];
+  const pkg = subscription.package;
+  const words: Record<MisfitReason, () => string | null> = {
+    NOT_ACTIVE: () =>
       `${agent.name}'s subscription is ${subscriptionStatusLabel(subscription.status).toLowerCase()}.`,
-    );
-  }
-  if (subscription.package.category !== lead.category) {
-    warnings.push(
-      `${agent.name}'s package, ${subscription.package.name}, is for ${categoryLabel(
-        subscription.package.category,
-      )} leads; this lead is ${categoryLabel(lead.category)}.`,
-    );
-  }
-  return warnings;
+    PAUSED: () => pausedWords(agent),
+    ENROLLMENT_WINDOW: () =>
+      `${agent.name}'s package, ${pkg.name}, receives leads only in the ${categoryLabel(
+        pkg.category,
+      )} enrollment window, which is closed today.`,
+    CATEGORY: () =>
+      pkg.category !== lead.category
+        ? `${agent.name}'s package, ${pkg.name}, is for ${categoryLabel(
+            pkg.category,
+          )} leads; this lead is ${categoryLabel(lead.category)}.`
+        : `${agent.name}'s preferences leave out ${categoryLabel(lead.category)} leads.`,
+    LICENCE: () => `${agent.name} is not licensed in ${lead.state}.`,
+    STATE: () => `${agent.name}'s preferences leave out ${lead.state}.`,
+    CITY: () => `${agent.name}'s preferences leave out ${lead.city}.`,
+    AGE: () => `${agent.name}'s preferences leave out age ${lead.age}.`,
+    QUOTA_FULL: () => null,
+  };
+  return reasons.map((r) => words[r]()).filter((w): w is string => w !== null);
 }
 
 const pauseDay = new Intl.DateTimeFormat('en-US', {
@@ -35,24 +46,11 @@ const pauseDay = new Intl.DateTimeFormat('en-US', {
   timeZone: 'UTC',
 });
 
-/**
- * docs/domain.md, Pause and Licensed states: a paused agent (the engine gives them nothing) and a lead outside the agent's licence.
- * The admin may still assign: a manual assignment is their call.
- */
-function availabilityWarnings(agent: AdminAgent, lead: { state?: string }): string[] {
-  const out: string[] = [];
-  if (agent.pause) {
-    out.push(
-      agent.pause.until
-        ? `${agent.name} is paused until ${pauseDay.format(new Date(`${agent.pause.until}T12:00:00Z`))}.`
-        : `${agent.name} is paused until they resume.`,
-    );
-  }
-  const licensed = agent.licensedStates ?? [];
-  if (lead.state && licensed.length > 0 && !licensed.includes(lead.state)) {
-    out.push(`${agent.name} is not licensed in ${lead.state}.`);
-  }
-  return out;
+function pausedWords(agent: AdminAgent): string {
+  const until = agent.pause?.until;
+  return until
+    ? `${agent.name} is paused until ${pauseDay.format(new Date(`${until}T12:00:00Z`))}.`
+    : `${agent.name} is paused until they resume.`;
 }
 
 /** An agent's line in the Select Agent list: category and quota, or why there is no quota. */

@@ -1,6 +1,7 @@
 import type { AdminAgent } from '@shared/contracts/admin';
 import type { Lead } from '@shared/contracts/leads';
 import { categoryLabel, leadName, leadPlace } from '@shared/format';
+import { useQuery } from '@tanstack/react-query';
 import { Button } from '@web/components/ui/button';
 import {
   Dialog,
@@ -23,12 +24,12 @@ import { toast } from '@web/components/ui/use-toast';
 import { errorMessage } from '@web/lib/api-client';
 import { TriangleAlert } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
-import { useAssignLead } from '../api';
+import { leadFitQuery, useAssignLead } from '../api';
 import { agentOptionDetail, assignWarnings } from '../assign-warnings';
 
 /**
  * Assign Lead: the admin picks an agent, seeing each one's category and quota use today, and is
- * warned (but may go on) when the chosen agent has no active subscription or another category.
+ * warned (but may go on) of every condition of the fit rule the chosen agent fails.
  */
 export function AssignLeadDialog({
   lead,
@@ -79,7 +80,11 @@ function AssignForm({
   const [agentId, setAgentId] = useState('');
   const assign = useAssignLead();
   const chosen = agents.find((agent) => String(agent.id) === agentId);
-  const warnings = chosen ? assignWarnings(chosen, lead) : [];
+  const fit = useQuery({
+    ...leadFitQuery(lead.id, chosen?.id ?? 0),
+    enabled: chosen !== undefined,
+  });
+  const warnings = chosen && fit.data ? assignWarnings(chosen, lead, fit.data.reasons) : [];
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
