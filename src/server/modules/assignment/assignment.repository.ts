@@ -6,8 +6,8 @@ import { desc, eq, sql } from 'drizzle-orm';
 import type { AssignmentRun } from '../../../shared/contracts/admin';
 import type { AssignmentTrigger, LeadCategory } from '../../../shared/domain';
 import { type Db, intArrayLiteral, queryRows } from '../../db/client';
-import { isoInstant } from '../../db/iso-instant';
 import { assignmentRuns } from '../../db/schema';
+import { FIT_AGENT_COLUMNS } from '../fit/fit-rule-sql.service';
 import type { AgentRow } from './eligibility';
 import type { LeadGroup } from './lead-classes';
 import { lockQuotasExclusive } from './quota-lock';
@@ -29,18 +29,7 @@ export async function lockRuns(tx: Db): Promise<void> {
 export async function readActiveAgents(tx: Db): Promise<AgentRow[]> {
   return queryRows<AgentRow>(
     tx,
-    sql`select u.id,
-               p.category::text as "category",
-               p.leads_per_day as "quota",
-               p.enrollment_only as "enrollmentOnly",
-               coalesce(pr.states, '{}')::text[] as "states",
-               coalesce(pr.cities, '{}')::text[] as "cities",
-               pr.age_min as "ageMin",
-               pr.age_max as "ageMax",
-               coalesce(pr.categories, '{}')::text[] as "categories",
-               u.licensed_states::text[] as "licensedStates",
-               ${isoInstant(sql`u.paused_at`)} as "pausedAt",
-               ${isoInstant(sql`u.paused_until`)} as "pausedUntil"
+    sql`select ${FIT_AGENT_COLUMNS}
           from users u
           join subscriptions s on s.user_id = u.id and s.status = 'ACTIVE'
           join packages p on p.id = s.package_id

@@ -5,9 +5,13 @@
 import { sql } from 'drizzle-orm';
 import type { AssignmentTrigger, LeadCategory, LeadStatus } from '../../../shared/domain';
 import { type Db, queryPreparedRows, queryRows } from '../../db/client';
-import { isoInstant } from '../../db/iso-instant';
 import type { FitAgent } from '../fit/fit-rule.service';
-import { FIT_JOINS, type FitSqlParams, firstMisfitSql } from '../fit/fit-rule-sql.service';
+import {
+  FIT_AGENT_COLUMNS,
+  FIT_JOINS,
+  type FitSqlParams,
+  firstMisfitSql,
+} from '../fit/fit-rule-sql.service';
 
 export interface ExplainedLead {
   id: number;
@@ -38,18 +42,7 @@ export async function findExplainedLead(db: Db, id: number): Promise<ExplainedLe
 export async function readAllAgents(db: Db, agentId?: number): Promise<AgentFacts[]> {
   return queryRows<AgentFacts>(
     db,
-    sql`select u.id, u.name,
-               p.category::text as category,
-               coalesce(p.leads_per_day, 0) as quota,
-               coalesce(p.enrollment_only, false) as "enrollmentOnly",
-               ${isoInstant(sql`u.paused_at`)} as "pausedAt",
-               ${isoInstant(sql`u.paused_until`)} as "pausedUntil",
-               coalesce(pr.states, '{}')::text[] as states,
-               coalesce(pr.cities, '{}')::text[] as cities,
-               pr.age_min as "ageMin",
-               pr.age_max as "ageMax",
-               coalesce(pr.categories, '{}')::text[] as categories,
-               u.licensed_states::text[] as "licensedStates"
+    sql`select ${FIT_AGENT_COLUMNS}, u.name
           from users u
           ${FIT_JOINS}
          where u.role = 'AGENT' ${agentId === undefined ? sql`` : sql`and u.id = ${agentId}`}

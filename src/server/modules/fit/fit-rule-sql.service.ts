@@ -12,6 +12,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { MISFIT_REASONS } from '../../../shared/contracts/explain';
 import { LEAD_CATEGORIES, type LeadCategory } from '../../../shared/domain';
+import { isoInstant } from '../../db/iso-instant';
 import type { AgentReason, FitContext, FitLead, LeadReason } from './fit-rule.service';
 import { enrollmentOpen } from './fit-rule.service';
 
@@ -88,6 +89,20 @@ export function firstMisfitSql(p: FitSqlParams): SQL {
   );
   return sql`case ${sql.join(whens, sql` `)} end`;
 }
+
+/** What the rule reads of an agent (FitAgent's fields), over the same aliases. */
+export const FIT_AGENT_COLUMNS = sql`u.id,
+  p.category::text as category,
+  coalesce(p.leads_per_day, 0) as quota,
+  coalesce(p.enrollment_only, false) as "enrollmentOnly",
+  ${isoInstant(sql`u.paused_at`)} as "pausedAt",
+  ${isoInstant(sql`u.paused_until`)} as "pausedUntil",
+  coalesce(pr.states, '{}')::text[] as states,
+  coalesce(pr.cities, '{}')::text[] as cities,
+  pr.age_min as "ageMin",
+  pr.age_max as "ageMax",
+  coalesce(pr.categories, '{}')::text[] as categories,
+  u.licensed_states::text[] as "licensedStates"`;
 
 /** The joins the conditions read, after `from users u`. */
 export const FIT_JOINS = sql`left join subscriptions s on s.user_id = u.id and s.status = 'ACTIVE'
