@@ -1,7 +1,6 @@
 import type { AdminAgent } from '../../../shared/contracts/admin';
 import type { MisfitReason } from '../../../shared/contracts/explain';
 import type { Lead } from '../../../shared/contracts/leads';
-import type { LeadCategory } from '../../../shared/domain';
 import { categoryLabel, subscriptionStatusLabel } from '../../../shared/format';
 
 /**
