@@ -5,7 +5,7 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import type { AssignmentRun } from '../../../shared/contracts/admin';
 import type { AssignmentTrigger, LeadCategory } from '../../../shared/domain';
-import { type Db, intArrayLiteral, queryRows } from '../../db/client';
+import { type Db, queryRows } from '../../db/client';
 import { assignmentRuns } from '../../db/schema';
 import { FIT_AGENT_COLUMNS } from '../fit/fit-rule-sql.service';
 import type { AgentRow } from './eligibility';
@@ -206,55 +206,6 @@ export async function insertFailedRun(
     .values({ ...run, ...figures, finishedAt: sql`clock_timestamp()` })
     .returning();
   return toAssignmentRun(row);
-}
-
-export interface WriteOutcome {
-  assigned: number;
-  agents: number;
-}
-
-/**
- * One statement: the leads still NEW and without an agent go to their agents (a lead taken
- * meanwhile, by a manual assignment, is skipped), and each change is written to lead_history.
- */
-export async function writeAssignments(
-  tx: Db,
-  run: { id: number; businessDate: string; at: Date },
-  leadIds: number[],
-  agentIds: number[],
-): Promise<WriteOutcome> {
-  if (leadIds.length === 0) return { assigned: 0, agents: 0 };
-  // By lead id: the table is written in its physical order.
-  const order = leadIds.map((_, i) => i).sort((a, b) => leadIds[a] - leadIds[b]);
-  const ids = intArrayLiteral(
-    order.map((i) => leadIds[i]),
-    'bigint',
-  );
-  const agents = intArrayLiteral(
-    order.map((i) => agentIds[i]),
-    'int',
-  );
-  const [row] = await queryRows<WriteOutcome>(
-    tx,
-    sql`with chosen as (
-          select * from unnest(${ids}, ${agents}) as c(lead_id, agent_id)
-        ), updated as (
-          update leads l
-             set status = 'ASSIGNED', agent_id = c.agent_id, assigned_at = ${run.at.toISOString()},
-                 assigned_on = ${run.businessDate}, assignment_run_id = ${run.id}
-            from chosen c
-           where l.id = c.lead_id and l.status = 'NEW' and l.agent_id is null
-          returning l.id, l.agent_id
-        ), logged as (
-          insert into lead_history (lead_id, kind, from_status, to_status, agent_id,
-                                    assignment_run_id, created_at)
-          select id, 'AUTO_ASSIGNED', 'NEW', 'ASSIGNED', agent_id, ${run.id}, ${run.at.toISOString()}
-            from updated
-          returning agent_id
-        )
-        select count(*)::int as "assigned", count(distinct agent_id)::int as "agents" from logged`,
-  );
-  return row;
 }
 
 export function toAssignmentRun(row: typeof assignmentRuns.$inferSelect): AssignmentRun {

@@ -3,8 +3,9 @@ import type { Db } from '../../db/client';
 import { badRequest, conflict, notFound } from '../../lib/app-error';
 import { businessDate } from '../../lib/business-time';
 import { type DeliveryConfig, leadsAssigned } from '../delivery/lead-assigned.service';
+import { assignNewLeadByHand } from '../leads/lead-life.service';
 import { leadAnswer } from '../leads/leads.service';
-import { assignNewLead, findLeadStatus, findUserRole } from './manual-assignment.repository';
+import { findLeadStatus, findUserRole } from './manual-assignment.repository';
 import { lockQuotasShared } from './quota-lock';
 
 export interface ManualAssignment {
@@ -35,7 +36,7 @@ export async function assignLeadManually(
   const updated = await db.transaction(async (tx) => {
     // after a run in flight, never between its read of the quotas and its write
     await lockQuotasShared(tx);
-    const row = await assignNewLead(tx, { ...input, assignedOn });
+    const row = await assignNewLeadByHand(tx, { ...input, assignedOn });
     // lead.assigned: notifications and deliveries, in this transaction (docs/domain.md, Delivery of assigned leads)
     if (row) await leadsAssigned(tx, config, { leadIds: [row.id] });
     return row;

@@ -12,6 +12,7 @@ import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
 import { businessDate as businessDateOf } from '../../lib/business-time';
 import { leadsAssigned } from '../delivery/lead-assigned.service';
+import { assignLeadsOfRun, type WriteOutcome } from '../leads/lead-life.service';
 import {
   finishRun,
   insertFailedRun,
@@ -20,8 +21,6 @@ import {
   prepareLeadReads,
   readActiveAgents,
   readLeadGroups,
-  type WriteOutcome,
-  writeAssignments,
 } from './assignment.repository';
 import { type AgentProfile, eligibleAgents } from './eligibility';
 import { buildClasses } from './lead-classes';
@@ -117,7 +116,7 @@ export async function runAssignment(
             }
           }
           const at = { id: runId, businessDate, at: now };
-          writes.push(enqueue(() => writeAssignments(tx, at, leadIds, agentIds)));
+          writes.push(enqueue(() => assignLeadsOfRun(tx, at, leadIds, agentIds)));
         }
         for (const outcome of await Promise.all(writes)) {
           written.assigned += outcome.assigned;

@@ -96,6 +96,7 @@ export async function claimMessage(db: Db, id: number, claim: string): Promise<b
 
 export interface SendContext {
   id: number;
+  leadId: number;
   channel: MessageChannel;
   toAddress: string;
   subject: string | null;
@@ -121,7 +122,7 @@ export interface SendContext {
 export async function sendContext(db: Db, id: number): Promise<SendContext | null> {
   const [row] = await queryRows<SendContext>(
     db,
-    sql`select m.id, m.channel, m.to_address as "toAddress", m.subject, m.body,
+    sql`select m.id, m.lead_id::int as "leadId", m.channel, m.to_address as "toAddress", m.subject, m.body,
         m.agent_id as "agentId", l.agent_id as "leadAgentId", l.status as "leadStatus",
         l.first_name as "firstName", l.state, l.time_zone as "timeZone", l.phone,
         l.consent_at as "consentAt", l.opted_out_at as "optedOutAt",
@@ -150,7 +151,7 @@ export interface Settlement {
   sent?: boolean;
 }
 
-/** The outcome of a send attempt; a SENT message marks the lead's first contact. */
+/** The outcome of a send attempt (a SENT one is the lead's first contact: the service marks it). */
 export async function settleMessage(tx: Db, id: number, s: Settlement): Promise<void> {
   await tx.execute(sql`update follow_up_messages set status = ${s.status}::message_status,
       provider_id = ${s.providerId}, error = ${s.error},
@@ -159,10 +160,6 @@ export async function settleMessage(tx: Db, id: number, s: Settlement): Promise<
       send_after = ${s.sendAfter === undefined ? sql`send_after` : s.sendAfter ? s.sendAfter.toISOString() : null},
       sent_at = ${s.sent ? sql`now()` : sql`sent_at`}, updated_at = now()
     where id = ${id}`);
-  if (s.sent)
-    await tx.execute(sql`update leads set first_contact_at = now()
-      where id = (select lead_id from follow_up_messages where id = ${id})
-        and first_contact_at is null`);
 }
 
 /**
@@ -196,12 +193,11 @@ export async function hasProviderMessage(db: Db, providerId: string): Promise<bo
 
 /**
  * An inbound SMS from a number: RECEIVED on every lead with that number (the provider's SID on
- * the first), and with `optOut` those leads are opted out for good (history OPTED_OUT).
+ * the first). Opting out (STOP) is the leads module's (optOutPhone).
  */
 export async function recordInbound(
   tx: Db,
   inbound: { from: string; body: string; providerId: string },
-  optOut: boolean,
 ): Promise<number> {
   const leads = await queryRows<{ id: number; agentId: number | null; status: LeadStatus }>(
     tx,
@@ -214,13 +210,6 @@ export async function recordInbound(
     select l.id, l.agent_id, 'SMS', false, 'RECEIVED', ${inbound.from}, ${inbound.body},
       case when row_number() over (order by l.id) = 1 then ${inbound.providerId} end
     from leads l where l.phone = ${inbound.from}`);
-  if (optOut)
-    await tx.execute(sql`with o as (
-        update leads set opted_out_at = now()
-        where phone = ${inbound.from} and opted_out_at is null
-        returning id, agent_id, status)
-      insert into lead_history (lead_id, kind, actor_id, from_status, to_status, agent_id)
-      select id, 'OPTED_OUT', null, status, status, agent_id from o`);
   return leads.length;
 }
 

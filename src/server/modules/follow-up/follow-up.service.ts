@@ -22,6 +22,7 @@ import type { Db } from '../../db/client';
 import { AppError, badField, conflict } from '../../lib/app-error';
 import type { SignedCallback } from '../../lib/twilio-callbacks';
 import { emailTransport } from '../delivery/deliveries.service';
+import { markFirstContact, optOutPhone } from '../leads/lead-life.service';
 import {
   agentServices,
   isTwilioSignatureValid,
@@ -230,7 +231,11 @@ export async function processFollowUp(
   if (!(await claimMessage(db, messageId, `claim:${randomUUID()}`))) return;
   const ctx = await sendContext(db, messageId);
   if (!ctx) return;
-  const settle = (s: Settlement) => settleMessage(db, messageId, s);
+  const settle = async (s: Settlement) => {
+    await settleMessage(db, messageId, s);
+    // a message sent is the agent's first contact with the lead, if none came earlier
+    if (s.sent) await markFirstContact(db, ctx.leadId);
+  };
   const blocked = gate(ctx, config);
   if (blocked) return settle({ status: 'BLOCKED', providerId: null, error: blocked });
   const window = callingWindow(ctx.timeZone, ctx.state, now);
@@ -327,9 +332,11 @@ export async function handleInboundSms(
   if (!from || !sid) return { optedOut: false, leads: 0 };
   if (await hasProviderMessage(db, sid)) return { optedOut: false, leads: 0 };
   const optOut = STOP_WORDS.includes(body.trim().toUpperCase());
-  const leads = await db.transaction((tx) =>
-    recordInbound(tx, { from, body: body.slice(0, 1600), providerId: sid }, optOut),
-  );
+  const leads = await db.transaction(async (tx) => {
+    const n = await recordInbound(tx, { from, body: body.slice(0, 1600), providerId: sid });
+    if (optOut && n > 0) await optOutPhone(tx, from);
+    return n;
+  });
   return { optedOut: optOut && leads > 0, leads };
 }
 

@@ -11,14 +11,13 @@ import { lockQuotasShared } from '../assignment/quota.service';
 import { leadsAssigned } from '../delivery/lead-assigned.service';
 import { fitLead } from '../fit/fit-rule.service';
 import { fitSqlParams } from '../fit/fit-rule-sql.service';
-import { type LeadField, type LeadValues, validateLead } from '../leads/lead-row.service';
 import {
-  assignToAgent,
-  findSourceLead,
-  type IntakeLeadRow,
-  insertIntakeLead,
-  pickAgent,
-} from './intake.repository';
+  assignReceivedLead,
+  insertReceivedLead,
+  type ReceivedLead,
+} from '../leads/lead-life.service';
+import { type LeadField, type LeadValues, validateLead } from '../leads/lead-row.service';
+import { findSourceLead, pickAgent } from './intake.repository';
 import { findQualityHit, type QualityHit, recordIntakeRefusal } from './intake-quality.repository';
 
 export interface FieldError {
@@ -47,7 +46,7 @@ export type IntakeOutcome =
   | { kind: 'refused'; reason: 'duplicate' | 'dnc'; message: string; errors: FieldError[] };
 
 type IntakeConsentColumns = Pick<
-  IntakeLeadRow,
+  ReceivedLead,
   'consentAt' | 'consentText' | 'trustedFormCertUrl' | 'jornayaLeadId' | 'consentIp'
 >;
 
@@ -202,7 +201,7 @@ function storeAndAssign(
       await recordIntakeRefusal(tx, sourceId, hit.kind === 'DNC' ? 'DNC' : 'DUPLICATE');
       return refusal(hit);
     }
-    const id = await insertIntakeLead(tx, { ...lead, ...consent, sourceId });
+    const id = await insertReceivedLead(tx, { ...lead, ...consent, sourceId });
     if (id === null) {
       const first = await findSourceLead(tx, sourceId, lead.externalId as string);
       if (!first) throw new Error('duplicate externalId without a stored lead');
@@ -254,7 +253,12 @@ async function assignAtOnce(
     const agent = await pickAgent(tx, { fit, businessDate: day, exclude });
     if (!agent) return false;
     if (
-      await assignToAgent(tx, { leadId, agentId: agent.id, quota: agent.quota, businessDate: day })
+      await assignReceivedLead(tx, {
+        leadId,
+        agentId: agent.id,
+        quota: agent.quota,
+        businessDate: day,
+      })
     ) {
       return true;
     }

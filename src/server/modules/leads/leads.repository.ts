@@ -1,7 +1,6 @@
-import { and, eq, sql } from 'drizzle-orm';
-import type { AgentSettableStatus, LeadStatus } from '../../../shared/domain';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { leadHistory, leads } from '../../db/schema';
+import { leads } from '../../db/schema';
 
 export type LeadRow = typeof leads.$inferSelect;
 
@@ -20,36 +19,4 @@ export async function lockLeadOfAgent(
     .where(and(eq(leads.id, leadId), eq(leads.agentId, agentId)))
     .for('update');
   return row ?? null;
-}
-
-/** Sets a lead's status and records the change (who, from, to) in its history. */
-export async function writeStatusChange(
-  tx: Db,
-  change: { leadId: number; agentId: number; from: LeadStatus; to: AgentSettableStatus },
-): Promise<LeadRow> {
-  const [updated] = await tx
-    .update(leads)
-    .set({ status: change.to, firstContactAt: sql`coalesce(${leads.firstContactAt}, now())` })
-    .where(eq(leads.id, change.leadId))
-    .returning();
-  await tx.insert(leadHistory).values({
-    leadId: change.leadId,
-    kind: 'STATUS_CHANGED',
-    actorId: change.agentId,
-    agentId: change.agentId,
-    fromStatus: change.from,
-    toStatus: change.to,
-  });
-  return updated;
-}
-
-/**
- * The agent's first contact with the lead (docs/domain.md, Analytics that explain): kept once, the earliest of
- * a status change, a connected call or a follow-up message sent.
- */
-export async function markFirstContact(tx: Db, leadId: number, at?: Date): Promise<void> {
-  await tx
-    .update(leads)
-    .set({ firstContactAt: sql`coalesce(${leads.firstContactAt}, ${at ?? sql`now()`})` })
-    .where(eq(leads.id, leadId));
 }

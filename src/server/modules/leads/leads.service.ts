@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { AppError, notFound } from '../../lib/app-error';
 import { type ExplainConfig, newLeadGroupsUnfitBy } from '../assignment/explain.service';
 import { type LeadCountRow, readLeadCounts } from './lead-counts.repository';
+import { writeStatusChange } from './lead-life.repository';
 import {
   type AgentLeadsPage,
   catchUpSearchIndex,
@@ -13,7 +14,7 @@ import {
   listLeadsPage,
   toLead,
 } from './lead-search.repository';
-import { type LeadRow, lockLeadOfAgent, writeStatusChange } from './leads.repository';
+import { type LeadRow, lockLeadOfAgent } from './leads.repository';
 
 /** The admin's leads list: one page, searched and counted by the database. */
 export async function listLeads(

@@ -93,7 +93,7 @@ export async function returnFigures(
   return row ?? { assigned: 0, returns: 0 };
 }
 
-/** The request and its RETURN_REQUESTED history row (the lead's status unchanged). */
+/** The agent's request to return the lead. */
 export async function insertReturn(
   tx: Db,
   input: {
@@ -101,7 +101,6 @@ export async function insertReturn(
     agentId: number;
     reason: ReturnReason;
     note: string | null;
-    status: LeadStatus;
   },
 ): Promise<ReturnRow> {
   const [row] = await queryRows<ReturnRow>(
@@ -109,11 +108,7 @@ export async function insertReturn(
     sql`with r as (
           insert into lead_returns (lead_id, agent_id, reason, note)
           values (${input.leadId}, ${input.agentId}, ${input.reason}::return_reason, ${input.note})
-          returning *),
-        h as (
-          insert into lead_history (lead_id, kind, actor_id, from_status, to_status, agent_id)
-          values (${input.leadId}, 'RETURN_REQUESTED', ${input.agentId},
-                  ${input.status}::lead_status, ${input.status}::lead_status, ${input.agentId}))
+          returning *)
         select ${RETURN_COLUMNS} from r`,
   );
   return row;
@@ -202,45 +197,6 @@ export async function recordDecision(
            set status = ${input.approve ? 'APPROVED' : 'DENIED'}::return_status,
                decided_by = ${input.adminId}, decision_note = ${input.note}, decided_at = now()
          where id = ${input.returnId}`,
-  );
-}
-
-/**
- * Approved: the lead becomes INVALID and returned, and assigned_on is cleared: quotas count a
- * day's leads by assigned_on, so this is the credit (agent_id and assigned_at stay for history and
- * analytics). With its RETURN_APPROVED history row. False when the agent converted the lead since
- * the request (nothing changes).
- */
-export async function approveLead(
-  tx: Db,
-  input: { leadId: number; agentId: number; adminId: number },
-): Promise<boolean> {
-  const [lead] = await queryRows<{ status: LeadStatus }>(
-    tx,
-    sql`select status::text as status from leads where id = ${input.leadId} for update`,
-  );
-  if (!lead || lead.status === 'CONVERTED') return false;
-  await tx.execute(
-    sql`with l as (
-          update leads set status = 'INVALID', returned_at = now(), assigned_on = null
-           where id = ${input.leadId} returning id)
-        insert into lead_history (lead_id, kind, actor_id, from_status, to_status, agent_id)
-        select l.id, 'RETURN_APPROVED', ${input.adminId}, ${lead.status}::lead_status, 'INVALID',
-               ${input.agentId}
-          from l`,
-  );
-  return true;
-}
-
-/** Denied: the lead unchanged, a RETURN_DENIED history row. */
-export async function denyLead(
-  tx: Db,
-  input: { leadId: number; agentId: number; adminId: number },
-): Promise<void> {
-  await tx.execute(
-    sql`insert into lead_history (lead_id, kind, actor_id, from_status, to_status, agent_id)
-        select id, 'RETURN_DENIED', ${input.adminId}, status, status, ${input.agentId}
-          from leads where id = ${input.leadId}`,
   );
 }
 

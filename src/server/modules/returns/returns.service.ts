@@ -16,10 +16,9 @@ import type { Db } from '../../db/client';
 import { AppError, notFound } from '../../lib/app-error';
 import { runAssignment } from '../assignment/run-assignment.service';
 import { sendNoticeEmail } from '../delivery/notice-email.service';
+import { recordReturnDenied, recordReturnRequested, returnLead } from '../leads/lead-life.service';
 import {
-  approveLead,
   countPending,
-  denyLead,
   findQueueRow,
   insertReturn,
   isOwnLead,
@@ -103,8 +102,8 @@ export async function requestReturn(
       agentId,
       reason: body.reason,
       note: body.note?.trim() || null,
-      status: lead.status,
     });
+    await recordReturnRequested(tx, { leadId, agentId, status: lead.status });
     return toLeadReturn(row);
   });
 }
@@ -173,12 +172,12 @@ export async function decideReturn(
       throw conflict(`This return was already ${found.status.toLowerCase()}.`);
     const who = { leadId: found.leadId, agentId: found.agentId, adminId };
     if (decision.approve) {
-      if (!(await approveLead(tx, who))) {
+      if (!(await returnLead(tx, who))) {
         throw conflict(
           'The agent converted this lead since asking: it cannot be approved; deny it.',
         );
       }
-    } else await denyLead(tx, who);
+    } else await recordReturnDenied(tx, who);
     await recordDecision(tx, { returnId, approve: decision.approve, note, adminId });
     const row = await findQueueRow(tx, returnId);
     const verdict = decision.approve ? 'approved' : 'denied';

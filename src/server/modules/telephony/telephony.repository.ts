@@ -146,8 +146,7 @@ export async function applyCallStatus(
 
 /**
  * The bridge's result (the Dial's action): its outcome and, when the lead answered, when and how
- * long. Applied once: a replay finds ended_at set. A first connected call moves an ASSIGNED lead
- * to CONTACTED (history STATUS_CHANGED by the agent) and marks the first contact.
+ * long. Applied once: a replay finds ended_at set (null).
  */
 export async function applyDialResult(
   tx: Db,
@@ -165,17 +164,7 @@ export async function applyDialResult(
       where id = ${callId} and ended_at is null returning *)
       select ${CALL_COLUMNS} from c`,
   );
-  if (!row || !result.connected) return row ?? null;
-  await tx.execute(sql`with l as (
-      update leads set status = 'CONTACTED',
-        first_contact_at = coalesce(first_contact_at, ${row.connectedAt}::timestamptz)
-      where id = ${row.leadId} and agent_id = ${row.agentId} and status = 'ASSIGNED'
-      returning id, agent_id)
-    insert into lead_history (lead_id, kind, actor_id, from_status, to_status, agent_id)
-    select id, 'STATUS_CHANGED', agent_id, 'ASSIGNED', 'CONTACTED', agent_id from l`);
-  await tx.execute(sql`update leads set first_contact_at = ${row.connectedAt}::timestamptz
-    where id = ${row.leadId} and first_contact_at is null`);
-  return row;
+  return row ?? null;
 }
 
 /** The recording's callback: stored once (a replay writes the same values). */

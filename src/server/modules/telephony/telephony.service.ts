@@ -14,6 +14,7 @@ import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
 import { AppError, conflict, notFound } from '../../lib/app-error';
 import type { SignedCallback } from '../../lib/twilio-callbacks';
+import { markContactedByCall } from '../leads/lead-life.service';
 import {
   agentServiceRow,
   applyCallStatus,
@@ -261,13 +262,20 @@ export async function handleDialResult(
   const seconds = Number.parseInt(callback.params.DialCallDuration ?? '', 10);
   const durationSeconds = Number.isFinite(seconds) ? seconds : null;
   const connected = status === 'COMPLETED' || status === 'IN_PROGRESS';
-  await db.transaction((tx) =>
-    applyDialResult(tx, callId, {
+  await db.transaction(async (tx) => {
+    const call = await applyDialResult(tx, callId, {
       status: connected ? 'COMPLETED' : status,
       durationSeconds,
       connected,
-    }),
-  );
+    });
+    // a first connected call is the lead's first contact, and moves an ASSIGNED lead on
+    if (call && connected && call.connectedAt !== null)
+      await markContactedByCall(tx, {
+        leadId: call.leadId,
+        agentId: call.agentId,
+        connectedAt: new Date(call.connectedAt),
+      });
+  });
   const response = new VoiceResponse();
   response.hangup();
   return response.toString();

@@ -1,0 +1,292 @@
+/**
+ * Every write of a lead's status and history (docs/domain.md, "Lead statuses and history"): the
+ * statements behind lead-life.service.ts, whatever triggered the change (a run, an admin, the
+ * intake, the agent, a return, a call, a message). No other module writes `leads` or
+ * `lead_history` (test/table-owners.test.ts).
+ */
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { AgentSettableStatus, LeadCategory, LeadStatus } from '../../../shared/domain';
+import { type Db, intArrayLiteral, queryPreparedRows, queryRows } from '../../db/client';
+import { leadHistory, leads } from '../../db/schema';
+
+export type LeadRow = typeof leads.$inferSelect;
+
+// ---- received
+
+/** A lead the intake received, as stored. */
+export interface ReceivedLead {
+  externalId: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  phone: string | null;
+  email: string | null;
+  city: string;
+  state: string;
+  age: number;
+  category: LeadCategory;
+  sourceId: number;
+  consentAt: string | null;
+  consentText: string | null;
+  trustedFormCertUrl: string | null;
+  jornayaLeadId: string | null;
+  consentIp: string | null;
+  zip: string | null;
+  timeZone: string;
+}
+
+/**
+ * Inserts the lead and its RECEIVED history row in one statement; null when the source already
+ * sent this externalId (the unique index decides, also between concurrent requests: the second
+ * waits for the first to commit, then inserts nothing).
+ */
+export async function insertReceivedLead(tx: Db, lead: ReceivedLead): Promise<number | null> {
+  const [row] = await queryPreparedRows<{ id: number }>(
+    tx,
+    sql`with l as (
+          insert into leads (external_id, first_name, last_name, phone, email, city, state, age,
+                             category, source_id, consent_at, consent_text,
+                             trusted_form_cert_url, jornaya_lead_id, consent_ip, zip, time_zone)
+          values (${lead.externalId}, ${lead.firstName}, ${lead.lastName}, ${lead.phone},
+                  ${lead.email}, ${lead.city}, ${lead.state}, ${lead.age},
+                  ${lead.category}::lead_category, ${lead.sourceId}, ${lead.consentAt}::timestamptz,
+                  ${lead.consentText}, ${lead.trustedFormCertUrl}, ${lead.jornayaLeadId},
+                  ${lead.consentIp}, ${lead.zip}, ${lead.timeZone})
+          on conflict ((coalesce(source_id, 0)), external_id) do nothing
+          returning id),
+        h as (
+          insert into lead_history (lead_id, kind, to_status)
+          select id, 'RECEIVED', 'NEW' from l)
+        select id::int as id from l`,
+  );
+  return row?.id ?? null;
+}
+
+// ---- assigned
+
+export interface WriteOutcome {
+  assigned: number;
+  agents: number;
+}
+
+/**
+ * One statement: the leads still NEW and without an agent go to their agents (a lead taken
+ * meanwhile, by a manual assignment, is skipped), and each change is written to lead_history.
+ */
+export async function assignLeadsOfRun(
+  tx: Db,
+  run: { id: number; businessDate: string; at: Date },
+  leadIds: number[],
+  agentIds: number[],
+): Promise<WriteOutcome> {
+  if (leadIds.length === 0) return { assigned: 0, agents: 0 };
+  // By lead id: the table is written in its physical order.
+  const order = leadIds.map((_, i) => i).sort((a, b) => leadIds[a] - leadIds[b]);
+  const ids = intArrayLiteral(
+    order.map((i) => leadIds[i]),
+    'bigint',
+  );
+  const agents = intArrayLiteral(
+    order.map((i) => agentIds[i]),
+    'int',
+  );
+  const [row] = await queryRows<WriteOutcome>(
+    tx,
+    sql`with chosen as (
+          select * from unnest(${ids}, ${agents}) as c(lead_id, agent_id)
+        ), updated as (
+          update leads l
+             set status = 'ASSIGNED', agent_id = c.agent_id, assigned_at = ${run.at.toISOString()},
+                 assigned_on = ${run.businessDate}, assignment_run_id = ${run.id}
+            from chosen c
+           where l.id = c.lead_id and l.status = 'NEW' and l.agent_id is null
+          returning l.id, l.agent_id
+        ), logged as (
+          insert into lead_history (lead_id, kind, from_status, to_status, agent_id,
+                                    assignment_run_id, created_at)
+          select id, 'AUTO_ASSIGNED', 'NEW', 'ASSIGNED', agent_id, ${run.id}, ${run.at.toISOString()}
+            from updated
+          returning agent_id
+        )
+        select count(*)::int as "assigned", count(distinct agent_id)::int as "agents" from logged`,
+  );
+  return row;
+}
+
+/**
+ * Hands a lead to an agent by the one conditional UPDATE (only while it is NEW and has no agent)
+ * and records it in the lead's history; null when the lead was not NEW (or does not exist).
+ */
+export async function assignNewLeadByHand(
+  tx: Db,
+  input: { leadId: number; agentId: number; actorId: number; assignedOn: string },
+): Promise<LeadRow | null> {
+  const [row] = await tx
+    .update(leads)
+    .set({
+      status: 'ASSIGNED',
+      agentId: input.agentId,
+      assignedAt: sql`now()`,
+      assignedOn: input.assignedOn,
+      assignmentRunId: null,
+    })
+    .where(and(eq(leads.id, input.leadId), eq(leads.status, 'NEW'), isNull(leads.agentId)))
+    .returning();
+  if (!row) return null;
+  await tx.insert(leadHistory).values({
+    leadId: row.id,
+    kind: 'MANUAL_ASSIGNED',
+    actorId: input.actorId,
+    fromStatus: 'NEW',
+    toStatus: 'ASSIGNED',
+    agentId: input.agentId,
+  });
+  return row;
+}
+
+/** Namespace of the per-agent intake locks (two-int advisory keys: 'LFIA', agent id). */
+const AGENT_LOCK_NAMESPACE = 0x4c464941;
+
+/**
+ * Hands the lead to the agent: waits for the agent's lock (held to the end of the transaction),
+ * then one conditional UPDATE whose snapshot, taken after the lock, sees every assignment that
+ * an earlier holder committed; it re-checks the quota and that the lead is still NEW. Also
+ * writes the AUTO_ASSIGNED history row (no run: assignment_run_id null). False when the agent
+ * is full by now.
+ */
+export async function assignReceivedLead(
+  tx: Db,
+  input: { leadId: number; agentId: number; quota: number; businessDate: string },
+): Promise<boolean> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${AGENT_LOCK_NAMESPACE}, ${input.agentId})`);
+  const rows = await queryPreparedRows<{ id: number }>(
+    tx,
+    sql`with a as (
+          update leads
+             set status = 'ASSIGNED', agent_id = ${input.agentId}, assigned_at = now(),
+                 assigned_on = ${input.businessDate}::date, assignment_run_id = null
+           where id = ${input.leadId} and status = 'NEW' and agent_id is null
+             and (select count(*) from leads l
+                   where l.assigned_on = ${input.businessDate}::date
+                     and l.agent_id = ${input.agentId}) < ${input.quota}
+          returning id),
+        h as (
+          insert into lead_history (lead_id, kind, from_status, to_status, agent_id)
+          select id, 'AUTO_ASSIGNED', 'NEW', 'ASSIGNED', ${input.agentId} from a)
+        select id::int as id from a`,
+  );
+  return rows.length > 0;
+}
+// ---- worked by the agent
+
+/** Sets a lead's status and records the change (who, from, to) in its history. */
+export async function writeStatusChange(
+  tx: Db,
+  change: { leadId: number; agentId: number; from: LeadStatus; to: AgentSettableStatus },
+): Promise<LeadRow> {
+  const [updated] = await tx
+    .update(leads)
+    .set({ status: change.to, firstContactAt: sql`coalesce(${leads.firstContactAt}, now())` })
+    .where(eq(leads.id, change.leadId))
+    .returning();
+  await tx.insert(leadHistory).values({
+    leadId: change.leadId,
+    kind: 'STATUS_CHANGED',
+    actorId: change.agentId,
+    agentId: change.agentId,
+    fromStatus: change.from,
+    toStatus: change.to,
+  });
+  return updated;
+}
+
+/**
+ * The agent's first contact with the lead (docs/domain.md, Analytics that explain): kept once, the earliest of
+ * a status change, a connected call or a follow-up message sent.
+ */
+export async function markFirstContact(tx: Db, leadId: number, at?: Date): Promise<void> {
+  const when = at ? sql`${at.toISOString()}::timestamptz` : sql`now()`;
+  await tx.execute(
+    sql`update leads set first_contact_at = ${when}
+         where id = ${leadId} and first_contact_at is null`,
+  );
+}
+
+/**
+ * A connected call on a lead still ASSIGNED moves it to CONTACTED (history STATUS_CHANGED by
+ * the agent), and the call's start is the first contact if none came earlier.
+ */
+export async function markContactedByCall(
+  tx: Db,
+  call: { leadId: number; agentId: number; connectedAt: Date },
+): Promise<void> {
+  await tx.execute(sql`with l as (
+      update leads set status = 'CONTACTED'
+      where id = ${call.leadId} and agent_id = ${call.agentId} and status = 'ASSIGNED'
+      returning id, agent_id)
+    insert into lead_history (lead_id, kind, actor_id, from_status, to_status, agent_id)
+    select id, 'STATUS_CHANGED', agent_id, 'ASSIGNED', 'CONTACTED', agent_id from l`);
+  await markFirstContact(tx, call.leadId, call.connectedAt);
+}
+
+/** Every lead with this phone opted out for good, each with its OPTED_OUT history row. */
+export async function optOutPhone(tx: Db, phone: string): Promise<void> {
+  await tx.execute(sql`with o as (
+      update leads set opted_out_at = now()
+      where phone = ${phone} and opted_out_at is null
+      returning id, agent_id, status)
+    insert into lead_history (lead_id, kind, actor_id, from_status, to_status, agent_id)
+    select id, 'OPTED_OUT', null, status, status, agent_id from o`);
+}
+
+// ---- returned
+
+/** The agent asked to return the lead: a RETURN_REQUESTED history row (the status unchanged). */
+export async function recordReturnRequested(
+  tx: Db,
+  input: { leadId: number; agentId: number; status: LeadStatus },
+): Promise<void> {
+  await tx.execute(
+    sql`insert into lead_history (lead_id, kind, actor_id, from_status, to_status, agent_id)
+        values (${input.leadId}, 'RETURN_REQUESTED', ${input.agentId},
+                ${input.status}::lead_status, ${input.status}::lead_status, ${input.agentId})`,
+  );
+}
+
+/**
+ * Approved: the lead becomes INVALID and returned, and assigned_on is cleared: quotas count a
+ * day's leads by assigned_on, so this is the credit (agent_id and assigned_at stay for history and
+ * analytics). With its RETURN_APPROVED history row. False when the agent converted the lead since
+ * the request (nothing changes).
+ */
+export async function returnLead(
+  tx: Db,
+  input: { leadId: number; agentId: number; adminId: number },
+): Promise<boolean> {
+  const [lead] = await queryRows<{ status: LeadStatus }>(
+    tx,
+    sql`select status::text as status from leads where id = ${input.leadId} for update`,
+  );
+  if (!lead || lead.status === 'CONVERTED') return false;
+  await tx.execute(
+    sql`with l as (
+          update leads set status = 'INVALID', returned_at = now(), assigned_on = null
+           where id = ${input.leadId} returning id)
+        insert into lead_history (lead_id, kind, actor_id, from_status, to_status, agent_id)
+        select l.id, 'RETURN_APPROVED', ${input.adminId}, ${lead.status}::lead_status, 'INVALID',
+               ${input.agentId}
+          from l`,
+  );
+  return true;
+}
+
+/** Denied: the lead unchanged, a RETURN_DENIED history row. */
+export async function recordReturnDenied(
+  tx: Db,
+  input: { leadId: number; agentId: number; adminId: number },
+): Promise<void> {
+  await tx.execute(
+    sql`insert into lead_history (lead_id, kind, actor_id, from_status, to_status, agent_id)
+        select id, 'RETURN_DENIED', ${input.adminId}, status, status, ${input.agentId}
+          from leads where id = ${input.leadId}`,
+  );
+}

@@ -1,0 +1,29 @@
+/**
+ * A lead's life (docs/domain.md, "Lead statuses and history"): every change of a lead's status,
+ * agent or contact facts, and every history row, goes through these functions, whatever
+ * triggered it. Each is one conditional statement (or two) in the caller's transaction, so a
+ * lead changes hands only while it is still where the caller believes it is.
+ *
+ * received  insertReceivedLead (the intake; CSV imports store theirs in bulk: imports)
+ * assigned  assignLeadsOfRun (a run), assignNewLeadByHand (an admin), assignReceivedLead (the
+ *           intake, under the agent's lock with the quota checked again)
+ * worked    writeStatusChange (the agent, through leads.service), markFirstContact (a message
+ *           sent), markContactedByCall (a connected call), optOutPhone (STOP)
+ * returned  recordReturnRequested, returnLead (approved: INVALID, the quota credited),
+ *           recordReturnDenied
+ */
+export {
+  assignLeadsOfRun,
+  assignNewLeadByHand,
+  assignReceivedLead,
+  insertReceivedLead,
+  type LeadRow,
+  markContactedByCall,
+  markFirstContact,
+  optOutPhone,
+  type ReceivedLead,
+  recordReturnDenied,
+  recordReturnRequested,
+  returnLead,
+  type WriteOutcome,
+} from './lead-life.repository';
