@@ -103,19 +103,6 @@ export async function lockPackagePrice(tx: Db, packageId: number): Promise<Packa
   return row ?? null;
 }
 
-export async function savePackagePrice(
-  tx: Db,
-  packageId: number,
-  productId: string,
-  priceId: string,
-  cents: number,
-): Promise<void> {
-  await tx
-    .update(packages)
-    .set({ stripeProductId: productId, stripePriceId: priceId, stripePriceCents: cents })
-    .where(eq(packages.id, packageId));
-}
-
 /** The package whose current Stripe price this is (null for an older price or an unknown one). */
 export async function findPackageIdByPrice(db: Db, priceId: string): Promise<number | null> {
   const [row] = await db
@@ -197,42 +184,6 @@ export async function findUserIdBySubscription(db: Db, stripeSubscriptionId: str
     .from(subscriptions)
     .where(eq(subscriptions.stripeSubscriptionId, stripeSubscriptionId));
   return row?.userId ?? null;
-}
-
-export type BillingFields = Partial<
-  Pick<
-    BillingRow,
-    | 'stripeSubscriptionId'
-    | 'stripePriceId'
-    | 'currentPeriodEnd'
-    | 'billingEventAt'
-    | 'lastInvoiceId'
-    | 'lastInvoiceStatus'
-    | 'lastInvoiceAmountCents'
-    | 'lastInvoiceAt'
-    | 'lastInvoiceUrl'
-  >
->;
-
-export async function writeBillingFields(
-  tx: Db,
-  userId: number,
-  fields: BillingFields,
-): Promise<void> {
-  if (Object.keys(fields).length === 0) return;
-  const { billingEventAt, ...rest } = fields;
-  await tx
-    .update(subscriptions)
-    .set({
-      ...rest,
-      // never backwards, even when two events of a subscription first seen race
-      ...(billingEventAt
-        ? {
-            billingEventAt: sql`greatest(coalesce(${subscriptions.billingEventAt}, ${billingEventAt.toISOString()}::timestamptz), ${billingEventAt.toISOString()}::timestamptz)`,
-          }
-        : {}),
-    })
-    .where(eq(subscriptions.userId, userId));
 }
 
 export async function eventSeen(db: Db, id: string): Promise<boolean> {

@@ -4,13 +4,15 @@ import type { SubscriptionStatus } from '../../../shared/domain';
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
 import { AppError, badRequest, conflict, notFound } from '../../lib/app-error';
+import { savePackagePrice } from '../packages/packages.service';
 import {
   applyBillingStatus,
+  type BillingFields,
   type CheckoutStarted,
   type SubscriptionBilling,
+  writeBillingFields,
 } from '../subscriptions/subscriptions.service';
 import {
-  type BillingFields,
   type BillingRow,
   clearPendingCheckout,
   eventSeen,
@@ -24,9 +26,7 @@ import {
   lockPackagePrice,
   packageExists,
   recordEvent,
-  savePackagePrice,
   setPendingCheckout,
-  writeBillingFields,
 } from './billing.repository';
 import { createStripeClient, type StripeSettings, stripeSettings } from './stripe-client';
 

@@ -313,22 +313,6 @@ export async function countWebhookFailures(
   return rows[0]?.switched ?? false;
 }
 
-/** The bell: the agent and every admin learn that the agent's endpoint was switched off. */
-export async function notifyWebhookDisabled(tx: Db, agentId: number, failures: number) {
-  await tx.execute(
-    sql`insert into notifications (user_id, kind, title, body)
-      select u.id, 'webhook.disabled',
-        case when u.id = a.id then 'Your CRM webhook was switched off'
-          else 'CRM webhook of ' || a.name || ' switched off' end,
-        'After ' || ${failures}::int || ' failed deliveries in a row to ' || coalesce(ds.webhook_url, 'the endpoint')
-          || ', it no longer receives leads. Fix the endpoint, then turn it on again in the delivery settings.'
-      from users a
-      left join delivery_settings ds on ds.user_id = a.id
-      join users u on u.id = a.id or u.role = 'ADMIN'
-      where a.id = ${agentId}`,
-  );
-}
-
 /** Deliveries of the switched-off endpoint still waiting: they will not be sent. */
 export async function skipPendingWebhooks(tx: Db, agentId: number, reason: string) {
   await tx.execute(

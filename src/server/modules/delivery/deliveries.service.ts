@@ -4,9 +4,11 @@
  * jobs/delivery-queue.ts and attaches here; without one (a command-line run) the deliveries are
  * still recorded and the sweeper of a process that runs the queue sends them.
  */
+
 import type { DeliveryChannel } from '../../../shared/domain';
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
+import { notifyWebhookDisabled } from '../notifications/notifications.service';
 import {
   agentTarget,
   anyWebhookOn,
@@ -18,7 +20,6 @@ import {
   insertDeliveries,
   leadsForDelivery,
   markScheduled,
-  notifyWebhookDisabled,
   recentRunIds,
   recordAttempts,
   skipPendingWebhooks,

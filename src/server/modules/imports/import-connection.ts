@@ -6,29 +6,16 @@
  * rows themselves are written by lead-group-writer.ts, the same on both.
  */
 import type { Database } from '../../db/client';
+import type { BulkSession, CopyIn } from '../leads/lead-life.service';
 import { withPgliteConnection } from './import-connection.pglite';
 import { withPostgresConnection } from './import-connection.postgres';
 import type { NewImport } from './imports.repository';
 
-export { IMPORT_LOCK_KEY } from './import-connection.postgres';
-
-/** One COPY in progress: rows go in as they come, `end` answers the rows copied. */
-export interface CopyIn {
-  write(rows: string): Promise<void>;
-  end(): Promise<number>;
-  /** gives the COPY up (its rows are not stored); the connection is usable again after */
-  abort(): Promise<void>;
-}
-
+export type { CopyIn };
 /** The statements an import runs inside its transaction, the same on both engines. */
-export interface ImportSession {
-  /** starts COPY into a table (`target` names its columns) */
-  copy(target: string): CopyIn;
-  /** one statement; answers the rows it touched */
-  run(statement: string, params?: unknown[]): Promise<number>;
-  /** one statement; answers its rows */
-  query<R>(statement: string, params?: unknown[]): Promise<R[]>;
-}
+export type ImportSession = BulkSession;
+
+export { IMPORT_LOCK_KEY } from './import-connection.postgres';
 
 /** An import's connection: its record's id, and the one transaction that stores its rows. */
 export interface ImportConnection {

@@ -76,26 +76,17 @@ export async function saveImportFigures(
     .where(and(eq(imports.id, importId), eq(imports.status, 'RUNNING')));
 }
 
-/**
- * Marks the import DONE and records its refusals by reason (lead_refusals, one row per reason
- * with a count: the sources' analytics), inside its own transaction (it commits with the rows).
- */
+/** Marks the import DONE, inside its own transaction (it commits with the rows). */
 export async function markImportDone(
   session: Pick<ImportSession, 'run'>,
   importId: number,
   figures: ImportFigures,
   errors: readonly ImportRowError[],
   refusedLines: readonly ImportRowError[],
-  sourceId: number | null,
 ): Promise<void> {
   await session.run(
-    `with r as (
-       insert into lead_refusals (source_id, import_id, reason, n)
-       select $8::int, $1::int, reason::refusal_reason, n
-         from (values ('INVALID', $5::int), ('DUPLICATE', $4::int), ('DNC', $9::int)) v(reason, n)
-        where n > 0)
-     update imports set status = 'DONE', rows_seen = $2, imported = $3, duplicates = $4,
-            error_count = $5, errors = $6::jsonb, dnc = $9, duplicate_lines = $7::jsonb,
+    `update imports set status = 'DONE', rows_seen = $2, imported = $3, duplicates = $4,
+            error_count = $5, errors = $6::jsonb, dnc = $8, duplicate_lines = $7::jsonb,
             finished_at = now()
       where id = $1`,
     [
@@ -106,7 +97,6 @@ export async function markImportDone(
       figures.errorCount,
       JSON.stringify(errors),
       JSON.stringify(refusedLines),
-      sourceId,
       figures.dnc,
     ],
   );

@@ -6,6 +6,11 @@ import type {
 } from '../../../shared/contracts/leads';
 import type { Database, Db } from '../../db/client';
 import { AppError, notFound } from '../../lib/app-error';
+import {
+  LeadGroupWriter,
+  recordImportRefusals,
+  type StoredGroup,
+} from '../leads/lead-life.service';
 import { requireActiveSource } from '../sources/sources.service';
 import { type ImportConnection, withImportConnection } from './import-connection';
 import { endProgress, type ImportProgress, startProgress } from './import-progress';
@@ -18,7 +23,6 @@ import {
   saveImportFigures,
 } from './imports.repository';
 import { type CsvBatch, parseLeadCsv } from './lead-csv';
-import { LeadGroupWriter, type StoredGroup } from './lead-group-writer';
 
 /** Row errors kept on the import record and sent back; the count covers them all. */
 export const MAX_REPORTED_ERRORS = 1000;
@@ -151,7 +155,14 @@ async function runImport(
       }
       if (input.wasTruncated()) throw tooLarge(input.maxBytes);
       await saver.flush();
-      await markImportDone(session, importId, progress, errors, refusedLines, input.sourceId);
+      await markImportDone(session, importId, progress, errors, refusedLines);
+      await recordImportRefusals(session, {
+        importId,
+        sourceId: input.sourceId,
+        invalid: progress.errorCount,
+        duplicates: progress.duplicates,
+        dnc: progress.dnc,
+      });
     });
   } catch (err) {
     const failure = input.wasTruncated() ? tooLarge(input.maxBytes) : err;

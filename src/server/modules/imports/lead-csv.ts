@@ -8,8 +8,8 @@
 import {
   isBlankRow,
   type LeadColumns,
-  type LeadValues,
   mapLeadHeader,
+  type ParsedLead,
   validateLeadRow,
 } from '../leads/lead-row.service';
 import {
@@ -20,10 +20,7 @@ import {
   RECORD_TEXT_AFTER_QUOTE,
 } from './csv-tokenizer';
 
-export interface ParsedLead extends LeadValues {
-  /** Physical line number in the file where the row starts (the header is line 1). */
-  line: number;
-}
+export type { ParsedLead };
 
 export interface RowError {
   line: number;

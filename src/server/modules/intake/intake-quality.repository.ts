@@ -4,7 +4,6 @@
  * duplicate window), and the refusals recorded for the sources' analytics.
  */
 import { sql } from 'drizzle-orm';
-import type { RefusalReason } from '../../../shared/domain';
 import { type Db, queryRows } from '../../db/client';
 
 /** Advisory lock classes ('LFQP', 'LFQE'): one request at a time per phone, per email. */
@@ -58,15 +57,4 @@ export async function findQualityHit(
   );
   if (!row) return null;
   return { kind: row.kind, id: row.id === null ? null : Number(row.id) } as QualityHit;
-}
-
-/** One refused intake request, counted for its source. */
-export async function recordIntakeRefusal(
-  db: Db,
-  sourceId: number,
-  reason: RefusalReason,
-): Promise<void> {
-  await db.execute(
-    sql`insert into lead_refusals (source_id, reason, n) values (${sourceId}, ${reason}::refusal_reason, 1)`,
-  );
 }

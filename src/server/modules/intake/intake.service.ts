@@ -15,10 +15,11 @@ import {
   assignReceivedLead,
   insertReceivedLead,
   type ReceivedLead,
+  recordIntakeRefusal,
 } from '../leads/lead-life.service';
 import { type LeadField, type LeadValues, validateLead } from '../leads/lead-row.service';
 import { findSourceLead, pickAgent } from './intake.repository';
-import { findQualityHit, type QualityHit, recordIntakeRefusal } from './intake-quality.repository';
+import { findQualityHit, type QualityHit } from './intake-quality.repository';
 
 export interface FieldError {
   field: string;

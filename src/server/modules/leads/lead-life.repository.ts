@@ -5,9 +5,15 @@
  * `lead_history` (test/table-owners.test.ts).
  */
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { AgentSettableStatus, LeadCategory, LeadStatus } from '../../../shared/domain';
+import type {
+  AgentSettableStatus,
+  LeadCategory,
+  LeadStatus,
+  RefusalReason,
+} from '../../../shared/domain';
 import { type Db, intArrayLiteral, queryPreparedRows, queryRows } from '../../db/client';
 import { leadHistory, leads } from '../../db/schema';
+import type { BulkSession } from './lead-group-writer';
 
 export type LeadRow = typeof leads.$inferSelect;
 
@@ -59,6 +65,39 @@ export async function insertReceivedLead(tx: Db, lead: ReceivedLead): Promise<nu
         select id::int as id from l`,
   );
   return row?.id ?? null;
+}
+
+// ---- refused (counted per source and reason: the sources' analytics)
+
+/** One refused intake request, counted for its source. */
+export async function recordIntakeRefusal(
+  db: Db,
+  sourceId: number,
+  reason: RefusalReason,
+): Promise<void> {
+  await db.execute(
+    sql`insert into lead_refusals (source_id, reason, n) values (${sourceId}, ${reason}::refusal_reason, 1)`,
+  );
+}
+
+/** An import's refusals by reason, one row per reason with a count, in the import's transaction. */
+export async function recordImportRefusals(
+  session: Pick<BulkSession, 'run'>,
+  r: {
+    importId: number;
+    sourceId: number | null;
+    invalid: number;
+    duplicates: number;
+    dnc: number;
+  },
+): Promise<void> {
+  await session.run(
+    `insert into lead_refusals (source_id, import_id, reason, n)
+     select $1::int, $2::int, reason::refusal_reason, n
+       from (values ('INVALID', $3::int), ('DUPLICATE', $4::int), ('DNC', $5::int)) v(reason, n)
+      where n > 0`,
+    [r.sourceId, r.importId, r.invalid, r.duplicates, r.dnc],
+  );
 }
 
 // ---- assigned

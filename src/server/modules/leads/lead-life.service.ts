@@ -4,7 +4,8 @@
  * triggered it. Each is one conditional statement (or two) in the caller's transaction, so a
  * lead changes hands only while it is still where the caller believes it is.
  *
- * received  insertReceivedLead (the intake; CSV imports store theirs in bulk: imports)
+ * received  insertReceivedLead (the intake), LeadGroupWriter (a CSV import's groups, by COPY)
+ * refused   recordIntakeRefusal, recordImportRefusals (counts per source and reason)
  * assigned  assignLeadsOfRun (a run), assignNewLeadByHand (an admin), assignReceivedLead (the
  *           intake, under the agent's lock with the quota checked again)
  * worked    writeStatusChange (the agent, through leads.service), markFirstContact (a message
@@ -12,6 +13,13 @@
  * returned  recordReturnRequested, returnLead (approved: INVALID, the quota credited),
  *           recordReturnDenied
  */
+
+export {
+  type BulkSession,
+  type CopyIn,
+  LeadGroupWriter,
+  type StoredGroup,
+} from './lead-group-writer';
 export {
   assignLeadsOfRun,
   assignNewLeadByHand,
@@ -22,6 +30,8 @@ export {
   markFirstContact,
   optOutPhone,
   type ReceivedLead,
+  recordImportRefusals,
+  recordIntakeRefusal,
   recordReturnDenied,
   recordReturnRequested,
   returnLead,

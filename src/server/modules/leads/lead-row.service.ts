@@ -75,6 +75,12 @@ export interface LeadValues {
   consentIp: string | null;
 }
 
+/** A lead row of a CSV file, validated. */
+export interface ParsedLead extends LeadValues {
+  /** Physical line number in the file where the row starts (the header is line 1). */
+  line: number;
+}
+
 /** Where each field sits in a row of values: its index, or -1 when the row has no such column. */
 export type LeadColumns = Readonly<Record<LeadField, number>>;
 

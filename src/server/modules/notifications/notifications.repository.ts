@@ -118,3 +118,30 @@ export async function markNotificationsRead(
      where user_id = ${userId} and read_at is null
        ${ids ? sql`and id = any(${intArrayLiteral(ids, 'bigint')})` : sql``}`);
 }
+
+/** The bell: the agent and every admin learn that the agent's endpoint was switched off. */
+export async function notifyWebhookDisabled(tx: Db, agentId: number, failures: number) {
+  await tx.execute(
+    sql`insert into notifications (user_id, kind, title, body)
+      select u.id, 'webhook.disabled',
+        case when u.id = a.id then 'Your CRM webhook was switched off'
+          else 'CRM webhook of ' || a.name || ' switched off' end,
+        'After ' || ${failures}::int || ' failed deliveries in a row to ' || coalesce(ds.webhook_url, 'the endpoint')
+          || ', it no longer receives leads. Fix the endpoint, then turn it on again in the delivery settings.'
+      from users a
+      left join delivery_settings ds on ds.user_id = a.id
+      join users u on u.id = a.id or u.role = 'ADMIN'
+      where a.id = ${agentId}`,
+  );
+}
+
+/** The agent's bell: the decision on their return. */
+export async function notifyReturnDecided(
+  tx: Db,
+  input: { agentId: number; leadId: number; title: string; body: string | null },
+): Promise<void> {
+  await tx.execute(
+    sql`insert into notifications (user_id, kind, lead_id, title, body)
+        values (${input.agentId}, 'return.decided', ${input.leadId}, ${input.title}, ${input.body})`,
+  );
+}

@@ -5,8 +5,13 @@ import {
   listNotifications,
   markNotificationsRead,
   notifyLeadIdsAssigned,
+  notifyReturnDecided,
   notifyRunAssigned,
+  notifyWebhookDisabled,
 } from './notifications.repository';
+
+/** The bell's other notices, each written in its caller's transaction. */
+export { notifyReturnDecided, notifyWebhookDisabled };
 
 /** How many notifications the bell lists. */
 export const NOTIFICATIONS_SHOWN = 20;

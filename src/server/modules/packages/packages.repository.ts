@@ -88,3 +88,17 @@ export async function setPackageActive(
     .returning();
   return row ? toPackage(row) : null;
 }
+
+/** The package's Stripe product and current price (billing: docs/decisions/017-stripe-billing.md). */
+export async function savePackagePrice(
+  tx: Db,
+  packageId: number,
+  productId: string,
+  priceId: string,
+  cents: number,
+): Promise<void> {
+  await tx
+    .update(packages)
+    .set({ stripeProductId: productId, stripePriceId: priceId, stripePriceCents: cents })
+    .where(eq(packages.id, packageId));
+}

@@ -9,6 +9,9 @@ import {
   updatePackage,
 } from './packages.repository';
 
+/** Billing's write of a package's Stripe product and price. */
+export { savePackagePrice } from './packages.repository';
+
 /** The packages offered to agents and on the landing page: the active ones. */
 export function listOfferedPackages(db: Db): Promise<Package[]> {
   return listPackages(db, true);

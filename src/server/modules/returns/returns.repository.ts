@@ -199,14 +199,3 @@ export async function recordDecision(
          where id = ${input.returnId}`,
   );
 }
-
-/** The agent's bell: the decision on their return. */
-export async function notifyDecision(
-  tx: Db,
-  input: { agentId: number; leadId: number; title: string; body: string | null },
-): Promise<void> {
-  await tx.execute(
-    sql`insert into notifications (user_id, kind, lead_id, title, body)
-        values (${input.agentId}, 'return.decided', ${input.leadId}, ${input.title}, ${input.body})`,
-  );
-}

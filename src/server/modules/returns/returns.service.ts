@@ -17,6 +17,7 @@ import { AppError, notFound } from '../../lib/app-error';
 import { runAssignment } from '../assignment/run-assignment.service';
 import { sendNoticeEmail } from '../delivery/notice-email.service';
 import { recordReturnDenied, recordReturnRequested, returnLead } from '../leads/lead-life.service';
+import { notifyReturnDecided } from '../notifications/notifications.service';
 import {
   countPending,
   findQueueRow,
@@ -27,7 +28,6 @@ import {
   lockAgentReturns,
   lockOwnLead,
   lockReturn,
-  notifyDecision,
   type QueueRow,
   type ReturnRow,
   recordDecision,
@@ -181,7 +181,7 @@ export async function decideReturn(
     await recordDecision(tx, { returnId, approve: decision.approve, note, adminId });
     const row = await findQueueRow(tx, returnId);
     const verdict = decision.approve ? 'approved' : 'denied';
-    await notifyDecision(tx, {
+    await notifyReturnDecided(tx, {
       agentId: found.agentId,
       leadId: found.leadId,
       title: `Return ${verdict}: ${row?.leadName ?? 'Unnamed lead'}`,

@@ -99,3 +99,40 @@ export async function updateSubscriptionStatus(
   );
   return rows.length > 0;
 }
+
+/** The subscription's Stripe columns (billing: docs/decisions/017-stripe-billing.md). */
+export type BillingFields = Partial<
+  Pick<
+    typeof subscriptions.$inferSelect,
+    | 'stripeSubscriptionId'
+    | 'stripePriceId'
+    | 'currentPeriodEnd'
+    | 'billingEventAt'
+    | 'lastInvoiceId'
+    | 'lastInvoiceStatus'
+    | 'lastInvoiceAmountCents'
+    | 'lastInvoiceAt'
+    | 'lastInvoiceUrl'
+  >
+>;
+
+export async function writeBillingFields(
+  tx: Db,
+  userId: number,
+  fields: BillingFields,
+): Promise<void> {
+  if (Object.keys(fields).length === 0) return;
+  const { billingEventAt, ...rest } = fields;
+  await tx
+    .update(subscriptions)
+    .set({
+      ...rest,
+      // never backwards, even when two events of a subscription first seen race
+      ...(billingEventAt
+        ? {
+            billingEventAt: sql`greatest(coalesce(${subscriptions.billingEventAt}, ${billingEventAt.toISOString()}::timestamptz), ${billingEventAt.toISOString()}::timestamptz)`,
+          }
+        : {}),
+    })
+    .where(eq(subscriptions.userId, userId));
+}

@@ -12,6 +12,9 @@ import {
   writeSubscription,
 } from './subscriptions.repository';
 
+/** Billing's writes of the subscription's Stripe columns. */
+export { type BillingFields, writeBillingFields } from './subscriptions.repository';
+
 /** The agent's subscription with its package, or null when they never subscribed. */
 export function findAgentSubscription(
   db: Db,

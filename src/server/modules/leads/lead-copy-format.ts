@@ -1,4 +1,4 @@
-import type { ParsedLead } from './lead-csv';
+import type { ParsedLead } from './lead-row.service';
 
 /** The leads columns an import writes, in the order of the encoded rows. */
 export const LEAD_COPY_COLUMNS =

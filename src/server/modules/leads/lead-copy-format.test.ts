@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { copyValue, encodeLeadRows } from './lead-copy-format';
-import type { ParsedLead } from './lead-csv';
+import type { ParsedLead } from './lead-row.service';
 
 /** PostgreSQL's reading of one COPY text field (the inverse of copyValue). */
 function readCopyValue(field: string): string | null {

@@ -18,9 +18,26 @@
  * temporary staging table and INSERT ... ON CONFLICT DO NOTHING. The unique index decides.
  */
 import type { ImportRowError } from '../../../shared/contracts/leads';
-import type { CopyIn, ImportSession } from './import-connection';
 import { encodeLeadRows, LEAD_COPY_COLUMNS } from './lead-copy-format';
-import type { ParsedLead } from './lead-csv';
+import type { ParsedLead } from './lead-row.service';
+
+/** One COPY in progress: rows go in as they come, `end` answers the rows copied. */
+export interface CopyIn {
+  write(rows: string): Promise<void>;
+  end(): Promise<number>;
+  /** gives the COPY up (its rows are not stored); the connection is usable again after */
+  abort(): Promise<void>;
+}
+
+/** The statements a bulk write runs inside its transaction (an import's connection), the same on both engines. */
+export interface BulkSession {
+  /** starts COPY into a table (`target` names its columns) */
+  copy(target: string): CopyIn;
+  /** one statement; answers the rows it touched */
+  run(statement: string, params?: unknown[]): Promise<number>;
+  /** one statement; answers its rows */
+  query<R>(statement: string, params?: unknown[]): Promise<R[]>;
+}
 
 /** What one group came to. */
 export interface StoredGroup {
@@ -95,7 +112,7 @@ export class LeadGroupWriter {
   private since: string | null = null;
 
   constructor(
-    private readonly session: ImportSession,
+    private readonly session: BulkSession,
     private readonly options: GroupWriterOptions,
   ) {}
 
