@@ -1,8 +1,8 @@
 import type { Lead } from '../../../shared/contracts/leads';
 import type { Db } from '../../db/client';
+import type { LeadEvents } from '../../events/lead-events';
 import { badRequest, conflict, notFound } from '../../lib/app-error';
 import { businessDate } from '../../lib/business-time';
-import { type DeliveryConfig, leadsAssigned } from '../delivery/lead-assigned.service';
 import { leadAnswer } from '../leads/leads.service';
 import { assignNewLead, findLeadStatus, findUserRole } from './manual-assignment.repository';
 import { lockQuotasShared } from './quota-lock';
@@ -24,7 +24,7 @@ export interface ManualAssignment {
  */
 export async function assignLeadManually(
   db: Db,
-  config: DeliveryConfig,
+  events: LeadEvents,
   input: ManualAssignment,
 ): Promise<Lead> {
   const role = await findUserRole(db, input.agentId);
@@ -36,8 +36,8 @@ export async function assignLeadManually(
     // after a run in flight, never between its read of the quotas and its write
     await lockQuotasShared(tx);
     const row = await assignNewLead(tx, { ...input, assignedOn });
-    // lead.assigned: notifications and deliveries, in this transaction (design 8)
-    if (row) await leadsAssigned(tx, config, { leadIds: [row.id] });
+    // leadsAssigned: notifications, deliveries, follow-ups, in this transaction
+    if (row) await events.emit(tx, 'leadsAssigned', { leadIds: [row.id] });
     return row;
   });
   if (updated) return leadAnswer(updated);
