@@ -17,6 +17,7 @@ import type { DeliveryRuntime } from '../modules/delivery/delivery-runtime';
 import { smtpEmailSender } from '../modules/delivery/notice-email.service';
 import { enqueueFollowUps, type FollowUpPorts } from '../modules/follow-up/follow-up.service';
 import { notifyLeadsAssigned } from '../modules/notifications/notifications.service';
+import { twilioSmsSender } from '../modules/telephony/telephony.service';
 import { createLeadEvents, type LeadEvents } from './lead-events';
 
 /** The ports the leads' side effects are given, and the bus that reaches them. */
@@ -46,7 +47,12 @@ export function createLeadPorts(
 ): LeadPorts {
   const ports = {
     delivery: deliveryPorts(config, queue, runtime),
-    followUp: { config, queue, email: smtpEmailSender(config.SMTP_URL) },
+    followUp: {
+      config,
+      queue,
+      email: smtpEmailSender(config.SMTP_URL),
+      sms: twilioSmsSender(config),
+    },
   };
   const events = createLeadEvents();
   registerLeadEventHandlers(events, ports);

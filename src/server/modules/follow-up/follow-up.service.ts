@@ -23,12 +23,12 @@ import type { AssignedLeads } from '../../events/lead-events';
 import type { JobQueue } from '../../jobs/job-queue';
 import { AppError, badField, conflict } from '../../lib/app-error';
 import type { EmailSender } from '../../lib/email-sender';
+import type { SmsSender } from '../../lib/sms-sender';
 import type { SignedCallback } from '../../lib/twilio-callbacks';
 import {
   agentServices,
   isTwilioSignatureValid,
   requireTwilio,
-  sendSms,
   smsConfigured,
 } from '../telephony/telephony.service';
 import {
@@ -137,6 +137,8 @@ export interface FollowUpPorts {
   queue: JobQueue;
   /** null when SMTP is not configured */
   email: EmailSender | null;
+  /** null when Twilio is not configured */
+  sms: SmsSender | null;
 }
 
 /**
@@ -238,7 +240,7 @@ export async function processFollowUp(
   try {
     const providerId =
       ctx.channel === 'SMS'
-        ? await sendSms(config, ctx.toAddress, body)
+        ? await sendFollowUpSms(ports, ctx.toAddress, body)
         : await sendFollowUpEmail(ports, ctx, subject ?? '', body);
     await settle({ status: 'SENT', providerId, error: null, body, subject, sent: true });
   } catch (err) {
@@ -251,6 +253,11 @@ export async function processFollowUp(
       subject,
     });
   }
+}
+
+async function sendFollowUpSms(ports: FollowUpPorts, to: string, body: string): Promise<string> {
+  if (!ports.sms) throw new Error('SMS is not configured');
+  return ports.sms.send(to, body);
 }
 
 async function sendFollowUpEmail(
