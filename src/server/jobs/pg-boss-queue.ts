@@ -100,29 +100,7 @@ export function createPgBossQueue(
         // retries are deferred jobs, which no NOTIFY announces when they fall due: poll for them
         notifyPollingIntervalSeconds: polling,
       },
-      async (batch) => {
-        const results = [];
-        for (const { id, data } of batch) {
-          // by the job's name, never by its payload's shape: a payload that does not parse
-          // fails with the schema's reason
-          const parsed = JOB_PAYLOADS[name].safeParse(data);
-          if (!parsed.success) {
-            const message = `${name}: payload refused: ${z.prettifyError(parsed.error)}`;
-            log.error({ jobId: id }, message);
-            results.push({ id, status: 'failed' as const, output: { message } });
-            continue;
-          }
-          try {
-            await job.handle(ctx, parsed.data as never);
-            results.push({ id, status: 'completed' as const });
-          } catch (err) {
-            // this job alone is retried (pg-boss's retry policy); its batch neighbours are done
-            log.error({ err, jobId: id }, `${name} job failed`);
-            results.push({ id, status: 'failed' as const, output: { message: String(err) } });
-          }
-        }
-        return results;
-      },
+      (batch) => workBatch(name, batch, ctx, log),
     );
   };
 
@@ -188,6 +166,50 @@ export function createPgBossQueue(
       });
     },
   };
+}
+
+/**
+ * One fetch of a job's worker: each job's payload parsed with its schema (by the job's name,
+ * never by the payload's shape), then handled; a payload that does not parse fails with the
+ * schema's reason. Every job gets its own result: a failure is retried alone (pg-boss's policy).
+ */
+export async function workBatch<N extends JobName>(
+  name: N,
+  batch: { id: string; data: unknown }[],
+  ctx: JobContext,
+  log: Pick<FastifyBaseLogger, 'error'>,
+) {
+  const results = [];
+  for (const { id, data } of batch) {
+    const parsed = JOB_PAYLOADS[name].safeParse(data);
+    if (!parsed.success) {
+      const message = `${name}: payload refused: ${refusal(parsed.error)}`;
+      log.error({ jobId: id }, message);
+      results.push({ id, status: 'failed' as const, output: { message } });
+      continue;
+    }
+    try {
+      await JOBS[name].handle(ctx, parsed.data as never);
+      results.push({ id, status: 'completed' as const });
+    } catch (err) {
+      log.error({ err, jobId: id }, `${name} job failed`);
+      results.push({ id, status: 'failed' as const, output: { message: String(err) } });
+    }
+  }
+  return results;
+}
+
+/** The schema's reason; for a union (a batch's two forms), each form's own reasons too. */
+function refusal(error: z.ZodError): string {
+  const forms = error.issues.flatMap((issue) =>
+    issue.code === 'invalid_union' && 'errors' in issue
+      ? issue.errors.map((branch) => z.prettifyError(new z.ZodError(branch)))
+      : [],
+  );
+  const text = z.prettifyError(error);
+  return forms.length === 0
+    ? text
+    : `${text}; ${forms.map((f, i) => `form ${i + 1}: ${f}`).join('; ')}`;
 }
 
 async function ensureQueue(boss: PgBoss, name: JobName): Promise<void> {
