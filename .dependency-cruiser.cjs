@@ -61,6 +61,17 @@ module.exports = {
       },
     },
     {
+      name: 'no-cycle-between-modules',
+      comment:
+        "Modules depend one way: no cycle between two server modules' folders, whichever files " +
+        'make it (a file-level cycle rule does not see a.service -> b.service, b.other -> a.service). ' +
+        'Side effects go through the lead events (src/server/events), values through ports from app.ts.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^src/server/modules/[^/]+$' },
+      to: { circular: true },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: { path: '^src/' },

@@ -23,7 +23,9 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { loadConfig } from '../src/server/config/env';
 import { migrateDatabase, openDatabase, queryRows } from '../src/server/db/client';
-import { startDeliveryQueue } from '../src/server/jobs/delivery-queue';
+import { createLeadPorts } from '../src/server/events/handlers';
+import { NO_JOB_QUEUE } from '../src/server/jobs/job-queue';
+import { createPgBossQueue } from '../src/server/jobs/pg-boss-queue';
 import { runAssignment } from '../src/server/modules/assignment/run-assignment.service';
 import { LEAD_CATEGORIES, type LeadCategory, STATE_CODES } from '../src/shared/domain';
 import {
@@ -275,10 +277,10 @@ async function engineChild(deliver: boolean): Promise<ChildReport> {
   );
   // as in the server: with a queue, the run's transaction writes its fan-out job
   const queue = deliver
-    ? await startDeliveryQueue({ config, log: { error: () => undefined } }, database, {
-        sweepIntervalMs: 3_600_000,
-      })
+    ? createPgBossQueue(database, { error: () => undefined }, { sweepIntervalMs: 3_600_000 })
     : null;
+  const ports = createLeadPorts(config, queue?.port ?? NO_JOB_QUEUE);
+  await queue?.start({ db: database.db, ...ports });
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const run = await runAssignment(database.db, config, {
@@ -286,6 +288,7 @@ async function engineChild(deliver: boolean): Promise<ChildReport> {
     now: new Date('2026-06-15T16:00:00Z'),
     timings,
     deliver,
+    events: ports.events,
   });
   const wallMs = Math.round(performance.now() - t0);
   const cpuMs = nodeCpuMs(cpu0);

@@ -18,6 +18,8 @@
 import autocannon from 'autocannon';
 import { loadConfig } from '../src/server/config/env';
 import { migrateDatabase, openDatabase } from '../src/server/db/client';
+import { createLeadPorts } from '../src/server/events/handlers';
+import { NO_JOB_QUEUE } from '../src/server/jobs/job-queue';
 import { runAssignment } from '../src/server/modules/assignment/run-assignment.service';
 import { generate, load } from './lib/assign-pool';
 import { loginAdmin, registerAgent } from './lib/client';
@@ -99,7 +101,10 @@ export function runExplainBench(): Promise<BenchReport> {
       if (RUN_ENGINE) {
         t = performance.now();
         const config = loadConfig({ ...process.env, DATABASE_URL: url } as NodeJS.ProcessEnv);
-        const run = await runAssignment(migrated.db, config, { trigger: 'MANUAL' });
+        const run = await runAssignment(migrated.db, config, {
+          trigger: 'MANUAL',
+          events: createLeadPorts(config, NO_JOB_QUEUE).events,
+        });
         log(
           `engine run: ${run?.assigned ?? 0} assigned in ${Math.round(performance.now() - t)} ms`,
         );

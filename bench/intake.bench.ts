@@ -24,6 +24,8 @@ import autocannon from 'autocannon';
 import { SMTPServer } from 'smtp-server';
 import { loadConfig } from '../src/server/config/env';
 import { migrateDatabase, openDatabase } from '../src/server/db/client';
+import { createLeadPorts } from '../src/server/events/handlers';
+import { NO_JOB_QUEUE } from '../src/server/jobs/job-queue';
 import { runAssignment } from '../src/server/modules/assignment/run-assignment.service';
 import { LEAD_CATEGORIES, STATE_CODES } from '../src/shared/domain';
 import { generate, leadCity, load, type Pool } from './lib/assign-pool';
@@ -250,7 +252,10 @@ async function backlogByEngineRun(url: string, keepNew: number): Promise<Set<num
   const database = await openDatabase({ databaseUrl: url, poolSize: 2 });
   let runId: number;
   try {
-    const run = await runAssignment(database.db, config, { trigger: 'MANUAL' });
+    const run = await runAssignment(database.db, config, {
+      trigger: 'MANUAL',
+      events: createLeadPorts(config, NO_JOB_QUEUE).events,
+    });
     if (!run || run.error) throw new Error(`engine run failed: ${run?.error}`);
     runId = run.id;
   } finally {

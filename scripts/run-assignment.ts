@@ -8,6 +8,8 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/server/config/env';
 import { migrateDatabase, openDatabase } from '../src/server/db/client';
+import { createLeadPorts } from '../src/server/events/handlers';
+import { NO_JOB_QUEUE } from '../src/server/jobs/job-queue';
 import { runAssignment } from '../src/server/modules/assignment/run-assignment.service';
 
 const { values } = parseArgs({ options: { schedule: { type: 'boolean', default: false } } });
@@ -21,6 +23,9 @@ try {
   await migrateDatabase(database);
   const run = await runAssignment(database.db, config, {
     trigger: values.schedule ? 'SCHEDULE' : 'MANUAL',
+    // no queue in this process: the run's notifications are written and its deliveries recorded;
+    // a server's sweeper fans them out and sends them
+    events: createLeadPorts(config, NO_JOB_QUEUE).events,
   });
   if (!run) {
     console.log('skipped: the scheduled run of this business date was already made');

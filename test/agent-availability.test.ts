@@ -15,7 +15,8 @@ import { loginAdmin, registerAgent, setupTestApp } from './support/test-app';
 
 const ctx = setupTestApp({ ASSIGN_ON_IMPORT: false });
 const db = () => ctx.database.db;
-const run = (now = new Date()) => runAssignment(db(), ctx.app.config, { trigger: 'MANUAL', now });
+const run = (now = new Date()) =>
+  runAssignment(db(), ctx.app.config, { trigger: 'MANUAL', now, events: ctx.app.leadPorts.events });
 
 beforeEach(async () => {
   await resetAssignmentData(db());

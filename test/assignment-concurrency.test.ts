@@ -56,7 +56,10 @@ describe.runIf(TEST_DB === 'postgres')('concurrency on PostgreSQL', () => {
     // runs from two pools (two processes) start while the manual calls are landing
     const runsStarted = [0, 80, 160, 240, 320, 400].map(async (delay, i) => {
       await later(delay);
-      return runAssignment(i % 2 ? other.db : db(), config, { trigger: 'MANUAL' });
+      return runAssignment(i % 2 ? other.db : db(), config, {
+        trigger: 'MANUAL',
+        events: ctx.app.leadPorts.events,
+      });
     });
     const manualSent = picks.map(async (body, i) => {
       await later(i * 8);
@@ -150,7 +153,10 @@ describe.runIf(TEST_DB === 'postgres')('concurrency on PostgreSQL', () => {
     });
     expect((await pending!).statusCode).toBe(200);
     // the next run reads the quota after it: one place left
-    const result = await runAssignment(db(), ctx.app.config, { trigger: 'MANUAL' });
+    const result = await runAssignment(db(), ctx.app.config, {
+      trigger: 'MANUAL',
+      events: ctx.app.leadPorts.events,
+    });
     expect(result).toMatchObject({ assigned: 1, error: null });
     const [{ n }] = await queryRows<{ n: number }>(
       db(),
@@ -166,7 +172,12 @@ describe.runIf(TEST_DB === 'postgres')('concurrency on PostgreSQL', () => {
     const quiet = { info: () => {}, error: () => {} };
     // two schedulers on two pools, both starting after today's time: both try to catch up
     const schedulers = [db(), other.db].map((handle) =>
-      startAssignmentScheduler({ db: handle, config, log: quiet }),
+      startAssignmentScheduler({
+        db: handle,
+        config,
+        events: ctx.app.leadPorts.events,
+        log: quiet,
+      }),
     );
     const outcomes = await Promise.all(schedulers.map((s) => s.catchUp));
     await Promise.all(schedulers.map((s) => s.stop()));

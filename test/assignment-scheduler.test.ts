@@ -31,7 +31,13 @@ describe('the daily schedule', () => {
     const agent = await createAgent(db(), { quota: 2 });
     await createLeads(db(), [{}, {}, {}]);
     const start = (now: Date) =>
-      startAssignmentScheduler({ db: db(), config: config('0 8 * * *'), log: quiet, now });
+      startAssignmentScheduler({
+        db: db(),
+        config: config('0 8 * * *'),
+        events: ctx.app.leadPorts.events,
+        log: quiet,
+        now,
+      });
 
     // 07:00 in New York on June 16: today's 08:00 has not come, yesterday's is not today's
     const early = start(new Date('2026-06-16T11:00:00Z'));
@@ -65,6 +71,7 @@ describe('the daily schedule', () => {
     const scheduler = startAssignmentScheduler({
       db: db(),
       config: config('* * * * * *'),
+      events: ctx.app.leadPorts.events,
       log: quiet,
     });
     await scheduler.catchUp;

@@ -17,7 +17,7 @@ import { Client, loginAdmin, registerAgent, setupTestApp } from './support/test-
 const ctx = setupTestApp();
 const db = () => ctx.database.db;
 const run = (now: Date, trigger: 'MANUAL' | 'SCHEDULE' | 'IMPORT' = 'MANUAL') =>
-  runAssignment(db(), ctx.app.config, { trigger, now });
+  runAssignment(db(), ctx.app.config, { trigger, now, events: ctx.app.leadPorts.events });
 
 /** Mid-June: no enrollment window is open (MEDICARE Oct 15 - Dec 7, ACA Nov 1 - Jan 15). */
 const JUNE = new Date('2026-06-15T16:00:00Z');

@@ -4,7 +4,6 @@ import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../src/server/db/client';
-import { leadsAssigned } from '../src/server/modules/delivery/lead-assigned.service';
 import { createPackage, insertLeads, subscribe } from './support/admin-fixtures';
 import { loginAdmin, registerAgent, setupTestApp } from './support/test-app';
 
@@ -427,7 +426,7 @@ describe('CRM webhook delivery', () => {
           sql`update leads set agent_id = ${agent.id}, status = 'ASSIGNED', assigned_at = now()
             where id = ${lead.id}`,
         );
-        await leadsAssigned(tx, ctx.app.config, { leadIds: [lead.id] });
+        await ctx.app.leadPorts.events.emit(tx, 'leadsAssigned', { leadIds: [lead.id] });
         const inside = await queryRows<{ n: number }>(
           tx,
           sql`select count(*)::int as n from deliveries where lead_id = ${lead.id}`,
@@ -462,7 +461,7 @@ describe('CRM webhook delivery', () => {
           sql`update leads set agent_id = ${agent.id}, status = 'ASSIGNED', assigned_at = now(),
             assigned_on = current_date, assignment_run_id = ${runId} where id = ${lead.id}`,
         );
-        await leadsAssigned(tx, ctx.app.config, { runId });
+        await ctx.app.leadPorts.events.emit(tx, 'leadsAssigned', { runId });
         const inside = await queryRows<{ n: number }>(
           tx,
           sql`select count(*)::int as n from pgboss.job where singleton_key = ${`run:${runId}`}`,

@@ -15,7 +15,9 @@ describe('demo data', () => {
   it('is handed out by the engine: every held lead fits its agent, within quota', async () => {
     const db = ctx.database.db;
     const lines: string[] = [];
-    expect(await seedDemo(db, ctx.app.config, (line) => lines.push(line))).toBe(true);
+    expect(
+      await seedDemo(db, ctx.app.config, ctx.app.leadPorts.events, (line) => lines.push(line)),
+    ).toBe(true);
     expect(lines[0]).toMatch(
       /^Demo data: 5 packages, 6 agents, 420 leads over 14 days, \d+ assigned/,
     );
@@ -70,6 +72,6 @@ describe('demo data', () => {
     expect(runs).toEqual({ runs: 14, unrecorded: 0 });
 
     // a second start keeps the data as it is
-    expect(await seedDemo(db, ctx.app.config, () => {})).toBe(false);
+    expect(await seedDemo(db, ctx.app.config, ctx.app.leadPorts.events, () => {})).toBe(false);
   });
 });

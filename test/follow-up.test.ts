@@ -365,7 +365,7 @@ describe('the sweeper', () => {
           'claim:dead-worker', now() - interval '11 minutes')
         returning id::int`,
     );
-    await sweepDueFollowUps(ctx.database.db);
+    await sweepDueFollowUps(ctx.database.db, ctx.app.leadPorts.followUp);
     const rows = await queryRows<{
       id: number;
       status: string;

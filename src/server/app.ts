@@ -6,8 +6,9 @@ import {
 } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config/env';
 import type { Database } from './db/client';
-import { type DeliveryQueueOptions, startDeliveryQueue } from './jobs/delivery-queue';
+import { createLeadPorts } from './events/handlers';
 import { startLeadSearchIndexer } from './jobs/lead-search-indexer';
+import { createPgBossQueue, type JobQueueOptions } from './jobs/pg-boss-queue';
 import { settleAbandonedImportsAtStart } from './jobs/settle-abandoned-imports';
 import { agentPauseRoutes } from './modules/agents/agent-pause.routes';
 import { adminAgentsRoutes } from './modules/agents/agents-admin.routes';
@@ -15,6 +16,7 @@ import { analyticsRoutes } from './modules/analytics/analytics.routes';
 import { assignAfterImport } from './modules/assignment/assign-after-import';
 import { assignmentRoutes } from './modules/assignment/assignment.routes';
 import { explainRoutes } from './modules/assignment/explain.routes';
+import { newLeadGroupsUnfitBy } from './modules/assignment/explain.service';
 import { authRoutes } from './modules/auth/auth.routes';
 import { findSession } from './modules/auth/auth.service';
 import { startSessionSweeper } from './modules/auth/session-sweeper';
@@ -23,6 +25,7 @@ import { billingAgentRoutes } from './modules/billing/billing-agent.routes';
 import { stripeWebhookRoutes } from './modules/billing/stripe-webhook.routes';
 import { deliveryAdminRoutes } from './modules/delivery/delivery-admin.routes';
 import { deliveryAgentRoutes } from './modules/delivery/delivery-agent.routes';
+import type { DeliveryRuntime } from './modules/delivery/delivery-runtime';
 import { dncRoutes } from './modules/dnc/dnc.routes';
 import { followUpRoutes } from './modules/follow-up/follow-up.routes';
 import { smsCallbackRoutes } from './modules/follow-up/sms-callbacks.routes';
@@ -61,8 +64,11 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** serve the built SPA from dist/ (off in API tests) */
   serveSpa?: boolean;
-  /** the delivery queue's options (tests shorten its timings; enabled: false leaves it off) */
-  deliveryQueue?: DeliveryQueueOptions;
+  /**
+   * the job queue's options and delivery's timings (tests shorten them; enabled: false leaves
+   * the queue off)
+   */
+  deliveryQueue?: JobQueueOptions & Partial<DeliveryRuntime>;
 }
 
 /**
@@ -115,10 +121,23 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const searchIndexer = startLeadSearchIndexer(app);
   settleAbandonedImportsAtStart(app);
   startSessionSweeper(app);
-  // the delivery queue (pg-boss in the same database): workers for email and CRM webhooks
-  const deliveryQueue = await startDeliveryQueue(app, opts.database, opts.deliveryQueue);
+  // the ports the modules are given (docs/ARCHITECTURE.md, "Events, jobs and ports"): the job
+  // queue (pg-boss in the same database), email, and the lead-event bus whose handlers
+  // (notifications, deliveries, follow-ups) events/handlers.ts registers, once, here
+  const { enabled, pollingIntervalSeconds, sweepIntervalMs, concurrency, ...runtime } =
+    opts.deliveryQueue ?? {};
+  const queue = createPgBossQueue(opts.database, app.log, {
+    enabled,
+    pollingIntervalSeconds,
+    sweepIntervalMs,
+    concurrency,
+  });
+  const leadPorts = createLeadPorts(opts.config, queue.port, runtime);
+  app.decorate('leadPorts', leadPorts);
+  const { events } = leadPorts;
+  await queue.start({ db: opts.database.db, ...leadPorts });
   app.addHook('onClose', async () => {
-    await deliveryQueue?.stop();
+    await queue.stop();
   });
   // the process's one LISTEN for live events (docs/domain.md, Delivery of assigned leads); open streams end before the server
   // waits for its connections to close
@@ -137,19 +156,22 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(packagesRoutes);
   await app.register(adminStatsRoutes);
   await app.register(agentStatsRoutes);
-  await app.register(adminLeadsRoutes);
+  // the NEW leads that fit no agent for a reason: the assignment module's explanation
+  await app.register(adminLeadsRoutes, {
+    unfitGroups: (reason) => newLeadGroupsUnfitBy(opts.database.db, opts.config, reason),
+  });
   await app.register(agentLeadsRoutes);
   await app.register(leadsExportRoutes);
   await app.register(importsRoutes, {
     afterCommit: () => searchIndexer.kick(),
-    onImported: assignAfterImport(opts.database.db, opts.config),
+    onImported: assignAfterImport(opts.database.db, opts.config, events),
   });
-  await app.register(assignmentRoutes);
+  await app.register(assignmentRoutes, { events });
   await app.register(explainRoutes);
   await app.register(adminAgentsRoutes);
   await app.register(agentPauseRoutes);
   await app.register(agentReturnsRoutes);
-  await app.register(adminReturnsRoutes);
+  await app.register(adminReturnsRoutes, { events });
   await app.register(adminSubscriptionRoutes);
   // Stripe Billing (docs/domain.md, Billing), when configured: subscribing goes through Checkout
   const billing = createBilling(opts.database.db, opts.config);
@@ -158,11 +180,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(stripeWebhookRoutes, { billing });
   await app.register(preferencesRoutes);
   await app.register(analyticsRoutes);
-  await app.register(deliveryAgentRoutes);
-  await app.register(deliveryAdminRoutes);
+  await app.register(deliveryAgentRoutes, { delivery: leadPorts.delivery });
+  await app.register(deliveryAdminRoutes, { delivery: leadPorts.delivery });
   await app.register(sourcesRoutes);
   await app.register(dncRoutes);
-  await app.register(intakeRoutes);
+  await app.register(intakeRoutes, { events });
   await app.register(notificationsRoutes);
   await app.register(liveEventsRoutes, { live });
   // follow-up messages and calls through Twilio (docs/domain.md, Follow-up messages and calls), and the provider's signed callbacks

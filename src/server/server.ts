@@ -1,7 +1,9 @@
 import { buildApp } from './app';
 import { loadConfig } from './config/env';
 import { migrateDatabase, openDatabase } from './db/client';
+import { createLeadPorts } from './events/handlers';
 import { startAssignmentScheduler } from './jobs/assignment-scheduler';
+import { NO_JOB_QUEUE } from './jobs/job-queue';
 import { ensureFirstAdmin } from './modules/auth/bootstrap-admin';
 import { seedDemo } from './modules/demo/seed-demo';
 
@@ -18,7 +20,10 @@ async function main() {
     print: (line) => console.log(line),
   });
   if (process.argv.includes('--demo')) {
-    await seedDemo(database.db, config, (line) => console.log(line));
+    // before the app and its queue: the demo's deliveries are recorded, the queue's sweeper
+    // sends them once the app runs
+    const { events } = createLeadPorts(config, NO_JOB_QUEUE);
+    await seedDemo(database.db, config, events, (line) => console.log(line));
   }
 
   const app = await buildApp({
@@ -28,7 +33,12 @@ async function main() {
   });
 
   const scheduler = config.SCHEDULER
-    ? startAssignmentScheduler({ db: database.db, config, log: app.log })
+    ? startAssignmentScheduler({
+        db: database.db,
+        config,
+        events: app.leadPorts.events,
+        log: app.log,
+      })
     : null;
 
   let closing = false;

@@ -1,6 +1,7 @@
 import type { UserRole } from '../shared/domain';
 import type { AppConfig } from './config/env';
 import type { Database, Db } from './db/client';
+import type { LeadPorts } from './events/handlers';
 
 export interface SessionUser {
   id: number;
@@ -14,6 +15,12 @@ declare module 'fastify' {
     config: AppConfig;
     database: Database;
     db: Db;
+    /**
+     * The app's lead-event bus and the ports its handlers were given (events/handlers.ts): for
+     * what runs beside the app (the scheduler in server.ts, the tests). Routes get theirs as
+     * plugin options.
+     */
+    leadPorts: LeadPorts;
   }
   interface FastifyRequest {
     user: SessionUser | null;

@@ -7,12 +7,13 @@
 import { Cron } from 'croner';
 import type { AppConfig } from '../config/env';
 import type { Db } from '../db/client';
+import type { LeadEvents } from '../events/lead-events';
 import { businessDate } from '../lib/business-time';
 import { type RunResult, runAssignment } from '../modules/assignment/run-assignment.service';
 
 export type SchedulerConfig = Pick<
   AppConfig,
-  'ASSIGNMENT_SCHEDULE' | 'BUSINESS_TZ' | 'ENROLLMENT_WINDOWS' | 'SMTP_URL'
+  'ASSIGNMENT_SCHEDULE' | 'BUSINESS_TZ' | 'ENROLLMENT_WINDOWS'
 >;
 
 interface Logger {
@@ -30,6 +31,8 @@ export interface AssignmentScheduler {
 export interface SchedulerOptions {
   db: Db;
   config: SchedulerConfig;
+  /** the app's bus: each run emits leadsAssigned on it */
+  events: LeadEvents;
   log: Logger;
   /** The clock at start (tests); the schedule itself always fires on real time. */
   now?: Date;
@@ -42,11 +45,11 @@ export function slotPassedToday(cron: Cron, timeZone: string, now: Date): boolea
 }
 
 export function startAssignmentScheduler(options: SchedulerOptions): AssignmentScheduler {
-  const { db, config, log } = options;
+  const { db, config, events, log } = options;
   const inFlight = new Set<Promise<unknown>>();
 
   const runScheduled = (at: Date, reason: string): Promise<RunResult | null> => {
-    const task = runAssignment(db, config, { trigger: 'SCHEDULE', now: at }).then(
+    const task = runAssignment(db, config, { trigger: 'SCHEDULE', now: at, events }).then(
       (run) => {
         if (!run) log.info({ reason }, 'scheduled assignment run: already made for today');
         else if (run.error) log.error({ reason, run }, 'scheduled assignment run failed');

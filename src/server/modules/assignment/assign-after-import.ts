@@ -1,5 +1,6 @@
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
+import type { LeadEvents } from '../../events/lead-events';
 import type { OnImported } from '../imports/imports.service';
 import { runAssignment } from './run-assignment.service';
 
@@ -10,11 +11,12 @@ import { runAssignment } from './run-assignment.service';
  */
 export function assignAfterImport(
   db: Db,
-  config: Pick<AppConfig, 'ASSIGN_ON_IMPORT' | 'BUSINESS_TZ' | 'ENROLLMENT_WINDOWS' | 'SMTP_URL'>,
+  config: Pick<AppConfig, 'ASSIGN_ON_IMPORT' | 'BUSINESS_TZ' | 'ENROLLMENT_WINDOWS'>,
+  events: LeadEvents,
 ): OnImported {
   return async () => {
     if (!config.ASSIGN_ON_IMPORT) return null;
-    const run = await runAssignment(db, config, { trigger: 'IMPORT' });
+    const run = await runAssignment(db, config, { trigger: 'IMPORT', events });
     if (!run) return null;
     if (run.error !== null) throw new Error(`assignment run #${run.id} failed: ${run.error}`);
     return run.assigned;

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { assignmentRun, assignmentRunResult } from '../../../shared/contracts/admin';
 import { assignLeadBody, leadSchema } from '../../../shared/contracts/leads';
+import type { LeadEvents } from '../../events/lead-events';
 import { currentUser, requireRole } from '../../plugins/auth';
 import { listRecentRuns } from './assignment.service';
 import { assignLeadManually } from './manual-assignment.service';
@@ -11,14 +12,20 @@ const runsQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).defa
 const failure = z.object({ message: z.string() });
 
 /** The engine's runs (run now, recent runs) and an admin's assignment of one lead by hand. */
-export const assignmentRoutes: FastifyPluginAsyncZod = async (app) => {
+export const assignmentRoutes: FastifyPluginAsyncZod<{ events: LeadEvents }> = async (
+  app,
+  opts,
+) => {
   const admin = { onRequest: requireRole('ADMIN') };
 
   app.post(
     '/api/admin/assignment/run',
     { ...admin, schema: { response: { 200: assignmentRunResult, 500: failure } } },
     async (request, reply) => {
-      const run = await runAssignment(app.db, app.config, { trigger: 'MANUAL' });
+      const run = await runAssignment(app.db, app.config, {
+        trigger: 'MANUAL',
+        events: opts.events,
+      });
       // a MANUAL run is never skipped; only SCHEDULE runs can find their key taken
       if (!run) throw new Error('assignment run skipped');
       if (run.error !== null) {
@@ -41,7 +48,7 @@ export const assignmentRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/admin/leads/assign',
     { ...admin, schema: { body: assignLeadBody, response: { 200: leadSchema } } },
     (request) =>
-      assignLeadManually(app.db, app.config, {
+      assignLeadManually(app.db, opts.events, {
         leadId: request.body.leadId,
         agentId: request.body.userId,
         actorId: currentUser(request).id,

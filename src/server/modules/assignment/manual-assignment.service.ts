@@ -1,8 +1,8 @@
 import type { Lead } from '../../../shared/contracts/leads';
 import type { Db } from '../../db/client';
+import type { LeadEvents } from '../../events/lead-events';
 import { badRequest, conflict, notFound } from '../../lib/app-error';
 import { businessDate } from '../../lib/business-time';
-import { type DeliveryConfig, leadsAssigned } from '../delivery/lead-assigned.service';
 import { assignNewLeadByHand } from '../leads/lead-life.service';
 import { leadAnswer } from '../leads/leads.service';
 import { findLeadStatus, findUserRole } from './manual-assignment.repository';
@@ -25,7 +25,7 @@ export interface ManualAssignment {
  */
 export async function assignLeadManually(
   db: Db,
-  config: DeliveryConfig,
+  events: LeadEvents,
   input: ManualAssignment,
 ): Promise<Lead> {
   const role = await findUserRole(db, input.agentId);
@@ -37,8 +37,8 @@ export async function assignLeadManually(
     // after a run in flight, never between its read of the quotas and its write
     await lockQuotasShared(tx);
     const row = await assignNewLeadByHand(tx, { ...input, assignedOn });
-    // lead.assigned: notifications and deliveries, in this transaction (docs/domain.md, Delivery of assigned leads)
-    if (row) await leadsAssigned(tx, config, { leadIds: [row.id] });
+    // leadsAssigned: notifications, deliveries, follow-ups, in this transaction
+    if (row) await events.emit(tx, 'leadsAssigned', { leadIds: [row.id] });
     return row;
   });
   if (updated) return leadAnswer(updated);

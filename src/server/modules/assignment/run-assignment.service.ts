@@ -10,8 +10,8 @@ import type { AssignmentRun } from '../../../shared/contracts/admin';
 import type { AssignmentTrigger, LeadCategory } from '../../../shared/domain';
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
+import type { LeadEvents } from '../../events/lead-events';
 import { businessDate as businessDateOf } from '../../lib/business-time';
-import { leadsAssigned } from '../delivery/lead-assigned.service';
 import { assignLeadsOfRun, type WriteOutcome } from '../leads/lead-life.service';
 import {
   finishRun,
@@ -32,18 +32,20 @@ import { leadCount } from './solver-graph';
 
 export interface RunOptions {
   trigger: AssignmentTrigger;
+  /** the bus the run emits `leadsAssigned` on, once, in its transaction (events/handlers.ts) */
+  events: LeadEvents;
   /** The run's clock (tests pick dates with it); the business date is taken from it. */
   now?: Date;
   /** Filled with the milliseconds of each step (the benchmark reports them). */
   timings?: RunTimings;
   /**
-   * false: the run's leads are not delivered (no notifications, no deliveries). Only the
+   * false: no `leadsAssigned` (no notifications, no deliveries). Only the
    * assignment benchmark uses it, to measure what delivery adds to a run; every real run delivers.
    */
   deliver?: boolean;
 }
 
-export type EngineConfig = Pick<AppConfig, 'BUSINESS_TZ' | 'ENROLLMENT_WINDOWS' | 'SMTP_URL'>;
+export type EngineConfig = Pick<AppConfig, 'BUSINESS_TZ' | 'ENROLLMENT_WINDOWS'>;
 
 /** The run record, plus how many agents received leads in it. */
 export type RunResult = AssignmentRun & { agentsAssigned: number };
@@ -124,9 +126,9 @@ export async function runAssignment(
         }
         figures.assigned = written.assigned;
         step('write');
-        // lead.assigned: notifications and deliveries, in this transaction (docs/domain.md, Delivery of assigned leads)
+        // one leadsAssigned for the whole run, in this transaction (docs/domain.md, Delivery of assigned leads)
         if (written.assigned > 0 && options.deliver !== false) {
-          await leadsAssigned(tx, config, { runId });
+          await options.events.emit(tx, 'leadsAssigned', { runId });
         }
         step('deliver');
       } catch (err) {

@@ -2,7 +2,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { DeliveryChannel, DeliveryStatus } from '../../../shared/domain';
 import { type Db, intArrayLiteral, queryRows } from '../../db/client';
-import type { AssignedLeads } from './lead-assigned.service';
+import type { AssignedLeads } from '../../events/lead-events';
 
 /** The deliveries one statement recorded for one agent on one channel: a job's batch. */
 export interface DeliveryBatch {

@@ -1,13 +1,17 @@
 /**
- * Delivery of assigned leads (docs/domain.md, Delivery of assigned leads): what an assignment records,
- * what a queue job does, retries and the webhook's switch-off. The queue itself (pg-boss) lives in
- * jobs/delivery-queue.ts and attaches here; without one (a command-line run) the deliveries are
- * still recorded and the sweeper of a process that runs the queue sends them.
+ * Delivery of assigned leads (docs/domain.md, Delivery of assigned leads): what an assignment records (the
+ * `leadsAssigned` handler), what a queue job does, retries and the webhook's switch-off. The
+ * queue is a port (jobs/job-queue.ts) passed in with DeliveryPorts; without a running one (a
+ * command-line run) the deliveries are still recorded and the sweeper of a process that runs the
+ * queue sends them.
  */
 
 import type { DeliveryChannel } from '../../../shared/domain';
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
+import type { AssignedLeads } from '../../events/lead-events';
+import type { JobQueue, QueuedJob } from '../../jobs/job-queue';
+import type { JobInput, JobPayload } from '../../jobs/registry';
 import { notifyWebhookDisabled } from '../notifications/notifications.service';
 import {
   agentTarget,
@@ -28,59 +32,27 @@ import {
 } from './deliveries.repository';
 import { attemptEmails, attemptWebhooks, type Outcome, settle } from './delivery-attempts';
 import { DEFAULT_RUNTIME, type DeliveryRuntime } from './delivery-runtime';
-import type { AssignedLeads, DeliveryConfig } from './lead-assigned.service';
 
-/** The pooled SMTP transport of SMTP_URL, which the follow-up emails share (docs/domain.md, Follow-up messages and calls). */
-export { transportFor as emailTransport } from './email-channel';
-
-/** A batch job: the first attempt of a batch, or the next attempt of named deliveries. */
-export type BatchJob = { agentId: number; channel: DeliveryChannel } & (
-  | { fromId: number; toId: number }
-  | { ids: number[]; attempts: number }
-);
-/** A queue job: a run to fan out into deliveries, or a batch. */
-export type DeliveryJob = { runId: number } | BatchJob;
-
-export interface QueuedJob {
-  data: DeliveryJob;
-  startAfter?: Date;
-  /** one job per key while it waits (a run's fan-out) */
-  singletonKey?: string;
+/** What delivery is given at app start (or by a script or bench): a port each, no globals. */
+export interface DeliveryPorts {
+  config: AppConfig;
+  runtime: DeliveryRuntime;
+  queue: JobQueue;
 }
 
-/** What the queue offers this module. */
-export interface DeliveryQueuePort {
-  /** enqueues jobs in the caller's transaction */
-  enqueue(tx: Db, jobs: QueuedJob[]): Promise<void>;
-  /** whether a job with this key was ever enqueued (kept a week after it ran) */
-  hasJob(singletonKey: string): Promise<boolean>;
+/** Delivery's ports with the default timings (a script, a bench). */
+export function deliveryPorts(
+  config: AppConfig,
+  queue: JobQueue,
+  runtime: Partial<DeliveryRuntime> = {},
+): DeliveryPorts {
+  return { config, queue, runtime: { ...DEFAULT_RUNTIME, ...runtime } };
 }
 
 const fanOutKey = (runId: number) => `run:${runId}`;
 
-interface Attached {
-  port: DeliveryQueuePort;
-  runtime: DeliveryRuntime;
-  config: AppConfig;
-}
-const attached: Attached[] = [];
-
-/** The queue of this process (the last one started) and its timings. */
-export function attachDeliveryQueue(entry: Attached): () => void {
-  attached.push(entry);
-  return () => {
-    const at = attached.indexOf(entry);
-    if (at >= 0) attached.splice(at, 1);
-  };
-}
-
-function current(): Attached | undefined {
-  return attached[attached.length - 1];
-}
-
-export function deliveryRuntime(): DeliveryRuntime {
-  return current()?.runtime ?? DEFAULT_RUNTIME;
-}
+/** A batch job: the first attempt of a batch, or the next attempt of named deliveries. */
+type BatchJob = JobInput<'lead-delivery'>;
 
 /**
  * Enqueues the deliveries of newly assigned leads in the caller's transaction: nothing is sent
@@ -95,37 +67,38 @@ export function deliveryRuntime(): DeliveryRuntime {
  */
 export async function enqueueLeadDeliveries(
   tx: Db,
-  config: DeliveryConfig,
+  ports: DeliveryPorts,
   assigned: AssignedLeads,
 ): Promise<void> {
-  const queue = current();
   if ('runId' in assigned) {
-    await queue?.port.enqueue(tx, [
+    await ports.queue.enqueue(tx, 'lead-delivery-fan-out', [
       { data: { runId: assigned.runId }, singletonKey: fanOutKey(assigned.runId) },
     ]);
     return;
   }
-  await recordDeliveries(tx, config, assigned);
+  if (assigned.leadIds.length === 0) return;
+  await recordDeliveries(tx, ports, assigned);
 }
 
 /** One INSERT ... SELECT of the deliveries, then one job per (agent, channel) batch. */
 async function recordDeliveries(
   tx: Db,
-  config: DeliveryConfig,
+  ports: DeliveryPorts,
   assigned: AssignedLeads,
 ): Promise<void> {
-  const email = Boolean(config.SMTP_URL);
+  const email = Boolean(ports.config.SMTP_URL);
   let agents: ChannelAgents = { lookup: true };
   if ('runId' in assigned) {
     const webhookAgents = await webhookAgentIds(tx);
     if (!email && webhookAgents.length === 0) return;
     agents = { webhookAgents, emailOffAgents: email ? await emailOffAgentIds(tx) : [] };
   }
-  const queue = current();
-  const batches = await insertDeliveries(tx, assigned, { email, agents, queued: Boolean(queue) });
-  if (queue && batches.length > 0)
-    await queue.port.enqueue(
+  const queued = ports.queue.running;
+  const batches = await insertDeliveries(tx, assigned, { email, agents, queued });
+  if (queued && batches.length > 0)
+    await ports.queue.enqueue(
       tx,
+      'lead-delivery',
       batches.map((b: DeliveryBatch) => ({
         data: { agentId: b.agentId, channel: b.channel, fromId: b.fromId, toId: b.toId },
       })),
@@ -133,24 +106,27 @@ async function recordDeliveries(
 }
 
 /** The fan-out job of a run: its deliveries and batch jobs, in one transaction. */
-async function fanOutRun(db: Db, config: DeliveryConfig, runId: number): Promise<void> {
-  await db.transaction((tx) => recordDeliveries(tx, config, { runId }));
+export async function fanOutRun(db: Db, ports: DeliveryPorts, runId: number): Promise<void> {
+  await db.transaction((tx) => recordDeliveries(tx, ports, { runId }));
 }
 
 /** Enqueues the next attempt of deliveries (admin retry, sweeper). */
-async function enqueueAttempt(tx: Db, jobs: QueuedJob[]): Promise<void> {
-  const queue = current();
-  if (!queue || jobs.length === 0) return;
-  await queue.port.enqueue(tx, jobs);
+async function enqueueAttempt(
+  tx: Db,
+  ports: DeliveryPorts,
+  jobs: QueuedJob<'lead-delivery'>[],
+): Promise<void> {
+  if (jobs.length === 0) return;
+  await ports.queue.enqueue(tx, 'lead-delivery', jobs);
 }
 
-/** Runs one queue job: takes its deliveries, attempts them, records every attempt. */
-export async function processDeliveryJob(db: Db, job: DeliveryJob): Promise<void> {
-  const entry = current();
-  const config = entry?.config;
-  if (!config) throw new Error('delivery queue not attached');
-  if ('runId' in job) return fanOutRun(db, config, job.runId);
-  const runtime = entry.runtime;
+/** Runs one batch job: takes its deliveries, attempts them, records every attempt. */
+export async function processDeliveryBatch(
+  db: Db,
+  ports: DeliveryPorts,
+  job: JobPayload<'lead-delivery'>,
+): Promise<void> {
+  const { config, runtime } = ports;
   const claimed = await claimDeliveries(db, job);
   if (claimed.length === 0) return;
   const target = await agentTarget(db, job.agentId);
@@ -203,6 +179,7 @@ export async function processDeliveryJob(db: Db, job: DeliveryJob): Promise<void
     }
     await enqueueAttempt(
       tx,
+      ports,
       [...due.values()].map((g) => ({
         data: { agentId: job.agentId, channel: job.channel, ids: g.ids, attempts: g.attempts },
         startAfter: new Date(g.at),
@@ -216,14 +193,16 @@ export async function processDeliveryJob(db: Db, job: DeliveryJob): Promise<void
  * command-line run), or taken by a worker that died. Their claim keeps a late original job and
  * this one from both sending.
  */
-export async function sweepStrandedDeliveries(db: Db, limit = 10_000): Promise<number> {
-  const entry = current();
-  if (!entry) return 0;
-  await fanOutMissedRuns(db, entry);
-  const runtime = entry.runtime;
-  const rows = await strandedDeliveries(db, runtime.sweepGraceSeconds, limit);
-  if (rows.length === 0 || !current()) return 0;
-  const groups = new Map<string, BatchJob & { ids: number[] }>();
+export async function sweepStrandedDeliveries(
+  db: Db,
+  ports: DeliveryPorts,
+  limit = 10_000,
+): Promise<number> {
+  if (!ports.queue.running) return 0;
+  await fanOutMissedRuns(db, ports);
+  const rows = await strandedDeliveries(db, ports.runtime.sweepGraceSeconds, limit);
+  if (rows.length === 0 || !ports.queue.running) return 0;
+  const groups = new Map<string, BatchJob & { ids: number[]; attempts: number }>();
   for (const r of rows) {
     const key = `${r.agentId}:${r.channel}:${r.attempts}`;
     const group = groups.get(key) ?? {
@@ -243,6 +222,7 @@ export async function sweepStrandedDeliveries(db: Db, limit = 10_000): Promise<n
     );
     await enqueueAttempt(
       tx,
+      ports,
       [...groups.values()].map((data) => ({ data })),
     );
   });
@@ -253,27 +233,42 @@ export async function sweepStrandedDeliveries(db: Db, limit = 10_000): Promise<n
  * Runs of the last day made where no queue ran (a command-line run) have no fan-out job: enqueue
  * one. A run whose fan-out ran keeps its job (and key) for a week.
  */
-async function fanOutMissedRuns(db: Db, entry: Attached): Promise<void> {
-  if (!entry.config.SMTP_URL && !(await anyWebhookOn(db))) return;
+async function fanOutMissedRuns(db: Db, ports: DeliveryPorts): Promise<void> {
+  if (!ports.config.SMTP_URL && !(await anyWebhookOn(db))) return;
+  const seen = runsSeen(ports);
   for (const runId of await recentRunIds(db)) {
-    if (runsSeen.has(runId)) continue;
-    if (!(await entry.port.hasJob(fanOutKey(runId))))
+    if (seen.has(runId)) continue;
+    if (!(await ports.queue.hasJob('lead-delivery-fan-out', fanOutKey(runId))))
       await db.transaction((tx) =>
-        entry.port.enqueue(tx, [{ data: { runId }, singletonKey: fanOutKey(runId) }]),
+        ports.queue.enqueue(tx, 'lead-delivery-fan-out', [
+          { data: { runId }, singletonKey: fanOutKey(runId) },
+        ]),
       );
-    runsSeen.add(runId);
+    seen.add(runId);
   }
 }
 
-/** Runs this process knows to have a fan-out job: each is looked up once, not every minute. */
-const runsSeen = new Set<number>();
+/**
+ * Runs this queue knows to have a fan-out job: each is looked up once, not every minute. A cache
+ * kept per queue (a WeakMap on the port), so two apps in one process do not share it.
+ */
+const seenByQueue = new WeakMap<JobQueue, Set<number>>();
+function runsSeen(ports: DeliveryPorts): Set<number> {
+  let seen = seenByQueue.get(ports.queue);
+  if (!seen) {
+    seen = new Set();
+    seenByQueue.set(ports.queue, seen);
+  }
+  return seen;
+}
 
 /** Enqueues the next attempt of one delivery now (admin retry), in the caller's transaction. */
 export async function enqueueRetry(
   tx: Db,
+  ports: DeliveryPorts,
   row: { id: number; agentId: number; channel: DeliveryChannel; attempts: number },
 ): Promise<void> {
-  await enqueueAttempt(tx, [
+  await enqueueAttempt(tx, ports, [
     {
       data: { agentId: row.agentId, channel: row.channel, ids: [row.id], attempts: row.attempts },
     },

@@ -2,12 +2,16 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { deliveryList, deliveryListQuery } from '../../../shared/contracts/delivery';
 import { requireRole } from '../../plugins/auth';
+import type { DeliveryPorts } from './deliveries.service';
 import { deliveriesForAdmin, retryDelivery } from './delivery-logs.service';
 
 const idParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 
 /** The deliveries log (failed ones first to look at) and retrying a failed delivery. */
-export const deliveryAdminRoutes: FastifyPluginAsyncZod = async (app) => {
+export const deliveryAdminRoutes: FastifyPluginAsyncZod<{ delivery: DeliveryPorts }> = async (
+  app,
+  opts,
+) => {
   const admin = { onRequest: requireRole('ADMIN') };
 
   app.get(
@@ -26,7 +30,7 @@ export const deliveryAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await retryDelivery(app.db, request.params.id);
+      await retryDelivery(app.db, opts.delivery, request.params.id);
       return reply.status(202).send({ id: request.params.id, status: 'PENDING' as const });
     },
   );

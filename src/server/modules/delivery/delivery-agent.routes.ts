@@ -7,6 +7,7 @@ import {
   webhookTestResult,
 } from '../../../shared/contracts/delivery';
 import { currentUser, requireRole } from '../../plugins/auth';
+import type { DeliveryPorts } from './deliveries.service';
 import { leadActivity as activityOf } from './delivery-logs.service';
 import {
   getDeliverySettings,
@@ -19,7 +20,10 @@ const leadParams = z.object({
 });
 
 /** The signed-in agent's delivery settings, the webhook test, and a lead's timeline. */
-export const deliveryAgentRoutes: FastifyPluginAsyncZod = async (app) => {
+export const deliveryAgentRoutes: FastifyPluginAsyncZod<{ delivery: DeliveryPorts }> = async (
+  app,
+  opts,
+) => {
   const agent = { onRequest: requireRole('AGENT') };
 
   app.get(
@@ -40,7 +44,7 @@ export const deliveryAgentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/agent/delivery/webhook/test',
     { ...agent, schema: { response: { 200: webhookTestResult } } },
-    (request) => testWebhook(app.db, app.config, currentUser(request).id),
+    (request) => testWebhook(app.db, app.config, opts.delivery.runtime, currentUser(request).id),
   );
 
   app.get(

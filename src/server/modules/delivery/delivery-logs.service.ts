@@ -12,7 +12,7 @@ import { AppError, notFound } from '../../lib/app-error';
 import { leadMessageEntries } from '../follow-up/follow-up.service';
 import { leadCallEntries } from '../telephony/telephony.service';
 import { anyWebhookOn } from './deliveries.repository';
-import { enqueueRetry } from './deliveries.service';
+import { type DeliveryPorts, enqueueRetry } from './deliveries.service';
 import {
   channelCounts,
   deliveryBacklog,
@@ -120,7 +120,7 @@ export async function deliveriesForAdmin(
 }
 
 /** A FAILED delivery goes back to PENDING and is enqueued again; anything else is a conflict. */
-export async function retryDelivery(db: Db, id: number): Promise<void> {
+export async function retryDelivery(db: Db, ports: DeliveryPorts, id: number): Promise<void> {
   await db.transaction(async (tx) => {
     const row = await reopenFailed(tx, id);
     if (!row) {
@@ -128,7 +128,7 @@ export async function retryDelivery(db: Db, id: number): Promise<void> {
         throw new AppError('CONFLICT', 'Only a failed delivery can be retried');
       throw notFound('Delivery');
     }
-    await enqueueRetry(tx, row);
+    await enqueueRetry(tx, ports, row);
   });
 }
 

@@ -8,7 +8,7 @@ import type {
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
 import { AppError, badField } from '../../lib/app-error';
-import { deliveryRuntime } from './deliveries.service';
+import type { DeliveryRuntime } from './delivery-runtime';
 import { ensureSettings, type SettingsRow, updateSettings } from './delivery-settings.repository';
 import { EndpointRefused, resolveEndpoint } from './ssrf-guard';
 import { sendWebhook, webhookEvent } from './webhook-channel';
@@ -92,6 +92,7 @@ export async function updateDeliverySettings(
 export async function testWebhook(
   db: Db,
   config: Pick<AppConfig, 'SMTP_URL' | 'WEBHOOK_ALLOW_PRIVATE'>,
+  runtime: Pick<DeliveryRuntime, 'webhookTimeoutMs'>,
   userId: number,
 ): Promise<WebhookTestResult> {
   const row = await ensureSettings(db, userId, newWebhookSecret());
@@ -107,7 +108,7 @@ export async function testWebhook(
     { url: row.webhookUrl, secret: row.webhookSecret, authHeader: row.webhookAuthHeader },
     msgId,
     body,
-    { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, timeoutMs: deliveryRuntime().webhookTimeoutMs },
+    { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, timeoutMs: runtime.webhookTimeoutMs },
   );
   return {
     attempt: 1,

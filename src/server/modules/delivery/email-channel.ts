@@ -3,6 +3,7 @@
  * or one digest when an assignment gives the agent more than DIGEST_OVER at once.
  */
 import nodemailer, { type Transporter } from 'nodemailer';
+import type { EmailSender } from '../../lib/email-sender';
 
 export const DIGEST_OVER = 3;
 
@@ -39,6 +40,17 @@ export function transportFor(smtpUrl: string): Transporter {
     transports.set(smtpUrl, transport);
   }
   return transport;
+}
+
+/** The EmailSender port over SMTP_URL's pooled transport; null when SMTP is not configured. */
+export function smtpEmailSender(smtpUrl: string | undefined): EmailSender | null {
+  if (!smtpUrl) return null;
+  return {
+    async send(message) {
+      const info = await transportFor(smtpUrl).sendMail(message);
+      return info.messageId ?? null;
+    },
+  };
 }
 
 /**

@@ -3,6 +3,7 @@ import { LEAD_CATEGORIES, type LeadCategory } from '../../../shared/domain';
 import { toE164 } from '../../../shared/phone';
 import type { Db } from '../../db/client';
 import { leads, packages, preferences, subscriptions, users } from '../../db/schema';
+import type { LeadEvents } from '../../events/lead-events';
 import { businessDate } from '../../lib/business-time';
 import { leadTimeZone } from '../../lib/lead-time-zone';
 import { type EngineConfig, runAssignment } from '../assignment/run-assignment.service';
@@ -186,6 +187,7 @@ function prng(seed: number) {
 export async function seedDemo(
   db: Db,
   config: EngineConfig,
+  events: LeadEvents,
   log: (line: string) => void,
 ): Promise<boolean> {
   const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(leads);
@@ -284,6 +286,7 @@ export async function seedDemo(
     const run = await runAssignment(db, config, {
       trigger: day === 0 ? 'MANUAL' : 'SCHEDULE',
       now: runAt,
+      events,
     });
     if (run?.error) throw new Error(`demo assignment run failed: ${run.error}`);
     assigned += run?.assigned ?? 0;

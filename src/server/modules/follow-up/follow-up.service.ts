@@ -1,8 +1,8 @@
 /**
- * Follow-up messages (docs/domain.md "Follow-up messages and calls"): the agent's
- * templates, the first SMS and email to a newly assigned lead, the gates checked when each goes
- * out, the provider's status and inbound-SMS callbacks, and the admins' figures. The queue
- * (pg-boss, jobs/follow-up-queue.ts) attaches here; without one nothing is queued.
+ * Follow-up messages (docs/domain.md "Follow-up messages and calls"): the agent's templates, the
+ * first SMS and email to a newly assigned lead, the gates checked when each goes out, the
+ * provider's status and inbound-SMS callbacks, and the admins' figures. The queue and email are
+ * ports (FollowUpPorts) passed in at app start; without a running queue nothing is queued.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -19,15 +19,17 @@ import {
 import { formatPhone } from '../../../shared/phone';
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
+import type { AssignedLeads } from '../../events/lead-events';
+import type { JobQueue } from '../../jobs/job-queue';
 import { AppError, badField, conflict } from '../../lib/app-error';
+import type { EmailSender } from '../../lib/email-sender';
+import type { SmsSender } from '../../lib/sms-sender';
 import type { SignedCallback } from '../../lib/twilio-callbacks';
-import { emailTransport } from '../delivery/deliveries.service';
 import { markFirstContact, optOutPhone } from '../leads/lead-life.service';
 import {
   agentServices,
   isTwilioSignatureValid,
   requireTwilio,
-  sendSms,
   smsConfigured,
 } from '../telephony/telephony.service';
 import {
@@ -130,43 +132,29 @@ export async function saveFollowUp(
 
 // ---- the queue ----------------------------------------------------------------------------
 
-export interface FollowUpJob {
-  messageId: number;
-}
-
-export interface FollowUpQueuePort {
-  /** enqueues jobs in the caller's transaction (or on the pool) */
-  enqueue(db: Db, jobs: { data: FollowUpJob; startAfter?: Date }[]): Promise<void>;
-}
-
-interface Attached {
-  port: FollowUpQueuePort;
+/** What follow-ups are given at app start (or by a script or bench): a port each, no globals. */
+export interface FollowUpPorts {
   config: AppConfig;
+  queue: JobQueue;
+  /** null when SMTP is not configured */
+  email: EmailSender | null;
+  /** null when Twilio is not configured */
+  sms: SmsSender | null;
 }
-const attached: Attached[] = [];
-
-export function attachFollowUpQueue(entry: Attached): () => void {
-  attached.push(entry);
-  return () => {
-    const at = attached.indexOf(entry);
-    if (at >= 0) attached.splice(at, 1);
-  };
-}
-
-const current = () => attached[attached.length - 1];
 
 /**
- * At assignment, in its transaction (lead-assigned.service): the first SMS and email of agents
+ * The `leadsAssigned` handler, in the assignment's transaction: the first SMS and email of agents
  * whose follow-ups are on, QUEUED with a job each. Nothing when no provider is configured or no
  * queue runs in this process.
  */
 export async function enqueueFollowUps(
   tx: Db,
-  assigned: { runId: number } | { leadIds: number[] },
+  ports: FollowUpPorts,
+  assigned: AssignedLeads,
 ): Promise<void> {
-  const queue = current();
-  if (!queue) return;
-  const channels = { sms: smsConfigured(queue.config), email: emailConfigured(queue.config) };
+  const { queue } = ports;
+  if (!queue.running) return;
+  const channels = { sms: smsConfigured(ports.config), email: emailConfigured(ports.config) };
   if (!channels.sms && !channels.email) return;
   let target: { runId: number; agentIds: number[] } | { leadIds: number[] };
   if ('runId' in assigned) {
@@ -178,8 +166,9 @@ export async function enqueueFollowUps(
     target = assigned;
   }
   const ids = await insertFollowUps(tx, target, channels);
-  await queue.port.enqueue(
+  await queue.enqueue(
     tx,
+    'lead-follow-up',
     ids.map((messageId) => ({ data: { messageId } })),
   );
 }
@@ -222,12 +211,11 @@ function fill(ctx: SendContext, text: string): string {
  */
 export async function processFollowUp(
   db: Db,
+  ports: FollowUpPorts,
   messageId: number,
   now: Date = new Date(),
 ): Promise<void> {
-  const queue = current();
-  if (!queue) throw new Error('follow-up queue not attached');
-  const { config } = queue;
+  const { config, queue } = ports;
   if (!(await claimMessage(db, messageId, `claim:${randomUUID()}`))) return;
   const ctx = await sendContext(db, messageId);
   if (!ctx) return;
@@ -248,7 +236,7 @@ export async function processFollowUp(
         error: null,
         sendAfter: opensAt,
       });
-      await queue.port.enqueue(tx, [{ data: { messageId }, startAfter: opensAt }]);
+      await queue.enqueue(tx, 'lead-follow-up', [{ data: { messageId }, startAfter: opensAt }]);
     });
     return;
   }
@@ -257,8 +245,8 @@ export async function processFollowUp(
   try {
     const providerId =
       ctx.channel === 'SMS'
-        ? await sendSms(config, ctx.toAddress, body)
-        : await sendFollowUpEmail(config, ctx, subject ?? '', body);
+        ? await sendFollowUpSms(ports, ctx.toAddress, body)
+        : await sendFollowUpEmail(ports, ctx, subject ?? '', body);
     await settle({ status: 'SENT', providerId, error: null, body, subject, sent: true });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
@@ -272,27 +260,37 @@ export async function processFollowUp(
   }
 }
 
+async function sendFollowUpSms(ports: FollowUpPorts, to: string, body: string): Promise<string> {
+  if (!ports.sms) throw new Error('SMS is not configured');
+  return ports.sms.send(to, body);
+}
+
 async function sendFollowUpEmail(
-  config: AppConfig,
+  ports: FollowUpPorts,
   ctx: SendContext,
   subject: string,
   text: string,
 ): Promise<string> {
-  const info = await emailTransport(config.SMTP_URL!).sendMail({
-    from: config.MAIL_FROM,
+  if (!ports.email) throw new Error('Email is not configured');
+  const messageId = await ports.email.send({
+    from: ports.config.MAIL_FROM,
     to: ctx.toAddress,
     ...(ctx.agentEmail ? { replyTo: ctx.agentEmail } : {}),
     subject,
     text,
   });
-  return info.messageId ?? `email:${randomUUID()}`;
+  return messageId ?? `email:${randomUUID()}`;
 }
 
 /** The sweeper: due messages with no job (a crashed worker's, a command-line run's). */
-export async function sweepDueFollowUps(db: Db, graceSeconds = 120): Promise<number> {
+export async function sweepDueFollowUps(
+  db: Db,
+  ports: FollowUpPorts,
+  graceSeconds = 120,
+): Promise<number> {
   await failStaleClaims(db, 10 * 60);
   const ids = await dueMessageIds(db, graceSeconds);
-  for (const id of ids) await processFollowUp(db, id);
+  for (const id of ids) await processFollowUp(db, ports, id);
   return ids.length;
 }
 

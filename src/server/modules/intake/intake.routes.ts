@@ -1,12 +1,15 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { intakeAccepted, intakeLeadBody, intakeRefused } from '../../../shared/contracts/sources';
+import type { LeadEvents } from '../../events/lead-events';
 import { AppError } from '../../lib/app-error';
 import { findApiKey, noteApiKeyUsed } from '../sources/api-keys.service';
 import { type IntakeInput, receiveLead } from './intake.service';
 import { KeyRateLimiter } from './key-rate';
 
 export interface IntakeRoutesOptions {
+  /** the bus a lead assigned at once is announced on (events/handlers.ts) */
+  events: LeadEvents;
   /** requests per second per key (50 by default: SECURITY.md, Intake API keys) */
   ratePerSecond?: number;
 }
@@ -67,7 +70,13 @@ export const intakeRoutes: FastifyPluginAsyncZod<IntakeRoutesOptions> = async (a
           errors: [{ field: 'body', message: 'The body must be a JSON object' }],
         });
       }
-      const outcome = await receiveLead(app.db, app.config, sourceId, body as IntakeInput);
+      const outcome = await receiveLead(
+        app.db,
+        app.config,
+        opts.events,
+        sourceId,
+        body as IntakeInput,
+      );
       if (outcome.kind === 'invalid') {
         return reply.status(422).send({
           message: `The lead is invalid: ${outcome.errors.map((e) => e.message).join('; ')}`,

@@ -6,9 +6,9 @@
 import type { IntakeAccepted } from '../../../shared/contracts/sources';
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
+import type { LeadEvents } from '../../events/lead-events';
 import { businessDate } from '../../lib/business-time';
 import { lockQuotasShared } from '../assignment/quota.service';
-import { leadsAssigned } from '../delivery/lead-assigned.service';
 import { fitLead } from '../fit/fit-rule.service';
 import { fitSqlParams } from '../fit/fit-rule-sql.service';
 import {
@@ -157,8 +157,9 @@ function reasonsByField(reason: string): FieldError[] {
  */
 export async function receiveLead(
   db: Db,
-  config: Pick<AppConfig, 'BUSINESS_TZ' | 'ENROLLMENT_WINDOWS' | 'SMTP_URL'> &
+  config: Pick<AppConfig, 'BUSINESS_TZ' | 'ENROLLMENT_WINDOWS'> &
     Partial<Pick<AppConfig, 'DUPLICATE_WINDOW_DAYS'>>,
+  events: LeadEvents,
   sourceId: number,
   input: IntakeInput,
 ): Promise<IntakeOutcome> {
@@ -173,7 +174,7 @@ export async function receiveLead(
 
   for (let attempt = 1; ; attempt++) {
     try {
-      return await storeAndAssign(db, config, sourceId, lead, consent, day, windowDays);
+      return await storeAndAssign(db, config, events, sourceId, lead, consent, day, windowDays);
     } catch (err) {
       // two requests each holding one agent's lock and waiting for the other's (both picks went
       // stale at once): PostgreSQL aborts one; it goes again from the start, nothing was kept
@@ -186,7 +187,8 @@ const DEADLOCK = '40P01';
 
 function storeAndAssign(
   db: Db,
-  config: Pick<AppConfig, 'ENROLLMENT_WINDOWS' | 'SMTP_URL'>,
+  config: Pick<AppConfig, 'ENROLLMENT_WINDOWS'>,
+  events: LeadEvents,
   sourceId: number,
   lead: LeadValues,
   consent: IntakeConsentColumns,
@@ -212,7 +214,8 @@ function storeAndAssign(
       };
     }
     const assigned = await assignAtOnce(tx, id, lead, day, config);
-    if (assigned) await leadsAssigned(tx, config, { leadIds: [id] });
+    // leadsAssigned: notifications, deliveries, follow-ups, in this transaction
+    if (assigned) await events.emit(tx, 'leadsAssigned', { leadIds: [id] });
     return {
       kind: 'accepted',
       answer: { id, status: assigned ? 'ASSIGNED' : 'NEW', duplicate: false },

@@ -3,10 +3,13 @@ import { z } from 'zod';
 import { leadListQuery, leadSchema } from '../../../shared/contracts/leads';
 import { sendJsonText } from '../../lib/json-text';
 import { requireRole } from '../../plugins/auth';
-import { listLeads } from './leads.service';
+import { listLeads, type UnfitLeadGroups } from './leads.service';
 
 /** The admin's leads list: paged, searched and counted by the database. */
-export const adminLeadsRoutes: FastifyPluginAsyncZod = async (app) => {
+export const adminLeadsRoutes: FastifyPluginAsyncZod<{ unfitGroups: UnfitLeadGroups }> = async (
+  app,
+  opts,
+) => {
   app.get(
     '/api/admin/leads',
     {
@@ -14,7 +17,7 @@ export const adminLeadsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { querystring: leadListQuery, response: { 200: z.array(leadSchema) } },
     },
     async (request, reply) => {
-      const page = await listLeads(app.db, request.query, app.config);
+      const page = await listLeads(app.db, request.query, opts.unfitGroups);
       reply.header('X-Total-Count', String(page.total));
       // a search with more matches than it counts: the total is a lower bound
       if (!page.exact) reply.header('X-Total-Count-Exact', 'false');

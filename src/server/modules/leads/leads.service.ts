@@ -2,12 +2,12 @@ import type { Lead, LeadListQuery } from '../../../shared/contracts/leads';
 import type { AgentSettableStatus } from '../../../shared/domain';
 import type { Db } from '../../db/client';
 import { AppError, notFound } from '../../lib/app-error';
-import { type ExplainConfig, newLeadGroupsUnfitBy } from '../assignment/explain.service';
 import { type LeadCountRow, readLeadCounts } from './lead-counts.repository';
 import { writeStatusChange } from './lead-life.repository';
 import {
   type AgentLeadsPage,
   catchUpSearchIndex,
+  type LeadGroupKey,
   type LeadsPage,
   listLeadsOfAgent,
   listLeadsOfGroups,
@@ -16,15 +16,24 @@ import {
 } from './lead-search.repository';
 import { type LeadRow, lockLeadOfAgent } from './leads.repository';
 
+/**
+ * The groups of NEW leads that fit no agent for one reason: the assignment module's explanation,
+ * handed in by app.ts (the leads module does not import the assignment module, which imports it).
+ */
+export type UnfitLeadGroups = (
+  reason: NonNullable<LeadListQuery['noFit']>,
+) => Promise<LeadGroupKey[]>;
+
 /** The admin's leads list: one page, searched and counted by the database. */
 export async function listLeads(
   db: Db,
   query: LeadListQuery,
-  config?: ExplainConfig,
+  unfitGroups?: UnfitLeadGroups,
 ): Promise<LeadsPage> {
-  // the NEW leads that fit no agent for one reason (docs/domain.md, Analytics that explain): the groups the explanation names
-  if (query.noFit && config) {
-    return listLeadsOfGroups(db, await newLeadGroupsUnfitBy(db, config, query.noFit), query);
+  // the NEW leads that fit no agent for one reason (docs/domain.md): the groups the explanation
+  // names ("Analytics that explain")
+  if (query.noFit && unfitGroups) {
+    return listLeadsOfGroups(db, await unfitGroups(query.noFit), query);
   }
   return listLeadsPage(db, query);
 }

@@ -1,6 +1,6 @@
 import type { NotificationList } from '../../../shared/contracts/delivery';
 import type { Db } from '../../db/client';
-import type { AssignedLeads } from '../delivery/lead-assigned.service';
+import type { AssignedLeads } from '../../events/lead-events';
 import {
   listNotifications,
   markNotificationsRead,

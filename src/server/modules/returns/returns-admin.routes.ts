@@ -6,6 +6,7 @@ import {
   adminReturnsQuery,
   returnDecisionBody,
 } from '../../../shared/contracts/returns';
+import type { LeadEvents } from '../../events/lead-events';
 import { currentUser, requireRole } from '../../plugins/auth';
 import { decideReturn, returnsQueue } from './returns.service';
 
@@ -14,7 +15,10 @@ const returnParams = z.object({
 });
 
 /** The admin's Returns queue (docs/domain.md, Returns and credits): list by status, approve or deny with a note. */
-export const adminReturnsRoutes: FastifyPluginAsyncZod = async (app) => {
+export const adminReturnsRoutes: FastifyPluginAsyncZod<{ events: LeadEvents }> = async (
+  app,
+  opts,
+) => {
   const admin = { onRequest: requireRole('ADMIN') };
 
   app.get(
@@ -37,6 +41,7 @@ export const adminReturnsRoutes: FastifyPluginAsyncZod = async (app) => {
       const outcome = await decideReturn(
         app.db,
         app.config,
+        opts.events,
         currentUser(request).id,
         request.params.id,
         request.body,

@@ -13,6 +13,7 @@ import type { ReturnStatus } from '../../../shared/domain';
 import { returnReasonLabel } from '../../../shared/format';
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
+import type { LeadEvents } from '../../events/lead-events';
 import { AppError, notFound } from '../../lib/app-error';
 import { runAssignment } from '../assignment/run-assignment.service';
 import { sendNoticeEmail } from '../delivery/notice-email.service';
@@ -160,6 +161,7 @@ export interface DecisionOutcome {
 export async function decideReturn(
   db: Db,
   config: ReturnsConfig,
+  events: LeadEvents,
   adminId: number,
   returnId: number,
   decision: { approve: boolean; note?: string | null },
@@ -190,7 +192,7 @@ export async function decideReturn(
   });
   let runError: string | null = null;
   if (decision.approve) {
-    const run = await runAssignment(db, config, { trigger: 'RETURN' });
+    const run = await runAssignment(db, config, { trigger: 'RETURN', events });
     runError = run?.error ?? null;
   }
   const row = await findQueueRow(db, returnId);

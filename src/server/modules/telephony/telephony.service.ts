@@ -13,6 +13,7 @@ import type { CallStatus } from '../../../shared/domain';
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
 import { AppError, conflict, notFound } from '../../lib/app-error';
+import type { SmsSender } from '../../lib/sms-sender';
 import type { SignedCallback } from '../../lib/twilio-callbacks';
 import { markContactedByCall } from '../leads/lead-life.service';
 import {
@@ -57,16 +58,24 @@ export function requireTwilio(config: TwilioConfig): TwilioSettings {
 
 export const isTwilioSignatureValid = validTwilioSignature;
 
-/** Sends one SMS; its status comes back to /api/telephony/sms/status. The provider's SID. */
-export async function sendSms(config: TwilioConfig, to: string, body: string): Promise<string> {
-  const settings = requireTwilio(config);
-  const message = await twilioClient(settings).messages.create({
-    to,
-    from: settings.fromNumber,
-    body,
-    statusCallback: `${settings.publicUrl}/api/telephony/sms/status`,
-  });
-  return message.sid;
+/**
+ * The SmsSender port over Twilio (null when TWILIO_* are not set): one SMS a call, whose status
+ * comes back to /api/telephony/sms/status; answers the provider's SID.
+ */
+export function twilioSmsSender(config: TwilioConfig): SmsSender | null {
+  const settings = twilioSettings(config);
+  if (!settings) return null;
+  return {
+    async send(to, body) {
+      const message = await twilioClient(settings).messages.create({
+        to,
+        from: settings.fromNumber,
+        body,
+        statusCallback: `${settings.publicUrl}/api/telephony/sms/status`,
+      });
+      return message.sid;
+    },
+  };
 }
 
 /** The agent's phone, and whether each service can be used (and why not). */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseLeadCsv } from '../imports/lead-csv';
-import { csvCell, csvRow, LEAD_EXPORT_COLUMNS } from './leads-export.service';
+import { csvCell, csvRow, LEAD_EXPORT_COLUMNS } from '../leads/leads-export.service';
+import { parseLeadCsv } from './lead-csv';
 
 async function* chunks(text: string) {
   yield Buffer.from(text);

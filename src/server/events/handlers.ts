@@ -1,0 +1,60 @@
+/**
+ * The one place where the leads' events get their handlers (docs/ARCHITECTURE.md, "Events"),
+ * called once by whoever builds the app or runs assignments (app.ts, scripts/, bench/). Each
+ * handler lives in its own module's service; the emitters know the bus only, never the handlers.
+ * Order matters only in that every handler runs in the emitter's transaction: the bell's
+ * notifications (with their live events, one NOTIFY per agent in the same statement), then the
+ * deliveries, then the follow-up messages.
+ */
+import type { AppConfig } from '../config/env';
+import type { JobQueue } from '../jobs/job-queue';
+import {
+  type DeliveryPorts,
+  deliveryPorts,
+  enqueueLeadDeliveries,
+} from '../modules/delivery/deliveries.service';
+import type { DeliveryRuntime } from '../modules/delivery/delivery-runtime';
+import { smtpEmailSender } from '../modules/delivery/notice-email.service';
+import { enqueueFollowUps, type FollowUpPorts } from '../modules/follow-up/follow-up.service';
+import { notifyLeadsAssigned } from '../modules/notifications/notifications.service';
+import { twilioSmsSender } from '../modules/telephony/telephony.service';
+import { createLeadEvents, type LeadEvents } from './lead-events';
+
+/** The ports the leads' side effects are given, and the bus that reaches them. */
+export interface LeadPorts {
+  events: LeadEvents;
+  delivery: DeliveryPorts;
+  followUp: FollowUpPorts;
+}
+
+export function registerLeadEventHandlers(
+  events: LeadEvents,
+  ports: Omit<LeadPorts, 'events'>,
+): void {
+  events.on('leadsAssigned', notifyLeadsAssigned);
+  events.on('leadsAssigned', (tx, assigned) => enqueueLeadDeliveries(tx, ports.delivery, assigned));
+  events.on('leadsAssigned', (tx, assigned) => enqueueFollowUps(tx, ports.followUp, assigned));
+}
+
+/**
+ * A bus with its handlers registered, over this queue (the null queue for a script: deliveries
+ * are still recorded and a server's sweeper sends them, as before).
+ */
+export function createLeadPorts(
+  config: AppConfig,
+  queue: JobQueue,
+  runtime: Partial<DeliveryRuntime> = {},
+): LeadPorts {
+  const ports = {
+    delivery: deliveryPorts(config, queue, runtime),
+    followUp: {
+      config,
+      queue,
+      email: smtpEmailSender(config.SMTP_URL),
+      sms: twilioSmsSender(config),
+    },
+  };
+  const events = createLeadEvents();
+  registerLeadEventHandlers(events, ports);
+  return { events, ...ports };
+}

@@ -1,0 +1,118 @@
+/**
+ * Every background job (docs/decisions/023-events-and-job-registry.md): its name, which is its
+ * pg-boss queue's name, its payload's zod schema, its queue's and worker's options, and its
+ * handler. The worker (jobs/pg-boss-queue.ts) tells jobs apart by their name only and parses each
+ * payload with its schema: a payload that does not parse fails with the schema's reason.
+ *
+ * Versions: every payload carries `v`. Jobs written before payloads had one (still in the pgboss
+ * tables after an upgrade) have none: the schema's default reads a missing `v` as 1. A payload of
+ * a new shape gets a new `v`, and the schema keeps reading the old ones until they are drained.
+ */
+import { z } from 'zod';
+import { DELIVERY_CHANNELS } from '../../shared/domain';
+import type { Db } from '../db/client';
+import {
+  type DeliveryPorts,
+  fanOutRun,
+  processDeliveryBatch,
+  sweepStrandedDeliveries,
+} from '../modules/delivery/deliveries.service';
+import {
+  type FollowUpPorts,
+  processFollowUp,
+  sweepDueFollowUps,
+} from '../modules/follow-up/follow-up.service';
+
+/** v1; a payload written without a version is a v1 payload */
+const v1 = z.literal(1).default(1);
+const id = z.number().int().positive();
+
+const batchBase = z.object({ v: v1, agentId: id, channel: z.enum(DELIVERY_CHANNELS) });
+
+/** Each job's payload. */
+export const JOB_PAYLOADS = {
+  /**
+   * One agent's deliveries on one channel: the first attempt of a batch (an id range), or the
+   * next attempt of named deliveries. Before this registry a run's fan-out shared this queue
+   * (`{ runId }`): such a job left over fails here with the schema's reason, and the sweeper
+   * enqueues the run's fan-out again on its own queue (deliveries.service, fanOutMissedRuns).
+   */
+  'lead-delivery': z.union([
+    batchBase.extend({ fromId: id, toId: id }),
+    batchBase.extend({ ids: z.array(id).min(1), attempts: z.number().int().min(0) }),
+  ]),
+  /** A run to fan out into its deliveries and their batch jobs, a moment after it committed. */
+  'lead-delivery-fan-out': z.object({ v: v1, runId: id }),
+  /** One follow-up message to send (or to hold back). */
+  'lead-follow-up': z.object({ v: v1, messageId: id }),
+} as const;
+
+export type JobName = keyof typeof JOB_PAYLOADS;
+/** A payload as a handler reads it (`v` filled in). */
+export type JobPayload<N extends JobName> = z.output<(typeof JOB_PAYLOADS)[N]>;
+/** A payload as a module enqueues it (`v` may be left out: the current version is written). */
+export type JobInput<N extends JobName> = z.input<(typeof JOB_PAYLOADS)[N]>;
+
+/** What the handlers work with: the database and the modules' ports. */
+export interface JobContext {
+  db: Db;
+  delivery: DeliveryPorts;
+  followUp: FollowUpPorts;
+}
+
+export interface JobDefinition<N extends JobName> {
+  /** pg-boss's queue options */
+  queue: { retryLimit: number; retryDelay: number; expireInSeconds: number };
+  /** the worker's: jobs a fetch, fetches at once in this process */
+  work: { batchSize: number; localConcurrency: number; burstWhenBatchFull?: boolean };
+  handle(ctx: JobContext, payload: JobPayload<N>): Promise<void>;
+}
+
+// a job that throws (the database away) is tried again; delivery retries are jobs of their own
+const RETRIED = { retryLimit: 5, retryDelay: 5 };
+
+export const JOBS: { [N in JobName]: JobDefinition<N> } = {
+  'lead-delivery': {
+    queue: { ...RETRIED, expireInSeconds: 15 * 60 },
+    // up to 20 jobs a fetch, worked one after another (each holds at most one pool connection:
+    // the pool is the app's, shared with its requests), and a full fetch fetches again at once
+    // (burst): a backlog drains without waiting for the poll between jobs
+    work: { batchSize: 20, localConcurrency: 4, burstWhenBatchFull: true },
+    handle: (ctx, job) => processDeliveryBatch(ctx.db, ctx.delivery, job),
+  },
+  'lead-delivery-fan-out': {
+    queue: { ...RETRIED, expireInSeconds: 15 * 60 },
+    work: { batchSize: 5, localConcurrency: 1 },
+    handle: (ctx, job) => fanOutRun(ctx.db, ctx.delivery, job.runId),
+  },
+  'lead-follow-up': {
+    queue: { ...RETRIED, expireInSeconds: 5 * 60 },
+    work: { batchSize: 10, localConcurrency: 2 },
+    handle: (ctx, job) => processFollowUp(ctx.db, ctx.followUp, job.messageId),
+  },
+};
+
+export interface Sweep {
+  name: string;
+  /** every this long; null: the queue's `sweepIntervalMs` option (a minute unless a test says) */
+  everyMs: number | null;
+  /** also once when the queue starts */
+  atStart: boolean;
+  run(ctx: JobContext): Promise<unknown>;
+}
+
+/** The sweepers that run beside the workers: work left without a job. */
+export const SWEEPS: Sweep[] = [
+  {
+    name: 'deliveries',
+    everyMs: null,
+    atStart: true,
+    run: (ctx) => sweepStrandedDeliveries(ctx.db, ctx.delivery),
+  },
+  {
+    name: 'follow-ups',
+    everyMs: 60_000,
+    atStart: false,
+    run: (ctx) => sweepDueFollowUps(ctx.db, ctx.followUp),
+  },
+];
