@@ -4,8 +4,9 @@ import type { Db } from '../../db/client';
 import { notFound } from '../../lib/app-error';
 import { businessDate } from '../../lib/business-time';
 import { dailyQuotaLimit } from '../assignment/quota.service';
+import { writeLicensedStates } from '../auth/auth.service';
 import { type AgentRow, listAgentRows } from './agents.repository';
-import { readLicensedStates, writeLicensedStates } from './licenses.repository';
+import { readLicensedStates } from './licenses.repository';
 
 /** The agents table: every agent, or the one asked for (null when there is no such agent). */
 export async function listAgents(db: Db, timeZone: string): Promise<AdminAgent[]> {

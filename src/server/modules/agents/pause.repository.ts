@@ -1,4 +1,4 @@
-/** The agent's pause (docs/domain.md, Pause): two columns of users, read and written here. */
+/** The agent's pause (docs/domain.md, Pause): two columns of users, read here (auth writes them). */
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/client';
 
@@ -19,35 +19,4 @@ export async function readPause(db: Db, userId: number, timeZone: string): Promi
           from users where id = ${userId}`,
   );
   return row ?? { since: null, through: null, paused: false };
-}
-
-/**
- * Pauses the agent through `through` (a business date: the pause ends at the start of the next
- * business day in the business time zone, daylight saving included), or until resumed (null).
- * A pause already running keeps its start.
- */
-export async function writePause(
-  db: Db,
-  userId: number,
-  through: string | null,
-  timeZone: string,
-): Promise<void> {
-  const until =
-    through === null
-      ? sql`null`
-      : sql`((${through}::date + 1)::timestamp at time zone ${timeZone})`;
-  await db.execute(
-    sql`update users
-           set paused_at = case when paused_at is not null
-                                 and (paused_until is null or paused_until > now())
-                                then paused_at else now() end,
-               paused_until = ${until}
-         where id = ${userId}`,
-  );
-}
-
-export async function clearPause(db: Db, userId: number): Promise<void> {
-  await db.execute(
-    sql`update users set paused_at = null, paused_until = null where id = ${userId}`,
-  );
 }

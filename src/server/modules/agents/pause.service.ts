@@ -3,7 +3,8 @@ import type { PauseState } from '../../../shared/contracts/returns';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { businessDate } from '../../lib/business-time';
-import { clearPause, type PauseRow, readPause, writePause } from './pause.repository';
+import { clearPause, writePause } from '../auth/auth.service';
+import { type PauseRow, readPause } from './pause.repository';
 
 function toState(row: PauseRow): PauseState {
   if (!row.paused || row.since === null) return { paused: false, since: null, until: null };

@@ -16,12 +16,22 @@ import { findUserByEmail, insertUser } from './users.repository';
 
 /** For modules that create users themselves (the demo seeder): the same argon2 profile and cap. */
 export { hashPassword } from './passwords';
+/** The account's table is auth's: the agent's pause, licence and phone are written here. */
+export {
+  clearPause,
+  setPhone,
+  writeLicensedStates,
+  writePause,
+} from './users.repository';
 
 function tooMany(waitMs: number, message: string): AppError {
   return new AppError('TOO_MANY_REQUESTS', message, {
     'retry-after': String(Math.ceil(waitMs / 1000)),
   });
 }
+
+/** An account created as it is (the demo seed): null when the email is taken. */
+export { insertUser };
 
 /**
  * Registration always makes an AGENT; no route can make an admin. The password is hashed before

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { UserRole } from '../../../shared/domain';
-import type { Db } from '../../db/client';
+import { type Db, queryRows } from '../../db/client';
 import { users } from '../../db/schema';
 
 export async function findUserByEmail(db: Db, email: string) {
@@ -31,4 +31,56 @@ export async function countAdmins(db: Db): Promise<number> {
     .from(users)
     .where(eq(users.role, 'ADMIN'));
   return row.n;
+}
+
+// ---- an agent's own facts, kept on the account (their modules decide; this writes)
+
+/**
+ * Pauses the agent through `through` (a business date: the pause ends at the start of the next
+ * business day in the business time zone, daylight saving included), or until resumed (null).
+ * A pause already running keeps its start.
+ */
+export async function writePause(
+  db: Db,
+  userId: number,
+  through: string | null,
+  timeZone: string,
+): Promise<void> {
+  const until =
+    through === null
+      ? sql`null`
+      : sql`((${through}::date + 1)::timestamp at time zone ${timeZone})`;
+  await db.execute(
+    sql`update users
+           set paused_at = case when paused_at is not null
+                                 and (paused_until is null or paused_until > now())
+                                then paused_at else now() end,
+               paused_until = ${until}
+         where id = ${userId}`,
+  );
+}
+
+export async function clearPause(db: Db, userId: number): Promise<void> {
+  await db.execute(
+    sql`update users set paused_at = null, paused_until = null where id = ${userId}`,
+  );
+}
+
+/** Sets an agent's licensed states; false when there is no such agent. */
+export async function writeLicensedStates(
+  db: Db,
+  agentId: number,
+  states: string[],
+): Promise<boolean> {
+  const rows = await queryRows<{ id: number }>(
+    db,
+    sql`update users set licensed_states = ${`{${states.join(',')}}`}::text[]
+         where id = ${agentId} and role = 'AGENT' returning id`,
+  );
+  return rows.length > 0;
+}
+
+/** The agent's own phone (E.164), or none. */
+export async function setPhone(db: Db, userId: number, phone: string | null): Promise<void> {
+  await db.update(users).set({ phone }).where(eq(users.id, userId));
 }

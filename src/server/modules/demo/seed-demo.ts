@@ -2,13 +2,17 @@ import { sql } from 'drizzle-orm';
 import { LEAD_CATEGORIES, type LeadCategory } from '../../../shared/domain';
 import { toE164 } from '../../../shared/phone';
 import type { Db } from '../../db/client';
-import { leads, packages, preferences, subscriptions, users } from '../../db/schema';
+import { leads } from '../../db/schema';
 import type { LeadEvents } from '../../events/lead-events';
 import { businessDate } from '../../lib/business-time';
 import { leadTimeZone } from '../../lib/lead-time-zone';
 import { type EngineConfig, runAssignment } from '../assignment/run-assignment.service';
-import { hashPassword } from '../auth/auth.service';
+import { hashPassword, insertUser } from '../auth/auth.service';
+import { insertLeads } from '../leads/lead-life.service';
 import { updateOwnLeadStatus } from '../leads/leads.service';
+import { seedPackage } from '../packages/packages.service';
+import { updatePreferences } from '../preferences/preferences.service';
+import { writeSubscription } from '../subscriptions/subscriptions.service';
 
 export const DEMO_AGENT_PASSWORD = 'demo1234';
 
@@ -198,25 +202,21 @@ export async function seedDemo(
   const rand = prng(42);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
 
-  const pkgRows = await db
-    .insert(packages)
-    .values(
-      DEMO_PACKAGES.map((p) => ({
-        slug: p.slug,
-        name: p.name,
-        category: p.category as LeadCategory,
-        priceMonthlyCents: p.priceMonthlyCents,
-        leadsPerDay: p.leadsPerDay,
-        commissionPct: p.commissionPct,
-        enrollmentOnly: p.enrollmentOnly,
-        serviceCrm: p.crm,
-        serviceCallRecording: p.rec,
-        serviceFollowUpMessage: p.fu,
-        active: 'active' in p ? p.active : true,
-      })),
-    )
-    .onConflictDoNothing()
-    .returning();
+  const pkgRows: { id: number; slug: string }[] = [];
+  for (const p of DEMO_PACKAGES) {
+    const pkg = await seedPackage(db, {
+      slug: p.slug,
+      name: p.name,
+      category: p.category as LeadCategory,
+      priceMonthlyCents: p.priceMonthlyCents,
+      leadsPerDay: p.leadsPerDay,
+      commissionPct: p.commissionPct,
+      enrollmentOnly: p.enrollmentOnly,
+      services: { crm: p.crm, callRecording: p.rec, followUpMessage: p.fu },
+      active: 'active' in p ? p.active : true,
+    });
+    if (pkg) pkgRows.push(pkg);
+  }
 
   const passwordHash = await hashPassword(DEMO_AGENT_PASSWORD);
   const agentSpecs = [
@@ -230,26 +230,27 @@ export async function seedDemo(
   const agents: { id: number; name: string }[] = [];
   for (const [i, spec] of agentSpecs.entries()) {
     const email = `agent${i + 1}@demo.leadflow.local`;
-    const [user] = await db
-      .insert(users)
-      .values({ name: spec.name, email, passwordHash, role: 'AGENT' })
-      .onConflictDoNothing()
-      .returning();
+    const user = await insertUser(db, { name: spec.name, email, passwordHash, role: 'AGENT' });
     if (!user) continue;
     agents.push({ id: user.id, name: spec.name });
     const pkg = pkgRows.find((p) => p.slug === spec.pkg);
     if (pkg && spec.status) {
-      await db.insert(subscriptions).values({
-        userId: user.id,
-        packageId: pkg.id,
-        status: spec.status,
-        // only an admin sets a subscription past due
-        statusSetBy: spec.status === 'ACTIVE' ? 'AGENT' : 'ADMIN',
-      });
+      // only an admin sets a subscription past due
+      await writeSubscription(
+        db,
+        user.id,
+        pkg.id,
+        spec.status,
+        spec.status === 'ACTIVE' ? 'AGENT' : 'ADMIN',
+      );
     }
-    await db
-      .insert(preferences)
-      .values({ userId: user.id, states: [...spec.states], ageMin: i % 2 ? 50 : null });
+    await updatePreferences(db, user.id, {
+      states: [...spec.states],
+      cities: [],
+      ageMin: i % 2 ? 50 : null,
+      ageMax: null,
+      categories: [],
+    });
   }
 
   // Two weeks of leads, each day's arriving in the hours before that day's run of the real
@@ -280,7 +281,7 @@ export async function seedDemo(
         createdAt: new Date(runAt.getTime() - Math.floor(rand() * 8 * 3_600_000)),
       };
     });
-    await db.insert(leads).values(rows);
+    await insertLeads(db, rows);
     // past days as the schedule ran them; today's run as an admin's, so the real schedule
     // still runs today at its hour
     const run = await runAssignment(db, config, {

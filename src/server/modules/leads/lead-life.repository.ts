@@ -67,6 +67,11 @@ export async function insertReceivedLead(tx: Db, lead: ReceivedLead): Promise<nu
   return row?.id ?? null;
 }
 
+/** Leads stored as they are, NEW (the demo seed's two weeks of leads). */
+export async function insertLeads(db: Db, rows: (typeof leads.$inferInsert)[]): Promise<void> {
+  if (rows.length > 0) await db.insert(leads).values(rows);
+}
+
 // ---- refused (counted per source and reason: the sources' analytics)
 
 /** One refused intake request, counted for its source. */
@@ -217,14 +222,16 @@ export async function assignReceivedLead(
 }
 // ---- worked by the agent
 
-/** Sets a lead's status and records the change (who, from, to) in its history. */
+/** Sets a lead's status (the agent's first contact, if none came earlier) and records the change (who, from, to) in its history. */
 export async function writeStatusChange(
   tx: Db,
   change: { leadId: number; agentId: number; from: LeadStatus; to: AgentSettableStatus },
 ): Promise<LeadRow> {
+  // the agent working the lead is a contact: the first one, if none came earlier
+  await markFirstContact(tx, change.leadId);
   const [updated] = await tx
     .update(leads)
-    .set({ status: change.to, firstContactAt: sql`coalesce(${leads.firstContactAt}, now())` })
+    .set({ status: change.to })
     .where(eq(leads.id, change.leadId))
     .returning();
   await tx.insert(leadHistory).values({

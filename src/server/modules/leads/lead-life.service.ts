@@ -24,6 +24,7 @@ export {
   assignLeadsOfRun,
   assignNewLeadByHand,
   assignReceivedLead,
+  insertLeads,
   insertReceivedLead,
   type LeadRow,
   markContactedByCall,

@@ -49,3 +49,8 @@ export async function changePackageActive(db: Db, id: number, active: boolean): 
 export function findPackageById(db: Db, id: number): Promise<Package | null> {
   return findPackage(db, id);
 }
+
+/** A package for the demo seed: created unless its slug is taken (null then). */
+export function seedPackage(db: Db, body: PackageBody): Promise<Package | null> {
+  return insertPackage(db, body);
+}

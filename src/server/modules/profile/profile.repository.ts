@@ -6,7 +6,3 @@ export async function phoneOf(db: Db, userId: number): Promise<{ phone: string |
   const [row] = await db.select({ phone: users.phone }).from(users).where(eq(users.id, userId));
   return row ?? null;
 }
-
-export async function setPhone(db: Db, userId: number, phone: string | null): Promise<void> {
-  await db.update(users).set({ phone }).where(eq(users.id, userId));
-}

@@ -3,7 +3,8 @@ import type { Profile } from '../../../shared/contracts/telephony';
 import { toE164 } from '../../../shared/phone';
 import type { Db } from '../../db/client';
 import { badField, notFound } from '../../lib/app-error';
-import { phoneOf, setPhone } from './profile.repository';
+import { setPhone } from '../auth/auth.service';
+import { phoneOf } from './profile.repository';
 
 export async function getProfile(db: Db, userId: number): Promise<Profile> {
   const row = await phoneOf(db, userId);

@@ -13,7 +13,12 @@ import {
 } from './subscriptions.repository';
 
 /** Billing's writes of the subscription's Stripe columns. */
-export { type BillingFields, writeBillingFields } from './subscriptions.repository';
+/** The demo seed's subscriptions, written as they are. */
+export {
+  type BillingFields,
+  writeBillingFields,
+  writeSubscription,
+} from './subscriptions.repository';
 
 /** The agent's subscription with its package, or null when they never subscribed. */
 export function findAgentSubscription(
