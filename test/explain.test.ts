@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../bench/lib/leads-data';
 import { leads, preferences, users } from '../src/server/db/schema';
 import { insertUser } from '../src/server/modules/auth/users.repository';
-import { MISFIT_REASONS } from '../src/shared/contracts/explain';
+import { MISFIT_REASONS } from '../src/shared/contracts/explanation';
 import type { LeadCategory } from '../src/shared/domain';
 import { createPackage, insertLeads, subscribe } from './support/admin-fixtures';
 import { loginAdmin, setupTestApp, uniqueEmail } from './support/test-app';

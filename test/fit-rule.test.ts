@@ -36,7 +36,7 @@ import {
 import { fitSqlParams } from '../src/server/modules/fit/fit-rule-sql.service';
 import { pickAgent } from '../src/server/modules/intake/intake.repository';
 import { previewPreferences } from '../src/server/modules/preferences/preferences-preview.service';
-import { MISFIT_REASONS, type MisfitReason } from '../src/shared/contracts/explain';
+import { MISFIT_REASONS, type MisfitReason } from '../src/shared/contracts/explanation';
 import type { LeadCategory } from '../src/shared/domain';
 import { createTestDatabase } from './support/test-db';
 

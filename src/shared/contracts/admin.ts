@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ASSIGNMENT_TRIGGERS, LEAD_CATEGORIES, SUBSCRIPTION_STATUSES } from '../domain';
-import { billingInvoice, quotaSchema } from './agent';
+import { quotaSchema } from './agent';
+import { billingInvoice } from './billing';
 
 export const adminStats = z.object({
   totalPackages: z.number().int(),

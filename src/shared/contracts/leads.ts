@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AGENT_SETTABLE_STATUSES, LEAD_CATEGORIES, LEAD_STATUSES } from '../domain';
-import { MISFIT_REASONS } from './explain';
+import { MISFIT_REASONS } from './explanation';
 
 export const leadSchema = z.object({
   id: z.number().int(),

@@ -1,11 +1,11 @@
 /**
- * Returns and credits, pause, licensed states (docs/domain.md, Returns and credits,
- * Pause, Licensed states). Server routes validate and answer with these; the web reads them.
+ * Returns and credits (docs/domain.md, Returns and credits). Server routes validate and answer
+ * with these; the web reads them.
  */
 import { z } from 'zod';
-import { RETURN_REASONS, RETURN_STATUSES, STATE_CODES } from '../domain';
+import { RETURN_REASONS, RETURN_STATUSES } from '../domain';
 
-const businessDateString = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date as YYYY-MM-DD');
+const _businessDateString = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date as YYYY-MM-DD');
 
 /** POST /api/agent/leads/{id}/return */
 export const returnRequestBody = z.object({
@@ -64,22 +64,4 @@ export type AdminReturnList = z.infer<typeof adminReturnList>;
 export const returnDecisionBody = z.object({
   approve: z.boolean(),
   note: z.string().trim().max(1000).nullish(),
-});
-
-/** PUT /api/agent/pause: a business date (paused through it) or null (until resumed). */
-export const pauseBody = z.object({ until: businessDateString.nullable() });
-
-/** GET/PUT/DELETE /api/agent/pause: the agent's pause now. */
-export const pauseState = z.object({
-  paused: z.boolean(),
-  /** when the pause began */
-  since: z.string().nullable(),
-  /** the last business date paused; null while paused: until resumed */
-  until: z.string().nullable(),
-});
-export type PauseState = z.infer<typeof pauseState>;
-
-/** PUT /api/admin/agents/{id}/licenses; empty: not restricted */
-export const licensesBody = z.object({
-  states: z.array(z.enum(STATE_CODES as [string, ...string[]])).max(60),
 });

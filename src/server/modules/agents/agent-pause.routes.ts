@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { pauseBody, pauseState } from '../../../shared/contracts/returns';
+import { pauseBody, pauseState } from '../../../shared/contracts/pause';
 import { currentUser, requireRole } from '../../plugins/auth';
 import { pauseDeliveries, pauseOf, resumeDeliveries } from './pause.service';
 

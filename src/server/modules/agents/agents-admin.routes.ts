@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { adminAgent } from '../../../shared/contracts/admin';
-import { licensesBody } from '../../../shared/contracts/returns';
+import { licensesBody } from '../../../shared/contracts/licences';
 import { requireRole } from '../../plugins/auth';
 import { listAgents, setLicensedStates } from './agents.service';
 

@@ -1,5 +1,5 @@
 /** Pause / vacation (docs/domain.md, Pause): a paused agent gets nothing from any trigger. */
-import type { PauseState } from '../../../shared/contracts/returns';
+import type { PauseState } from '../../../shared/contracts/pause';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { businessDate } from '../../lib/business-time';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { analytics } from '../../../shared/contracts/admin';
-import { periodQuery, sourceStats, speedToLead } from '../../../shared/contracts/explain';
+import { periodQuery, sourceStats, speedToLead } from '../../../shared/contracts/analytics';
 import { requireRole } from '../../plugins/auth';
 import { getAnalytics } from './analytics.service';
 import {

@@ -7,7 +7,7 @@ import type {
   SourceStats,
   SpeedFigures,
   SpeedToLead,
-} from '../../../shared/contracts/explain';
+} from '../../../shared/contracts/analytics';
 import type { Db } from '../../db/client';
 import { badRequest } from '../../lib/app-error';
 import { businessDate } from '../../lib/business-time';

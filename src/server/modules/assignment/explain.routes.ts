@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { leadExplanation, leadFit, unfitReasons } from '../../../shared/contracts/explain';
+import { leadExplanation, leadFit, unfitReasons } from '../../../shared/contracts/explanation';
 import { requireRole } from '../../plugins/auth';
 import { explainLead, leadFitForAgent, unfitNewLeads } from './explain.service';
 

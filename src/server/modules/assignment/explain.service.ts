@@ -10,7 +10,7 @@ import {
   MISFIT_REASONS,
   type MisfitReason,
   type UnfitReasons,
-} from '../../../shared/contracts/explain';
+} from '../../../shared/contracts/explanation';
 import type { EnrollmentWindows } from '../../config/env';
 import type { Db } from '../../db/client';
 import { notFound } from '../../lib/app-error';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { agentBilling, billingPortalAnswer } from '../../../shared/contracts/agent';
+import { agentBilling, billingPortalAnswer } from '../../../shared/contracts/billing';
 import { AppError, conflict } from '../../lib/app-error';
 import { currentUser, requireRole } from '../../plugins/auth';
 import { type Billing, findAgentBilling } from './billing.service';

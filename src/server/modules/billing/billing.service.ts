@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import type { AgentBilling } from '../../../shared/contracts/agent';
+import type { AgentBilling } from '../../../shared/contracts/billing';
 import type { SubscriptionStatus } from '../../../shared/domain';
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';

@@ -10,7 +10,7 @@
  * test/fit-rule.test.ts runs these against the TypeScript definition on random instances.
  */
 import { type SQL, sql } from 'drizzle-orm';
-import { MISFIT_REASONS } from '../../../shared/contracts/explain';
+import { MISFIT_REASONS } from '../../../shared/contracts/explanation';
 import { LEAD_CATEGORIES, type LeadCategory } from '../../../shared/domain';
 import { isoInstant } from '../../db/iso-instant';
 import type { AgentReason, FitContext, FitLead, LeadReason } from './fit-rule.service';

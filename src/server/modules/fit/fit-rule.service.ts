@@ -10,7 +10,7 @@
  * conditions compare the agent's preferences and licence with the lead, and the capacity
  * condition (quota left today) applies only to a lead still waiting for an agent.
  */
-import type { MisfitReason } from '../../../shared/contracts/explain';
+import type { MisfitReason } from '../../../shared/contracts/explanation';
 import type { LeadCategory } from '../../../shared/domain';
 import type { EnrollmentWindows } from '../../config/env';
 import { inYearlyWindow, monthDayOf } from '../../lib/business-time';

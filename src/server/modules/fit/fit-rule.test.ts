@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MISFIT_REASONS } from '../../../shared/contracts/explain';
+import { MISFIT_REASONS } from '../../../shared/contracts/explanation';
 import type { EnrollmentWindows } from '../../config/env';
 import {
   AGENT_CONDITIONS,

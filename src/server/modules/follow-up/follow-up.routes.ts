@@ -3,7 +3,7 @@ import {
   followUpBody,
   followUpResponse,
   followUpStatsResponse,
-} from '../../../shared/contracts/telephony';
+} from '../../../shared/contracts/follow-ups';
 import { currentUser, requireRole } from '../../plugins/auth';
 import { followUpStats, getFollowUp, saveFollowUp } from './follow-up.service';
 

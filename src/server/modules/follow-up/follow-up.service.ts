@@ -7,15 +7,15 @@
 
 import { randomUUID } from 'node:crypto';
 import { callingWindow } from '../../../shared/calling-window';
+import type { ServiceAvailability } from '../../../shared/contracts/calls';
 import type { ActivityEntry } from '../../../shared/contracts/delivery';
 import {
   type FollowUpResponse,
   type FollowUpSettings,
   type FollowUpStats,
   fillTemplate,
-  type ServiceAvailability,
   unknownPlaceholders,
-} from '../../../shared/contracts/telephony';
+} from '../../../shared/contracts/follow-ups';
 import { formatPhone } from '../../../shared/phone';
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';

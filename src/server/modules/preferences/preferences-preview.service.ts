@@ -1,7 +1,7 @@
 import type {
   PreferencesPreview,
   PreferencesPreviewQuery,
-} from '../../../shared/contracts/explain';
+} from '../../../shared/contracts/analytics';
 import { LEAD_CATEGORIES } from '../../../shared/domain';
 import type { Db } from '../../db/client';
 import { businessDate } from '../../lib/business-time';

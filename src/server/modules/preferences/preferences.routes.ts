@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { preferencesResponse, preferencesSchema } from '../../../shared/contracts/agent';
-import { preferencesPreview, preferencesPreviewQuery } from '../../../shared/contracts/explain';
+import { preferencesPreview, preferencesPreviewQuery } from '../../../shared/contracts/analytics';
 import { currentUser, requireRole } from '../../plugins/auth';
 import { getPreferences, updatePreferences } from './preferences.service';
 import { previewPreferences } from './preferences-preview.service';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { profileBody, profileResponse } from '../../../shared/contracts/telephony';
+import { profileBody, profileResponse } from '../../../shared/contracts/calls';
 import { currentUser, requireRole } from '../../plugins/auth';
 import { getProfile, updateProfile } from './profile.service';
 

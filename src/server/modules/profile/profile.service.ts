@@ -1,5 +1,5 @@
 /** The agent's profile (docs/domain.md, Follow-up messages and calls): the phone click-to-call rings, E.164. */
-import type { Profile } from '../../../shared/contracts/telephony';
+import type { Profile } from '../../../shared/contracts/calls';
 import { toE164 } from '../../../shared/phone';
 import type { Db } from '../../db/client';
 import { badField, notFound } from '../../lib/app-error';

@@ -4,7 +4,7 @@ import {
   agentServicesResponse,
   leadCallsResponse,
   startCallResponse,
-} from '../../../shared/contracts/telephony';
+} from '../../../shared/contracts/calls';
 import { currentUser, requireRole } from '../../plugins/auth';
 import { agentServices, leadCalls, recordingStream, startCall } from './telephony.service';
 

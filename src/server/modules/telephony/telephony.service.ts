@@ -7,8 +7,8 @@
 
 import { Readable } from 'node:stream';
 import { callingWindow } from '../../../shared/calling-window';
+import type { AgentServices, CallEntry } from '../../../shared/contracts/calls';
 import type { ActivityEntry } from '../../../shared/contracts/delivery';
-import type { AgentServices, CallEntry } from '../../../shared/contracts/telephony';
 import type { CallStatus } from '../../../shared/domain';
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';

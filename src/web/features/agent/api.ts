@@ -1,5 +1,5 @@
 import type { AgentStats, Preferences } from '@shared/contracts/agent';
-import type { PreferencesPreview } from '@shared/contracts/explain';
+import type { PreferencesPreview } from '@shared/contracts/analytics';
 import type { Lead, LeadListQuery } from '@shared/contracts/leads';
 import type { AgentSettableStatus } from '@shared/domain';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';

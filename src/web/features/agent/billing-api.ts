@@ -1,4 +1,4 @@
-import type { AgentBilling } from '@shared/contracts/agent';
+import type { AgentBilling } from '@shared/contracts/billing';
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import { apiJson } from '@web/lib/api-client';
 import { getQueryFn } from '@web/lib/query-client';

@@ -1,5 +1,5 @@
 /** The agent's pause (docs/domain.md, Pause): GET/PUT/DELETE /api/agent/pause. */
-import type { PauseState } from '@shared/contracts/returns';
+import type { PauseState } from '@shared/contracts/pause';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@web/lib/api-client';
 import { getQueryFn } from '@web/lib/query-client';

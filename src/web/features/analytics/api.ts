@@ -1,5 +1,5 @@
 import type { Analytics } from '@shared/contracts/admin';
-import type { SourceStats, SpeedToLead } from '@shared/contracts/explain';
+import type { SourceStats, SpeedToLead } from '@shared/contracts/analytics';
 import { queryOptions } from '@tanstack/react-query';
 import { getQueryFn } from '@web/lib/query-client';
 

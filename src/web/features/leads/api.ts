@@ -1,4 +1,4 @@
-import type { LeadExplanation, LeadFit, UnfitReasons } from '@shared/contracts/explain';
+import type { LeadExplanation, LeadFit, UnfitReasons } from '@shared/contracts/explanation';
 import type { ImportRecord, ImportResult, Lead, LeadListQuery } from '@shared/contracts/leads';
 import { type QueryKey, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { adminAgentsQuery, adminStatsQuery, healthQuery } from '@web/features/admin/api';

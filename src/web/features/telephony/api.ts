@@ -1,11 +1,9 @@
+import type { AgentServices, CallEntry, Profile } from '@shared/contracts/calls';
 import type {
-  AgentServices,
-  CallEntry,
   FollowUpResponse,
   FollowUpSettings,
   FollowUpStats,
-  Profile,
-} from '@shared/contracts/telephony';
+} from '@shared/contracts/follow-ups';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@web/lib/api-client';
 import { getQueryFn } from '@web/lib/query-client';

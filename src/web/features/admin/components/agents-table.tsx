@@ -1,5 +1,5 @@
 import type { AdminAgent } from '@shared/contracts/admin';
-import type { SpeedFigures } from '@shared/contracts/explain';
+import type { SpeedFigures } from '@shared/contracts/analytics';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '@shared/domain';
 import {
   DEFAULT_BUSINESS_TIME_ZONE,

@@ -1,4 +1,4 @@
-import type { AgentBilling } from '@shared/contracts/agent';
+import type { AgentBilling } from '@shared/contracts/billing';
 import { DEFAULT_BUSINESS_TIME_ZONE, formatPriceExact } from '@shared/format';
 import { useQuery } from '@tanstack/react-query';
 import { paths } from '@web/app/paths';

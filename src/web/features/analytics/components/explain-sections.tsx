@@ -1,4 +1,4 @@
-import type { SourceStats, SpeedToLead } from '@shared/contracts/explain';
+import type { SourceStats, SpeedToLead } from '@shared/contracts/analytics';
 import { formatPriceExact } from '@shared/format';
 import { formatMinutes } from '@shared/format-minutes';
 import { useQuery } from '@tanstack/react-query';

@@ -1,5 +1,5 @@
 import type { AdminAgent } from '@shared/contracts/admin';
-import type { MisfitReason } from '@shared/contracts/explain';
+import type { MisfitReason } from '@shared/contracts/explanation';
 import type { Lead } from '@shared/contracts/leads';
 import { formatBusinessTime, leadName } from '@shared/format';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';

@@ -1,4 +1,4 @@
-import { MISFIT_LABELS, type MisfitReason } from '@shared/contracts/explain';
+import { MISFIT_LABELS, type MisfitReason } from '@shared/contracts/explanation';
 import { useQuery } from '@tanstack/react-query';
 import { Button } from '@web/components/ui/button';
 import { X } from 'lucide-react';

@@ -1,4 +1,4 @@
-import { type LeadExplanation, MISFIT_LABELS } from '@shared/contracts/explain';
+import { type LeadExplanation, MISFIT_LABELS } from '@shared/contracts/explanation';
 import { formatBusinessTime } from '@shared/format';
 import { useQuery } from '@tanstack/react-query';
 import { Badge } from '@web/components/ui/badge';

@@ -1,4 +1,4 @@
-import type { AgentServices } from '@shared/contracts/telephony';
+import type { AgentServices } from '@shared/contracts/calls';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
 import { CircleAlert, CircleCheck, PhoneCall } from 'lucide-react';
 

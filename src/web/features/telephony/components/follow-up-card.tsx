@@ -1,5 +1,5 @@
-import type { FollowUpResponse } from '@shared/contracts/telephony';
-import { fillTemplate, unknownPlaceholders } from '@shared/contracts/telephony';
+import type { FollowUpResponse } from '@shared/contracts/follow-ups';
+import { fillTemplate, unknownPlaceholders } from '@shared/contracts/follow-ups';
 import { formatPhone } from '@shared/phone';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';

@@ -1,4 +1,4 @@
-import type { FollowUpStats } from '@shared/contracts/telephony';
+import type { FollowUpStats } from '@shared/contracts/follow-ups';
 import { useQuery } from '@tanstack/react-query';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
 import { LoadError } from '@web/components/ui/load-error';

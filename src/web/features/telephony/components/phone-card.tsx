@@ -1,4 +1,4 @@
-import type { AgentServices } from '@shared/contracts/telephony';
+import type { AgentServices } from '@shared/contracts/calls';
 import { formatPhone } from '@shared/phone';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';

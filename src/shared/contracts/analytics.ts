@@ -1,15 +1,9 @@
 /**
- * Analytics that explain (docs/domain.md, Analytics that explain): speed to lead, the sources' figures, the preferences
- * preview and why a lead went where it went.
+ * Analytics that explain (docs/domain.md, Analytics that explain): speed to lead, the sources'
+ * figures and the preferences preview.
  */
 import { z } from 'zod';
-import {
-  ASSIGNMENT_TRIGGERS,
-  LEAD_CATEGORIES,
-  LEAD_STATUSES,
-  REFUSAL_REASONS,
-  STATE_CODES,
-} from '../domain';
+import { LEAD_CATEGORIES, REFUSAL_REASONS, STATE_CODES } from '../domain';
 
 /** A calendar date, YYYY-MM-DD. */
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date as YYYY-MM-DD');
@@ -115,96 +109,3 @@ export const preferencesPreview = z.object({
   daily: z.array(z.object({ date: isoDate, count: z.number().int() })),
 });
 export type PreferencesPreview = z.infer<typeof preferencesPreview>;
-
-/** Why an agent does not fit a lead, in the order they are checked (docs/domain.md). */
-export const MISFIT_REASONS = [
-  'NOT_ACTIVE',
-  'PAUSED',
-  'ENROLLMENT_WINDOW',
-  'CATEGORY',
-  'LICENCE',
-  'STATE',
-  'CITY',
-  'AGE',
-  'QUOTA_FULL',
-] as const;
-export type MisfitReason = (typeof MISFIT_REASONS)[number];
-
-export const MISFIT_LABELS: Record<MisfitReason, string> = {
-  NOT_ACTIVE: 'No active package',
-  PAUSED: 'Paused',
-  ENROLLMENT_WINDOW: 'Outside enrollment window',
-  CATEGORY: 'Other category',
-  LICENCE: 'Not licensed in the state',
-  STATE: 'State not chosen',
-  CITY: 'City not chosen',
-  AGE: 'Age outside range',
-  QUOTA_FULL: 'Quota full today',
-};
-
-const namedAgent = z.object({ id: z.number().int(), name: z.string() });
-
-/** How many agents are named per reason; the count covers them all. */
-export const AGENTS_NAMED_PER_REASON = 25;
-
-/**
- * Every condition of the fit rule one agent fails for one lead (quota aside): what the Assign
- * Lead dialog warns of. Empty: the engine could give this lead to this agent.
- */
-export const leadFit = z.object({
-  leadId: z.number().int(),
-  agentId: z.number().int(),
-  reasons: z.array(z.enum(MISFIT_REASONS)),
-});
-export type LeadFit = z.infer<typeof leadFit>;
-
-export const leadExplanation = z.object({
-  lead: z.object({
-    id: z.number().int(),
-    status: z.enum(LEAD_STATUSES),
-    category: z.enum(LEAD_CATEGORIES),
-    state: z.string(),
-    city: z.string(),
-    age: z.number().int(),
-    agentId: z.number().int().nullable(),
-  }),
-  /** the agents the lead fits now (for a NEW lead: with quota left today) */
-  fits: z.array(
-    namedAgent.extend({
-      leadsPerDay: z.number().int(),
-      assignedToday: z.number().int(),
-    }),
-  ),
-  /** every other agent, by its first reason (in MISFIT_REASONS order) */
-  misfits: z.array(
-    z.object({
-      reason: z.enum(MISFIT_REASONS),
-      count: z.number().int(),
-      agents: z.array(namedAgent),
-    }),
-  ),
-  /** for an assigned lead: what assigned it (the newest assignment in its history) */
-  assignment: z
-    .object({
-      kind: z.enum(['RUN', 'INTAKE', 'MANUAL']),
-      at: z.string(),
-      agent: namedAgent.nullable(),
-      run: z
-        .object({ id: z.number().int(), trigger: z.enum(ASSIGNMENT_TRIGGERS), at: z.string() })
-        .nullable(),
-      /** the admin who assigned it by hand */
-      admin: namedAgent.nullable(),
-    })
-    .nullable(),
-});
-export type LeadExplanation = z.infer<typeof leadExplanation>;
-
-/** NEW leads that fit no agent, by the furthest reason any agent got to. */
-export const unfitReasons = z.object({
-  /** NEW leads in all */
-  newLeads: z.number().int(),
-  /** of those, fitting at least one agent with quota left */
-  fitting: z.number().int(),
-  reasons: z.array(z.object({ reason: z.enum(MISFIT_REASONS), count: z.number().int() })),
-});
-export type UnfitReasons = z.infer<typeof unfitReasons>;
