@@ -55,10 +55,10 @@ describe.runIf(TEST_DB === 'pglite')('boundaries', () => {
       'src/web/features/agent/panel.tsx':
         "import { x } from '../../../server/modules/stats/stats.service';\nimport { api } from '../leads/api';\nimport { d } from '../leads/lead-display';\nexport const P = () => <p>{api + d + x}</p>;\n",
       // a cycle between two modules' folders that no file-level cycle shows
-      'src/server/modules/follow-up/follow-up.service.ts': 'export const f = 1;\n',
+      'src/server/modules/follow-ups/follow-ups.service.ts': 'export const f = 1;\n',
       'src/server/modules/delivery/deliveries.service.ts':
-        "import { f } from '../follow-up/follow-up.service';\nexport const d = f;\n",
-      'src/server/modules/follow-up/follow-up-email.ts':
+        "import { f } from '../follow-ups/follow-ups.service';\nexport const d = f;\n",
+      'src/server/modules/follow-ups/follow-ups-email.ts':
         "import { d } from '../delivery/deliveries.service';\nexport const e = d;\n",
       'src/shared/contract.ts':
         "import { api } from '../web/features/leads/api';\nexport const c = api;\n",
@@ -81,8 +81,8 @@ describe.runIf(TEST_DB === 'pglite')('boundaries', () => {
       [
         'feature-internals-stay-inside: src/web/features/agent/panel.tsx -> src/web/features/leads/lead-display.ts',
         'module-internals-stay-inside: src/server/modules/stats/stats.service.ts -> src/server/modules/leads/leads.repository.ts',
-        'no-cycle-between-modules: src/server/modules/delivery -> src/server/modules/follow-up',
-        'no-cycle-between-modules: src/server/modules/follow-up -> src/server/modules/delivery',
+        'no-cycle-between-modules: src/server/modules/delivery -> src/server/modules/follow-ups',
+        'no-cycle-between-modules: src/server/modules/follow-ups -> src/server/modules/delivery',
         'plugins-do-not-import-modules: src/server/plugins/auth.ts -> src/server/modules/leads/leads.service.ts',
         'shared-imports-neither: src/shared/contract.ts -> src/web/features/leads/api.ts',
         'web-never-imports-server: src/web/features/agent/panel.tsx -> src/server/modules/stats/stats.service.ts',

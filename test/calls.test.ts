@@ -9,7 +9,7 @@ import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../src/server/config/env';
 import { queryRows } from '../src/server/db/client';
-import { startCall } from '../src/server/modules/telephony/telephony.service';
+import { startCall } from '../src/server/modules/calls/calls.service';
 import { callingWindow } from '../src/shared/calling-window';
 import { createPackage, subscribe } from './support/admin-fixtures';
 import {
@@ -19,7 +19,7 @@ import {
   servicedAgent,
   uniquePhone,
   zoneWhere,
-} from './support/telephony-fixtures';
+} from './support/calls-fixtures';
 import { Client, loginAdmin, registerAgent, setupTestApp } from './support/test-app';
 import { TwilioStandIn, toneWav } from './support/twilio-stand-in';
 

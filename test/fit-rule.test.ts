@@ -18,13 +18,13 @@ import { type Database, queryRows } from '../src/server/db/client';
 import { businessDate } from '../src/server/lib/business-time';
 import { readActiveAgents } from '../src/server/modules/assignment/assignment.repository';
 import { eligibleAgents } from '../src/server/modules/assignment/eligibility';
+import { buildClasses } from '../src/server/modules/assignment/lead-classes';
+import { assignedOnDate } from '../src/server/modules/assignment/quota.repository';
 import {
   agentReasonsForLead,
   readAllAgents,
-} from '../src/server/modules/assignment/explain.repository';
-import { classifyGroups } from '../src/server/modules/assignment/explain.service';
-import { buildClasses } from '../src/server/modules/assignment/lead-classes';
-import { assignedOnDate } from '../src/server/modules/assignment/quota.repository';
+} from '../src/server/modules/explanation/explanation.repository';
+import { classifyGroups } from '../src/server/modules/explanation/explanation.service';
 import {
   type FitContext,
   type FitLead,

@@ -8,6 +8,7 @@
  */
 import type { AppConfig } from '../config/env';
 import type { JobQueue } from '../jobs/job-queue';
+import { twilioSmsSender } from '../modules/calls/calls.service';
 import {
   type DeliveryPorts,
   deliveryPorts,
@@ -15,9 +16,8 @@ import {
 } from '../modules/delivery/deliveries.service';
 import type { DeliveryRuntime } from '../modules/delivery/delivery-runtime';
 import { smtpEmailSender } from '../modules/delivery/notice-email.service';
-import { enqueueFollowUps, type FollowUpPorts } from '../modules/follow-up/follow-up.service';
+import { enqueueFollowUps, type FollowUpPorts } from '../modules/follow-ups/follow-ups.service';
 import { notifyLeadsAssigned } from '../modules/notifications/notifications.service';
-import { twilioSmsSender } from '../modules/telephony/telephony.service';
 import { createLeadEvents, type LeadEvents } from './lead-events';
 
 /** The ports the leads' side effects are given, and the bus that reaches them. */

@@ -21,7 +21,7 @@ import {
   type FollowUpPorts,
   processFollowUp,
   sweepDueFollowUps,
-} from '../modules/follow-up/follow-up.service';
+} from '../modules/follow-ups/follow-ups.service';
 
 /** v1; a payload written without a version is a v1 payload */
 const v1 = z.literal(1).default(1);

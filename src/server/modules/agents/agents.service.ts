@@ -1,12 +1,8 @@
 import type { AdminAgent } from '../../../shared/contracts/admin';
-import { STATE_CODES } from '../../../shared/domain';
 import type { Db } from '../../db/client';
-import { notFound } from '../../lib/app-error';
 import { businessDate } from '../../lib/business-time';
 import { dailyQuotaLimit } from '../assignment/quota.service';
-import { writeLicensedStates } from '../auth/auth.service';
 import { type AgentRow, listAgentRows } from './agents.repository';
-import { readLicensedStates } from './licenses.repository';
 
 /** The agents table: every agent, or the one asked for (null when there is no such agent). */
 export async function listAgents(db: Db, timeZone: string): Promise<AdminAgent[]> {
@@ -21,26 +17,6 @@ export async function findAgent(
 ): Promise<AdminAgent | null> {
   const [row] = await listAgentRows(db, businessDate(timeZone), agentId, timeZone);
   return row ? toAdminAgent(row) : null;
-}
-
-/** The states an agent is licensed in (empty: not restricted). */
-export function licensedStatesOf(db: Db, agentId: number): Promise<string[]> {
-  return readLicensedStates(db, agentId);
-}
-
-/** Records the states an agent is licensed in (docs/domain.md, Licensed states); empty: not restricted. */
-export async function setLicensedStates(
-  db: Db,
-  timeZone: string,
-  agentId: number,
-  states: string[],
-): Promise<AdminAgent> {
-  const wanted = new Set(states);
-  const ordered = STATE_CODES.filter((code) => wanted.has(code));
-  if (!(await writeLicensedStates(db, agentId, ordered))) throw notFound('Agent');
-  const agent = await findAgent(db, timeZone, agentId);
-  if (!agent) throw notFound('Agent');
-  return agent;
 }
 
 function toAdminAgent(row: AgentRow): AdminAgent {

@@ -6,7 +6,7 @@ import { getAnalytics } from './analytics.service';
 import {
   sourceStats as readSourceStats,
   speedToLead as readSpeedToLead,
-} from './explain-analytics.service';
+} from './speed-and-sources.service';
 
 /** The admin's analytics screen: totals, speed to lead, the sources' figures. */
 export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {

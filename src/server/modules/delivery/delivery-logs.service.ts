@@ -9,8 +9,8 @@ import type { DeliveryChannel, DeliveryStatus, LeadStatus } from '../../../share
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
 import { AppError, notFound } from '../../lib/app-error';
-import { leadMessageEntries } from '../follow-up/follow-up.service';
-import { leadCallEntries } from '../telephony/telephony.service';
+import { leadCallEntries } from '../calls/calls.service';
+import { leadMessageEntries } from '../follow-ups/follow-ups.service';
 import { anyWebhookOn } from './deliveries.repository';
 import { type DeliveryPorts, enqueueRetry } from './deliveries.service';
 import {

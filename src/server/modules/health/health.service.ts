@@ -1,8 +1,8 @@
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
+import { voiceHealth } from '../calls/calls.service';
 import { deliveryHealth } from '../delivery/delivery-logs.service';
-import { smsHealth } from '../follow-up/follow-up.service';
-import { voiceHealth } from '../telephony/telephony.service';
+import { smsHealth } from '../follow-ups/follow-ups.service';
 import { findNewestRun, pingDatabase } from './health.repository';
 
 /** What a failed run shows to callers who are not admins: the database's words stay inside. */

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Preferences, preferencesResponse } from '../../../shared/contracts/agent';
 import { LEAD_CATEGORIES, STATE_CODES } from '../../../shared/domain';
 import type { Db } from '../../db/client';
-import { licensedStatesOf } from '../agents/agents.service';
+import { licensedStatesOf } from '../licences/licences.service';
 import { findPreferences, NO_PREFERENCES, savePreferences } from './preferences.repository';
 
 /** The stored preferences, with the licence beside them. */

@@ -5,7 +5,7 @@ import {
   followUpStatsResponse,
 } from '../../../shared/contracts/follow-ups';
 import { currentUser, requireRole } from '../../plugins/auth';
-import { followUpStats, getFollowUp, saveFollowUp } from './follow-up.service';
+import { followUpStats, getFollowUp, saveFollowUp } from './follow-ups.service';
 
 /** The agent's follow-up templates, and the admins' figures (docs/domain.md, Follow-up messages and calls). */
 export const followUpRoutes: FastifyPluginAsyncZod = async (app) => {

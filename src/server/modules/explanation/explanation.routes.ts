@@ -2,14 +2,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { leadExplanation, leadFit, unfitReasons } from '../../../shared/contracts/explanation';
 import { requireRole } from '../../plugins/auth';
-import { explainLead, leadFitForAgent, unfitNewLeads } from './explain.service';
+import { explainLead, leadFitForAgent, unfitNewLeads } from './explanation.service';
 
 const leadParams = z.object({
   id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
 });
 
 /** Why this agent (docs/domain.md, Analytics that explain): one lead's explanation, and the NEW leads that fit no agent. */
-export const explainRoutes: FastifyPluginAsyncZod = async (app) => {
+export const explanationRoutes: FastifyPluginAsyncZod = async (app) => {
   const admin = { onRequest: requireRole('ADMIN') };
 
   app.get(

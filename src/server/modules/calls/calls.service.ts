@@ -29,7 +29,7 @@ import {
   leadToCall,
   recentCallStatuses,
   setCallProvider,
-} from './telephony.repository';
+} from './calls.repository';
 import {
   basicAuth,
   recordingMediaUrl,

@@ -5,7 +5,7 @@ import {
   signedCallback,
   TWILIO_CALLBACK_BODY_LIMIT,
 } from '../../lib/twilio-callbacks';
-import { handleInboundSms, handleSmsStatus } from './follow-up.service';
+import { handleInboundSms, handleSmsStatus } from './follow-ups.service';
 
 const CALLBACK_BODY_LIMIT = TWILIO_CALLBACK_BODY_LIMIT;
 const params = z.record(z.string(), z.string());

@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { queryRows } from '../src/server/db/client';
-import { consentedLead, servicedAgent } from './support/telephony-fixtures';
+import { consentedLead, servicedAgent } from './support/calls-fixtures';
 import { loginAdmin, setupTestApp } from './support/test-app';
 
 const ctx = setupTestApp({}, { deliveryQueue: { pollingIntervalSeconds: 0.5 } });

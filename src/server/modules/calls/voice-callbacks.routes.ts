@@ -10,7 +10,7 @@ import {
   handleDialResult,
   handleRecording,
   handleVoiceStatus,
-} from './telephony.service';
+} from './calls.service';
 
 const CALLBACK_BODY_LIMIT = TWILIO_CALLBACK_BODY_LIMIT;
 const params = z.record(z.string(), z.string());

@@ -8,9 +8,8 @@ import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../src/server/config/env';
 import { queryRows } from '../src/server/db/client';
-import { sweepDueFollowUps } from '../src/server/modules/follow-up/follow-up.service';
+import { sweepDueFollowUps } from '../src/server/modules/follow-ups/follow-ups.service';
 import { callingWindow } from '../src/shared/calling-window';
-import { SmtpReceiver } from './support/smtp-receiver';
 import {
   consentedLead,
   deliverInto,
@@ -18,7 +17,8 @@ import {
   servicedAgent,
   uniquePhone,
   zoneWhere,
-} from './support/telephony-fixtures';
+} from './support/calls-fixtures';
+import { SmtpReceiver } from './support/smtp-receiver';
 import { loginAdmin, setupTestApp } from './support/test-app';
 import { TwilioStandIn } from './support/twilio-stand-in';
 

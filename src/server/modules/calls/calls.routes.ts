@@ -6,7 +6,7 @@ import {
   startCallResponse,
 } from '../../../shared/contracts/calls';
 import { currentUser, requireRole } from '../../plugins/auth';
-import { agentServices, leadCalls, recordingStream, startCall } from './telephony.service';
+import { agentServices, leadCalls, recordingStream, startCall } from './calls.service';
 
 const leadParams = z.object({ id: z.coerce.number().int().positive() });
 

@@ -25,13 +25,13 @@ import { AppError, badField, conflict } from '../../lib/app-error';
 import type { EmailSender } from '../../lib/email-sender';
 import type { SmsSender } from '../../lib/sms-sender';
 import type { SignedCallback } from '../../lib/twilio-callbacks';
-import { markFirstContact, optOutPhone } from '../leads/lead-life.service';
 import {
   agentServices,
   isTwilioSignatureValid,
   requireTwilio,
   smsConfigured,
-} from '../telephony/telephony.service';
+} from '../calls/calls.service';
+import { markFirstContact, optOutPhone } from '../leads/lead-life.service';
 import {
   applyProviderStatus,
   claimMessage,
@@ -50,7 +50,7 @@ import {
   sendContext,
   settingsOf,
   settleMessage,
-} from './follow-up.repository';
+} from './follow-ups.repository';
 
 // ---- the agent's templates ----------------------------------------------------------------
 

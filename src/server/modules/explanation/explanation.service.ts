@@ -15,6 +15,7 @@ import type { EnrollmentWindows } from '../../config/env';
 import type { Db } from '../../db/client';
 import { notFound } from '../../lib/app-error';
 import { businessDate } from '../../lib/business-time';
+import { assignedOnBusinessDate as assignedOnDate } from '../assignment/quota.service';
 import {
   CAPACITY_CONDITIONS,
   everyMisfit,
@@ -36,8 +37,7 @@ import {
   type ReasonGroup,
   readAllAgents,
   readNewLeadGroups,
-} from './explain.repository';
-import { assignedOnDate } from './quota.repository';
+} from './explanation.repository';
 
 export interface ExplainConfig {
   BUSINESS_TZ: string;
