@@ -12,11 +12,11 @@ import {
   ConversionsByAgentChart,
   SummaryStatisticsCard,
 } from '@web/features/analytics/components/analytics-charts';
+import { PeriodPicker, periodOfDays } from '@web/features/analytics/components/period-picker';
 import {
   SourcesSection,
   SpeedToLeadSection,
-} from '@web/features/analytics/components/explain-sections';
-import { PeriodPicker, periodOfDays } from '@web/features/analytics/components/period-picker';
+} from '@web/features/analytics/components/speed-and-sources';
 import { useMemo, useState } from 'react';
 
 // recharts is imported only here: this page is a lazy route, so no other screen loads it.

@@ -4,8 +4,8 @@ import { LoadError } from '@web/components/ui/load-error';
 import { agentStatsQuery } from '@web/features/agent/api';
 import { AgentStatCards } from '@web/features/agent/components/agent-stat-cards';
 import { ChoosePackageCallout } from '@web/features/agent/components/choose-package-callout';
-import { PauseDeliveriesCard } from '@web/features/agent/components/pause-deliveries-card';
 import { QuickStartCard } from '@web/features/agent/components/quick-start-card';
+import { PauseDeliveriesCard } from '@web/features/pause/components/pause-deliveries-card';
 
 export function AgentDashboardPage() {
   const { data: stats, isPending, isError, isFetching, refetch } = useQuery(agentStatsQuery);

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { PageHeader } from '@web/components/layout/page-header';
-import { agentBillingQuery } from '@web/features/agent/billing-api';
 import { PackagePicker } from '@web/features/agent/components/package-picker';
+import { agentBillingQuery } from '@web/features/billing/api';
 
 export function AgentPackagePage() {
   const billing = useQuery(agentBillingQuery);

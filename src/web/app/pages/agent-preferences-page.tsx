@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { PageHeader } from '@web/components/layout/page-header';
 import { PageSpinner } from '@web/components/layout/page-spinner';
 import { agentPreferencesQuery } from '@web/features/agent/api';
-import { LicenceWarning } from '@web/features/agent/components/licence-warning';
 import { PreferencesForm } from '@web/features/agent/components/preferences-form';
+import { LicenceWarning } from '@web/features/licences/components/licence-warning';
 
 export function AgentPreferencesPage() {
   const { data, isError } = useQuery(agentPreferencesQuery);

@@ -3,10 +3,11 @@ import { PageHeader } from '@web/components/layout/page-header';
 import { PageSpinner } from '@web/components/layout/page-spinner';
 import { LoadError } from '@web/components/ui/load-error';
 import { useCurrentUser } from '@web/features/auth/api';
-import { agentServicesQuery, followUpQuery } from '@web/features/telephony/api';
-import { CallsCard } from '@web/features/telephony/components/calls-card';
-import { FollowUpCard } from '@web/features/telephony/components/follow-up-card';
-import { PhoneCard } from '@web/features/telephony/components/phone-card';
+import { agentServicesQuery } from '@web/features/calls/api';
+import { CallsCard } from '@web/features/calls/components/calls-card';
+import { PhoneCard } from '@web/features/calls/components/phone-card';
+import { followUpQuery } from '@web/features/follow-ups/api';
+import { FollowUpCard } from '@web/features/follow-ups/components/follow-up-card';
 
 /** Services (docs/domain.md, Follow-up messages and calls): the agent's phone, Call Recording, and the follow-up templates. */
 export function AgentServicesPage() {

@@ -1,8 +1,8 @@
-import type { LeadExplanation, LeadFit, UnfitReasons } from '@shared/contracts/explanation';
 import type { ImportRecord, ImportResult, Lead, LeadListQuery } from '@shared/contracts/leads';
 import { type QueryKey, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { adminAgentsQuery, adminStatsQuery, healthQuery } from '@web/features/admin/api';
 import { analyticsQuery } from '@web/features/analytics/api';
+import { unfitReasonsQuery } from '@web/features/explanation/api';
 import { apiJson, throwIfResNotOk } from '@web/lib/api-client';
 import { getQueryFn, queryKeyToUrl } from '@web/lib/query-client';
 import { postFormWithProgress, type UploadProgress } from './upload-with-progress';
@@ -107,28 +107,3 @@ export function useImportLeads() {
       ),
   });
 }
-
-/** Why the lead went where it went, or why it is still NEW (docs/domain.md, Analytics that explain). */
-export function leadExplanationQuery(leadId: number) {
-  return queryOptions({
-    queryKey: [`/api/admin/leads/${leadId}/explain`] as const,
-    queryFn: getQueryFn<LeadExplanation>({ on401: 'throw' }),
-    staleTime: 0,
-  });
-}
-
-/** Every condition of the fit rule the agent fails for the lead: the Assign Lead warnings. */
-export function leadFitQuery(leadId: number, agentId: number) {
-  return queryOptions({
-    queryKey: [`/api/admin/leads/${leadId}/fit/${agentId}`] as const,
-    queryFn: getQueryFn<LeadFit>({ on401: 'throw' }),
-    staleTime: 0,
-  });
-}
-
-/** NEW leads that fit no agent, counted by reason (docs/domain.md, Analytics that explain). */
-export const unfitReasonsQuery = queryOptions({
-  queryKey: ['/api/admin/leads/unfit-reasons'] as const,
-  queryFn: getQueryFn<UnfitReasons>({ on401: 'throw' }),
-  staleTime: 0,
-});

@@ -19,8 +19,8 @@ import { SubscriptionStatusBadge } from '@web/features/agent/components/subscrip
 import { errorMessage } from '@web/lib/api-client';
 import { cn } from '@web/lib/utils';
 import { useMemo } from 'react';
+import { AgentContactLine, LicencesCell } from '../../licences/components/agent-licences';
 import { useSetSubscriptionStatus } from '../api';
-import { AgentContactLine, LicencesCell } from './agent-licences';
 
 const COLUMNS: DataColumn<AdminAgent>[] = [
   {

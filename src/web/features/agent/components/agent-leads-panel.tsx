@@ -11,8 +11,8 @@ import {
 import { LeadsTable } from '@web/features/leads/components/leads-table';
 import { listView } from '@web/lib/list-view';
 import { useState } from 'react';
+import { LeadCallButton } from '../../calls/components/lead-call-button';
 import { agentLeadsQuery } from '../api';
-import { LeadCallButton } from './lead-call-button';
 import { UpdateLeadStatusDrawer } from './update-lead-status-drawer';
 
 /**

@@ -16,11 +16,11 @@ import {
 import { errorMessage } from '@web/lib/api-client';
 import { useState } from 'react';
 import { useLocation } from 'wouter';
+import { agentBillingQuery } from '../../billing/api';
+import { BillingStatusCard } from '../../billing/components/billing-status-card';
 import { agentStatsQuery } from '../api';
-import { agentBillingQuery } from '../billing-api';
 import { subscribeDetail, subscribeQuestion } from '../subscribe-question';
 import { useSubscribe } from '../subscription-api';
-import { BillingStatusCard } from './billing-status-card';
 import { CurrentSubscriptionCard } from './current-subscription-card';
 
 const SKELETON_CARDS = 3;

@@ -27,9 +27,9 @@ import { LeadConsent } from '@web/features/leads/components/lead-consent';
 import { LeadStatusBadge } from '@web/features/leads/components/lead-status-badge';
 import { errorMessage } from '@web/lib/api-client';
 import { type FormEvent, useState } from 'react';
+import { LeadCallSection } from '../../calls/components/lead-call-button';
+import { LeadReturnAction } from '../../returns/components/lead-return-action';
 import { useUpdateLeadStatus } from '../api';
-import { LeadCallSection } from './lead-call-button';
-import { LeadReturnAction } from './lead-return-action';
 
 /** The bottom drawer of My Leads: the lead's details and the four statuses an agent may set. */
 export function UpdateLeadStatusDrawer({

@@ -18,7 +18,7 @@ import {
 import { Spinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
 import { useBusinessTimeZone } from '@web/features/admin/api';
-import { FollowUpStatsCard } from '@web/features/telephony/components/follow-up-stats-card';
+import { FollowUpStatsCard } from '@web/features/follow-ups/components/follow-up-stats-card';
 import { errorMessage } from '@web/lib/api-client';
 import { listView } from '@web/lib/list-view';
 import { ChevronLeft, ChevronRight, RefreshCw } from 'lucide-react';

@@ -12,9 +12,9 @@ import {
 } from '@web/components/ui/drawer';
 import { useBusinessTimeZone } from '@web/features/admin/api';
 import { useState } from 'react';
+import { WhyThisAgent } from '../../explanation/components/why-this-agent';
 import { LeadConsent } from './lead-consent';
 import { LeadStatusBadge } from './lead-status-badge';
-import { WhyThisAgent } from './why-this-agent';
 
 /** The admin's drawer on one lead: its details, its consent, and why it went where it went. */
 export function AdminLeadDrawer({ lead, onClose }: { lead: Lead | null; onClose: () => void }) {

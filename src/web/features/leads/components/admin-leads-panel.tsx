@@ -9,12 +9,12 @@ import { useBusinessTimeZone } from '@web/features/admin/api';
 import { listView } from '@web/lib/list-view';
 import { Info, UserPlus } from 'lucide-react';
 import { useMemo, useState } from 'react';
+import { UnfitReasonsBar } from '../../explanation/components/unfit-reasons-bar';
 import { adminLeadsQuery } from '../api';
 import { AdminLeadDrawer } from './admin-lead-drawer';
 import { AssignLeadDialog } from './assign-lead-dialog';
 import { LeadsFilterBar, type LeadsListState, LeadsPager } from './leads-list-controls';
 import { type LeadColumn, LeadsTable } from './leads-table';
-import { UnfitReasonsBar } from './unfit-reasons-bar';
 
 /** A business time that wraps between its date and its hour, never inside either. */
 function WhenText({ iso, timeZone }: { iso: string; timeZone: string }) {

@@ -21,10 +21,11 @@ import {
 } from '@web/components/ui/select';
 import { Spinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
+import { leadFitQuery } from '@web/features/explanation/api';
 import { errorMessage } from '@web/lib/api-client';
 import { TriangleAlert } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
-import { leadFitQuery, useAssignLead } from '../api';
+import { useAssignLead } from '../api';
 import { agentOptionDetail, assignWarnings } from '../assign-warnings';
 
 /**

@@ -4,13 +4,16 @@ import { useQuery } from '@tanstack/react-query';
 import { LoadError } from '@web/components/ui/load-error';
 import { Skeleton } from '@web/components/ui/skeleton';
 import { useBusinessTimeZone } from '@web/features/admin/api';
+import {
+  CallOrMessageEntry,
+  callOrMessageIcon,
+} from '@web/features/calls/components/call-or-message-entry';
 import { leadActivityQuery } from '@web/features/delivery/api';
 import {
   channelLabel,
   DeliveryStatusBadge,
 } from '@web/features/delivery/components/delivery-status-badge';
 import { WhenText } from '@web/features/delivery/components/when-text';
-import { TelephonyEntry, telephonyIcon } from '@web/features/telephony/components/telephony-entry';
 import { cn } from '@web/lib/utils';
 import { ArrowRightLeft, Mail, Webhook } from 'lucide-react';
 
@@ -59,7 +62,7 @@ function DeliveryEntry({ entry }: { entry: Extract<ActivityEntry, { type: 'deliv
 function EntryIcon({ entry }: { entry: ActivityEntry }) {
   const Icon =
     entry.type === 'message' || entry.type === 'call'
-      ? telephonyIcon(entry)
+      ? callOrMessageIcon(entry)
       : entry.type === 'status'
         ? ArrowRightLeft
         : entry.channel === 'EMAIL'
@@ -125,7 +128,7 @@ export function LeadActivity({ leadId }: { leadId: number }) {
                 {entry.type === 'status' ? (
                   <StatusEntry entry={entry} />
                 ) : entry.type === 'message' || entry.type === 'call' ? (
-                  <TelephonyEntry entry={entry} />
+                  <CallOrMessageEntry entry={entry} />
                 ) : (
                   <DeliveryEntry entry={entry} />
                 )}

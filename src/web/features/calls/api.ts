@@ -1,9 +1,4 @@
 import type { AgentServices, CallEntry, Profile } from '@shared/contracts/calls';
-import type {
-  FollowUpResponse,
-  FollowUpSettings,
-  FollowUpStats,
-} from '@shared/contracts/follow-ups';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@web/lib/api-client';
 import { getQueryFn } from '@web/lib/query-client';
@@ -21,21 +16,6 @@ export function useSaveProfile() {
     mutationFn: (body: { phone: string | null }) =>
       apiJson<Profile>('PUT', '/api/agent/profile', body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: agentServicesQuery.queryKey }),
-  });
-}
-
-export const followUpQuery = queryOptions({
-  queryKey: ['/api/agent/follow-up'] as const,
-  queryFn: getQueryFn<FollowUpResponse>({ on401: 'throw' }),
-  staleTime: 0,
-});
-
-export function useSaveFollowUp() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: FollowUpSettings) =>
-      apiJson<FollowUpResponse>('PUT', '/api/agent/follow-up', body),
-    onSuccess: (saved) => queryClient.setQueryData(followUpQuery.queryKey, saved),
   });
 }
 
@@ -73,10 +53,3 @@ export function useStartCall(leadId: number) {
       ]),
   });
 }
-
-/** The admins' follow-up figures (Deliveries screen). */
-export const followUpStatsQuery = queryOptions({
-  queryKey: ['/api/admin/follow-ups'] as const,
-  queryFn: getQueryFn<FollowUpStats>({ on401: 'throw' }),
-  staleTime: 0,
-});

@@ -7,7 +7,7 @@ import { toast } from '@web/components/ui/use-toast';
 import { errorMessage } from '@web/lib/api-client';
 import { PauseCircle, PlayCircle } from 'lucide-react';
 import { useId, useState } from 'react';
-import { pauseQuery, usePauseDeliveries, useResumeDeliveries } from '../pause-api';
+import { pauseQuery, usePauseDeliveries, useResumeDeliveries } from '../api';
 
 const dayFormat = new Intl.DateTimeFormat('en-US', {
   month: 'short',

@@ -17,7 +17,7 @@ import { toast } from '@web/components/ui/use-toast';
 import { errorMessage } from '@web/lib/api-client';
 import { Pencil } from 'lucide-react';
 import { useState } from 'react';
-import { useSetLicensedStates } from '../licences-api';
+import { useSetLicensedStates } from '../api';
 
 const dayFormat = new Intl.DateTimeFormat('en-US', {
   month: 'short',

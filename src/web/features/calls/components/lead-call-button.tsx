@@ -6,8 +6,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Button } from '@web/components/ui/button';
 import { Spinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
-import { agentServicesQuery, useStartCall } from '@web/features/telephony/api';
-import { LeadCallLog } from '@web/features/telephony/components/lead-call-log';
+import { agentServicesQuery, useStartCall } from '@web/features/calls/api';
+import { LeadCallLog } from '@web/features/calls/components/lead-call-log';
 import { errorMessage } from '@web/lib/api-client';
 import { Phone } from 'lucide-react';
 

@@ -5,7 +5,7 @@ import { useBusinessTimeZone } from '@web/features/admin/api';
 import { WhenText } from '@web/features/delivery/components/when-text';
 import { useEffect, useRef } from 'react';
 import { leadCallsQuery } from '../api';
-import { CALL_LABEL, callLength } from './telephony-entry';
+import { CALL_LABEL, callLength } from './call-or-message-entry';
 
 /**
  * The lead's call log in its drawer (docs/domain.md, Follow-up messages and calls): when, outcome, length, and each recording played

@@ -2,7 +2,7 @@
 import type { AdminAgent } from '@shared/contracts/admin';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@web/lib/api-client';
-import { adminAgentsQuery } from './api';
+import { adminAgentsQuery } from '../admin/api';
 
 export function useSetLicensedStates() {
   const queryClient = useQueryClient();

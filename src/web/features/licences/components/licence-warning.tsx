@@ -3,7 +3,7 @@ import { US_STATES } from '@shared/domain';
 import { useQuery } from '@tanstack/react-query';
 import { ShieldAlert } from 'lucide-react';
 import type { z } from 'zod';
-import { agentPreferencesQuery } from '../api';
+import { agentPreferencesQuery } from '../../agent/api';
 
 type PreferencesAnswer = z.infer<typeof preferencesResponse>;
 

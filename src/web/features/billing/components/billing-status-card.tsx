@@ -9,7 +9,7 @@ import { cn } from '@web/lib/utils';
 import { AlertTriangle, CheckCircle2, Clock, CreditCard, XCircle } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, useSearch } from 'wouter';
-import { agentBillingQuery, useOpenBillingPortal } from '../billing-api';
+import { agentBillingQuery, useOpenBillingPortal } from '../api';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', {
   month: 'short',

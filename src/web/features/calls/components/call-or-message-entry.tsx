@@ -44,7 +44,7 @@ export function callLength(seconds: number | null): string | null {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
 
-export function telephonyIcon(entry: MessageEntry | CallActivity): LucideIcon {
+export function callOrMessageIcon(entry: MessageEntry | CallActivity): LucideIcon {
   if (entry.type === 'call') return Phone;
   return entry.outbound ? MessageSquare : MessageSquareReply;
 }
@@ -107,6 +107,6 @@ function CallLine({ entry }: { entry: CallActivity }) {
 }
 
 /** A follow-up message or a call on the lead's timeline (docs/domain.md, Follow-up messages and calls). */
-export function TelephonyEntry({ entry }: { entry: MessageEntry | CallActivity }) {
+export function CallOrMessageEntry({ entry }: { entry: MessageEntry | CallActivity }) {
   return entry.type === 'call' ? <CallLine entry={entry} /> : <MessageLine entry={entry} />;
 }
