@@ -173,7 +173,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(licencesRoutes);
   await app.register(agentPauseRoutes);
   await app.register(agentReturnsRoutes);
-  await app.register(adminReturnsRoutes, { events });
+  await app.register(adminReturnsRoutes, { events, email: leadPorts.email });
   await app.register(adminSubscriptionRoutes);
   // Stripe Billing (docs/domain.md, Billing), when configured: subscribing goes through Checkout
   const billing = createBilling(opts.database.db, opts.config);

@@ -8,6 +8,7 @@
  */
 import type { AppConfig } from '../config/env';
 import type { JobQueue } from '../jobs/job-queue';
+import type { EmailSender } from '../lib/email-sender';
 import { twilioSmsSender } from '../modules/calls/calls.service';
 import {
   type DeliveryPorts,
@@ -25,11 +26,13 @@ export interface LeadPorts {
   events: LeadEvents;
   delivery: DeliveryPorts;
   followUp: FollowUpPorts;
+  /** SMTP, null without SMTP_URL: the notices other modules send (a return's decision) */
+  email: EmailSender | null;
 }
 
 export function registerLeadEventHandlers(
   events: LeadEvents,
-  ports: Omit<LeadPorts, 'events'>,
+  ports: Omit<LeadPorts, 'events' | 'email'>,
 ): void {
   events.on('leadsAssigned', notifyLeadsAssigned);
   events.on('leadsAssigned', (tx, assigned) => enqueueLeadDeliveries(tx, ports.delivery, assigned));
@@ -45,16 +48,12 @@ export function createLeadPorts(
   queue: JobQueue,
   runtime: Partial<DeliveryRuntime> = {},
 ): LeadPorts {
+  const email = smtpEmailSender(config.SMTP_URL);
   const ports = {
     delivery: deliveryPorts(config, queue, runtime),
-    followUp: {
-      config,
-      queue,
-      email: smtpEmailSender(config.SMTP_URL),
-      sms: twilioSmsSender(config),
-    },
+    followUp: { config, queue, email, sms: twilioSmsSender(config) },
   };
   const events = createLeadEvents();
   registerLeadEventHandlers(events, ports);
-  return { events, ...ports };
+  return { events, email, ...ports };
 }

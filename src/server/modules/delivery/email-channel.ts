@@ -53,22 +53,6 @@ export function smtpEmailSender(smtpUrl: string | undefined): EmailSender | null
   };
 }
 
-/**
- * A plain message to a user over the same pooled transport (the decision on a return: docs/domain.md, Returns and credits).
- * Best effort: false when SMTP refused it.
- */
-export async function sendNoticeEmail(
-  smtpUrl: string,
-  message: { from: string; to: string; subject: string; text: string },
-): Promise<boolean> {
-  try {
-    await transportFor(smtpUrl).sendMail(message);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Closes the pooled SMTP connections (at shutdown). */
 export function closeEmailTransports(): void {
   for (const transport of transports.values()) transport.close();

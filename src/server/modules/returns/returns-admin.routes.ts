@@ -7,6 +7,7 @@ import {
   returnDecisionBody,
 } from '../../../shared/contracts/returns';
 import type { LeadEvents } from '../../events/lead-events';
+import type { EmailSender } from '../../lib/email-sender';
 import { currentUser, requireRole } from '../../plugins/auth';
 import { decideReturn, returnsQueue } from './returns.service';
 
@@ -15,10 +16,10 @@ const returnParams = z.object({
 });
 
 /** The admin's Returns queue (docs/domain.md, Returns and credits): list by status, approve or deny with a note. */
-export const adminReturnsRoutes: FastifyPluginAsyncZod<{ events: LeadEvents }> = async (
-  app,
-  opts,
-) => {
+export const adminReturnsRoutes: FastifyPluginAsyncZod<{
+  events: LeadEvents;
+  email: EmailSender | null;
+}> = async (app, opts) => {
   const admin = { onRequest: requireRole('ADMIN') };
 
   app.get(
@@ -41,7 +42,7 @@ export const adminReturnsRoutes: FastifyPluginAsyncZod<{ events: LeadEvents }> =
       const outcome = await decideReturn(
         app.db,
         app.config,
-        opts.events,
+        { events: opts.events, email: opts.email },
         currentUser(request).id,
         request.params.id,
         request.body,

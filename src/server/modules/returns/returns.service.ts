@@ -15,8 +15,8 @@ import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
 import type { LeadEvents } from '../../events/lead-events';
 import { AppError, notFound } from '../../lib/app-error';
+import type { EmailSender } from '../../lib/email-sender';
 import { runAssignment } from '../assignment/run-assignment.service';
-import { sendNoticeEmail } from '../delivery/notice-email.service';
 import { recordReturnDenied, recordReturnRequested, returnLead } from '../leads/lead-life.service';
 import { notifyReturnDecided } from '../notifications/notifications.service';
 import {
@@ -41,7 +41,7 @@ export const MAX_RATE = 0.3;
 
 export type ReturnsConfig = Pick<
   AppConfig,
-  'RETURN_WINDOW_DAYS' | 'BUSINESS_TZ' | 'ENROLLMENT_WINDOWS' | 'SMTP_URL' | 'MAIL_FROM'
+  'RETURN_WINDOW_DAYS' | 'BUSINESS_TZ' | 'ENROLLMENT_WINDOWS' | 'MAIL_FROM'
 >;
 
 const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
@@ -161,11 +161,12 @@ export interface DecisionOutcome {
 export async function decideReturn(
   db: Db,
   config: ReturnsConfig,
-  events: LeadEvents,
+  ports: { events: LeadEvents; email: EmailSender | null },
   adminId: number,
   returnId: number,
   decision: { approve: boolean; note?: string | null },
 ): Promise<DecisionOutcome> {
+  const { events } = ports;
   const note = decision.note?.trim() || null;
   await db.transaction(async (tx) => {
     const found = await lockReturn(tx, returnId);
@@ -197,12 +198,15 @@ export async function decideReturn(
   }
   const row = await findQueueRow(db, returnId);
   if (!row) throw notFound('Return');
-  await emailDecision(config, row);
+  if (ports.email) await emailDecision(config, ports.email, row);
   return { decided: toAdminReturn(row), runError };
 }
 
-async function emailDecision(config: ReturnsConfig, row: QueueRow): Promise<void> {
-  if (!config.SMTP_URL) return;
+async function emailDecision(
+  config: ReturnsConfig,
+  email: EmailSender,
+  row: QueueRow,
+): Promise<void> {
   const approved = row.status === 'APPROVED';
   const lines = [
     `Your return of ${row.leadName} (${returnReasonLabel(row.reason)}) was ${approved ? 'approved' : 'denied'}.`,
@@ -211,10 +215,13 @@ async function emailDecision(config: ReturnsConfig, row: QueueRow): Promise<void
       : 'The lead stays in My Leads.',
   ];
   if (row.decisionNote) lines.push('', `Note: ${row.decisionNote}`);
-  await sendNoticeEmail(config.SMTP_URL, {
-    from: config.MAIL_FROM,
-    to: row.agentEmail,
-    subject: `Return ${approved ? 'approved' : 'denied'}: ${row.leadName}`,
-    text: lines.join('\n'),
-  });
+  // best effort: the decision stands when SMTP refuses the notice (the bell has it)
+  await email
+    .send({
+      from: config.MAIL_FROM,
+      to: row.agentEmail,
+      subject: `Return ${approved ? 'approved' : 'denied'}: ${row.leadName}`,
+      text: lines.join('\n'),
+    })
+    .catch(() => null);
 }
