@@ -24,6 +24,7 @@ import {
   type FitProfile,
   fitLead,
   fitProfile,
+  LEAD_CONDITION_AGENT_FIELDS,
   LEAD_CONDITION_READS,
   LEAD_CONDITIONS,
   type LeadReason,
@@ -169,10 +170,14 @@ const FITS = MISFIT_REASONS.length;
  * rule any agent passes: the index into MISFIT_REASONS of the condition at which the last agents
  * drop out, or FITS (some agent with quota left fits). Agents are narrowed condition by
  * condition, and each narrowing is kept by the lead fields the conditions so far read, so a group
- * costs a few look-ups, not a pass over the agents.
+ * costs a few look-ups, not a pass over the agents. Before the last condition the agents left are
+ * cut to one of each kind (equal in the fields that condition reads, and in having quota left):
+ * the last condition sees every distinct value of its field (every age), and a few kinds of agent
+ * answer it as well as thousands.
  */
 export function classifyGroups(agents: FitProfile[], groups: FitLead[]): number[] {
   const reasons = Object.keys(LEAD_CONDITIONS) as LeadReason[];
+  const last = reasons[reasons.length - 1];
   const idx = (r: MisfitReason) => MISFIT_REASONS.indexOf(r);
   let agentLevel = -1;
   const pool: FitProfile[] = [];
@@ -183,12 +188,32 @@ export function classifyGroups(agents: FitProfile[], groups: FitLead[]): number[
   // no agent at all: nobody is active
   if (pool.length === 0) return groups.map(() => Math.max(agentLevel, 0));
   const narrowed = new Map<string, FitProfile[]>();
-  const fitsWithQuota = new Map<string, boolean>();
+  const kinds = new Map<string, { agent: FitProfile; quotaLeft: boolean }[]>();
+  const answers = new Map<string, number>();
+  // a condition's key part: the values of the lead fields it reads
+  const fieldsOf = new Map(reasons.map((r) => [r, LEAD_CONDITION_READS[r]]));
+  const keyOf = (reason: LeadReason, lead: FitLead) => {
+    const fields = fieldsOf.get(reason) ?? [];
+    let part = '';
+    for (const f of fields) part += `\u0001${lead[f]}`;
+    return part;
+  };
+  const narrowing = reasons.slice(0, -1);
+  // an agent's kind for the last condition: its fields that condition reads, and quota left
+  const kindCache = new Map<FitProfile, string>();
+  const kindOf = (a: FitProfile) => {
+    let kind = kindCache.get(a);
+    if (kind === undefined) {
+      kind = `${JSON.stringify(LEAD_CONDITION_AGENT_FIELDS[last].map((f) => a[f]))}${CAPACITY_CONDITIONS.QUOTA_FULL(a)}`;
+      kindCache.set(a, kind);
+    }
+    return kind;
+  };
   return groups.map((lead) => {
     let left = pool;
     let key = '';
-    for (const reason of reasons) {
-      key += `\u0001${LEAD_CONDITION_READS[reason].map((f) => lead[f]).join('\u0002')}`;
+    for (const reason of narrowing) {
+      key += keyOf(reason, lead);
       let next = narrowed.get(key);
       if (!next) {
         const from = left;
@@ -198,12 +223,30 @@ export function classifyGroups(agents: FitProfile[], groups: FitLead[]): number[
       if (next.length === 0) return idx(reason);
       left = next;
     }
-    let open = fitsWithQuota.get(key);
-    if (open === undefined) {
-      open = left.some((a) => CAPACITY_CONDITIONS.QUOTA_FULL(a));
-      fitsWithQuota.set(key, open);
+    let few = kinds.get(key);
+    if (!few) {
+      const seen = new Map<string, { agent: FitProfile; quotaLeft: boolean }>();
+      for (const a of left) {
+        const kind = kindOf(a);
+        if (!seen.has(kind))
+          seen.set(kind, { agent: a, quotaLeft: CAPACITY_CONDITIONS.QUOTA_FULL(a) });
+      }
+      few = [...seen.values()];
+      kinds.set(key, few);
     }
-    return open ? FITS : idx('QUOTA_FULL');
+    const full = key + keyOf(last, lead);
+    let answer = answers.get(full);
+    if (answer === undefined) {
+      const passing = few.filter((k) => LEAD_CONDITIONS[last](k.agent, lead));
+      answer =
+        passing.length === 0
+          ? idx(last)
+          : passing.some((k) => k.quotaLeft)
+            ? FITS
+            : idx('QUOTA_FULL');
+      answers.set(full, answer);
+    }
+    return answer;
   });
 }
 

@@ -5,7 +5,9 @@
  *   s  the agent's ACTIVE subscription (left join: null when none)
  *   p  its package (left join)
  *   pr the agent's preferences (left join: null when never saved)
- * Every condition is a boolean that is never null, so it can be negated and composed. The
+ * Each condition is a boolean that is never null once the conditions before it hold (p is then
+ * the ACTIVE subscription's package; pr may still be missing, and every pr condition answers
+ * that first), so it can be negated in order (firstMisfitSql's CASE) and joined (fitsSql). The
  * capacity condition (quota left today) is not here: its callers count today's leads themselves.
  * test/fit-rule.test.ts runs these against the TypeScript definition on random instances.
  */
@@ -34,9 +36,12 @@ export function fitSqlParams(lead: FitLead, ctx: FitContext): FitSqlParams {
   };
 }
 
-/** A preference list in SQL: empty (or never saved) means any. */
-const anyOf = (list: SQL, value: SQL) =>
-  sql`coalesce(cardinality(${list}), 0) = 0 or ${value} = any(${list})`;
+/**
+ * A preference (pr) list in SQL: never saved, or empty, means any. The lists are NOT NULL, so
+ * the condition is null only where pr is: `pr.user_id is null` answers that first.
+ */
+const anyPreferred = (list: SQL, value: SQL) =>
+  sql`pr.user_id is null or cardinality(${list}) = 0 or ${value} = any(${list})`;
 
 /** normalizeCity in SQL: trim, collapse inner whitespace, lowercase. */
 export const normalizedCitySql = (city: SQL) =>
@@ -50,18 +55,19 @@ export const AGENT_CONDITIONS_SQL: Record<AgentReason, Render> = {
     sql`not (u.paused_at is not null
              and (u.paused_until is null or u.paused_until > ${p.now.toISOString()}::timestamptz))`,
   ENROLLMENT_WINDOW: (p) =>
-    sql`not (coalesce(p.enrollment_only, false)
-             and coalesce(p.category::text = any(${`{${p.closedCategories.join(',')}}`}::text[]), false))`,
+    sql`not (p.enrollment_only
+             and p.category::text = any(${`{${p.closedCategories.join(',')}}`}::text[]))`,
 };
 
 export const LEAD_CONDITIONS_SQL: Record<LeadReason, Render> = {
   CATEGORY: (p) =>
-    sql`coalesce(p.category = ${p.lead.category}::lead_category, false)
-        and (${anyOf(sql`pr.categories`, sql`${p.lead.category}::lead_category`)})`,
-  LICENCE: (p) => anyOf(sql`u.licensed_states`, sql`${p.lead.state}::text`),
-  STATE: (p) => anyOf(sql`pr.states`, sql`${p.lead.state}::text`),
+    sql`p.category = ${p.lead.category}::lead_category
+        and (${anyPreferred(sql`pr.categories`, sql`${p.lead.category}::lead_category`)})`,
+  LICENCE: (p) =>
+    sql`cardinality(u.licensed_states) = 0 or ${p.lead.state}::text = any(u.licensed_states)`,
+  STATE: (p) => anyPreferred(sql`pr.states`, sql`${p.lead.state}::text`),
   CITY: (p) =>
-    sql`coalesce(cardinality(pr.cities), 0) = 0 or exists (
+    sql`pr.user_id is null or cardinality(pr.cities) = 0 or exists (
           select 1 from unnest(pr.cities) c where ${normalizedCitySql(sql`c`)} = ${p.lead.city}::text)`,
   AGE: (p) =>
     sql`(pr.age_min is null or ${p.lead.age}::int >= pr.age_min)

@@ -120,6 +120,18 @@ export const LEAD_CONDITION_READS: Record<LeadReason, (keyof FitLead)[]> = {
   AGE: ['age'],
 };
 
+/**
+ * The agent fields each lead condition reads: agents equal in them pass or fail it together (the
+ * explanation asks one of each kind).
+ */
+export const LEAD_CONDITION_AGENT_FIELDS: Record<LeadReason, (keyof FitProfile)[]> = {
+  CATEGORY: ['category', 'categories'],
+  LICENCE: ['licensedStates'],
+  STATE: ['states'],
+  CITY: ['normalizedCities'],
+  AGE: ['ageMin', 'ageMax'],
+};
+
 /** The capacity condition: a lead still waiting needs quota left today. */
 export const CAPACITY_CONDITIONS = {
   QUOTA_FULL: (a: FitProfile) => a.assignedToday < a.quota,
@@ -128,10 +140,14 @@ export const CAPACITY_CONDITIONS = {
 export type AgentReason = keyof typeof AGENT_CONDITIONS;
 export type LeadReason = keyof typeof LEAD_CONDITIONS;
 
+/** The conditions as ordered lists, made once (asking the rule is on hot paths). */
+const AGENT_CHECKS = Object.entries(AGENT_CONDITIONS) as [AgentReason, AgentCheck][];
+const LEAD_CHECKS = Object.entries(LEAD_CONDITIONS) as [LeadReason, LeadCheck][];
+
 /** The agent, ready to be checked against many leads. */
 export function fitProfile(agent: FitAgent, ctx: FitContext, assignedToday = 0): FitProfile {
   let agentReason: MisfitReason | null = null;
-  for (const [reason, holds] of Object.entries(AGENT_CONDITIONS) as [AgentReason, AgentCheck][]) {
+  for (const [reason, holds] of AGENT_CHECKS) {
     if (!holds(agent, ctx)) {
       agentReason = reason;
       break;
@@ -147,7 +163,7 @@ export function fitProfile(agent: FitAgent, ctx: FitContext, assignedToday = 0):
 
 /** The first lead condition the agent fails for this lead; null when every one holds. */
 export function firstLeadMisfit(a: FitProfile, lead: FitLead): LeadReason | null {
-  for (const [reason, holds] of Object.entries(LEAD_CONDITIONS) as [LeadReason, LeadCheck][]) {
+  for (const [reason, holds] of LEAD_CHECKS) {
     if (!holds(a, lead)) return reason;
   }
   return null;
@@ -176,13 +192,46 @@ export function firstMisfit(
 export function everyMisfit(agent: FitAgent, ctx: FitContext, lead: FitLead): MisfitReason[] {
   const profile = fitProfile(agent, ctx);
   const out: MisfitReason[] = [];
-  for (const [reason, holds] of Object.entries(AGENT_CONDITIONS) as [AgentReason, AgentCheck][]) {
+  for (const [reason, holds] of AGENT_CHECKS) {
     if (!holds(agent, ctx)) out.push(reason);
   }
-  for (const [reason, holds] of Object.entries(LEAD_CONDITIONS) as [LeadReason, LeadCheck][]) {
+  for (const [reason, holds] of LEAD_CHECKS) {
     if (!holds(profile, lead)) out.push(reason);
   }
   return out;
+}
+
+/** One lead field's test: whether a value passes every lead condition that reads that field. */
+export type FieldTests = {
+  [F in keyof FitLead]: (value: FitLead[F]) => boolean;
+};
+
+/**
+ * The lead conditions for one agent and one lead category, field by field: each lead condition
+ * reads one field (LEAD_CONDITION_READS), so a lead fits when each of its fields passes, and a
+ * caller with many leads can test each distinct value once (the preview does). A condition that
+ * reads two fields cannot be split so: this throws, and its callers must ask firstLeadMisfit.
+ */
+export function fieldTests(profile: FitProfile, category: FitLead['category']): FieldTests {
+  const base: FitLead = { category, state: '', city: '', age: 0 };
+  const byField = new Map<keyof FitLead, LeadCheck[]>();
+  for (const [reason, holds] of LEAD_CHECKS) {
+    const fields = LEAD_CONDITION_READS[reason];
+    if (fields.length !== 1) throw new Error(`${reason} reads ${fields.length} lead fields`);
+    const list = byField.get(fields[0]) ?? [];
+    list.push(holds);
+    byField.set(fields[0], list);
+  }
+  const test =
+    <F extends keyof FitLead>(field: F) =>
+    (value: FitLead[F]) =>
+      (byField.get(field) ?? []).every((holds) => holds(profile, { ...base, [field]: value }));
+  return {
+    category: test('category'),
+    state: test('state'),
+    city: test('city'),
+    age: test('age'),
+  };
 }
 
 /** A lead as the rule compares it: its city normalized. */

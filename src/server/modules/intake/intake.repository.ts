@@ -58,13 +58,16 @@ export async function pickAgent(tx: Db, input: PickInput): Promise<PickedAgent |
     tx,
     sql`with fit as (
           select u.id, p.leads_per_day as q
-            from users u
-            join subscriptions s on s.user_id = u.id and s.status = 'ACTIVE'
-            join packages p on p.id = s.package_id
-            left join preferences pr on pr.user_id = u.id
-           where u.role = 'AGENT'
-             and p.category = ${input.fit.lead.category}::lead_category
+            from packages p
+            join subscriptions s on s.package_id = p.id and s.status = 'ACTIVE'
+            left join preferences pr on pr.user_id = s.user_id
+            -- each subscriber's account read by its key (offset 0 keeps it so): the packages of
+            -- the lead's category and the preferences narrow the agents first, not a pass over
+            -- every account
+            cross join lateral (select * from users where users.id = s.user_id offset 0) u
+           where p.category = ${input.fit.lead.category}::lead_category
              and p.leads_per_day > 0
+             and u.role = 'AGENT'
              and u.id <> all(${exclude}::int[])
              and ${fitsSql(input.fit)}),
         counted as (

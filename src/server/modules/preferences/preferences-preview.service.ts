@@ -5,7 +5,7 @@ import type {
 import { LEAD_CATEGORIES } from '../../../shared/domain';
 import type { Db } from '../../db/client';
 import { businessDate } from '../../lib/business-time';
-import { firstLeadMisfit, fitProfile } from '../fit/fit-rule.service';
+import { fieldTests, fitProfile } from '../fit/fit-rule.service';
 import { agentPackageFacts } from './preferences-preview.repository';
 import { matchedPerDay } from './preview-counts';
 
@@ -71,7 +71,10 @@ export async function previewPreferences(
   const perDay = await matchedPerDay(
     db,
     categories,
-    (lead) => firstLeadMisfit(profiles.get(lead.category)!, lead) === null,
+    (category) => {
+      const profile = profiles.get(category);
+      return profile ? fieldTests(profile, category) : null;
+    },
     from,
     to,
     PREVIEW_DAYS,

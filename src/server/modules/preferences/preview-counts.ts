@@ -6,7 +6,7 @@
  */
 import type { LeadCategory } from '../../../shared/domain';
 import type { Db } from '../../db/client';
-import type { FitLead } from '../fit/fit-rule.service';
+import type { FieldTests } from '../fit/fit-rule.service';
 import { categoryDayCounts } from './preferences-preview.repository';
 
 /** How old the counts may get before a refresh starts (a new lead shows within about this). */
@@ -19,8 +19,11 @@ interface Counts {
   timeZone: string;
   at: number;
   d: Uint8Array;
-  state: string[];
-  city: string[];
+  /** each row's state and city as an index into `states` and `cities` (each distinct once) */
+  state: Uint16Array;
+  city: Uint32Array;
+  states: string[];
+  cities: string[];
   age: Uint16Array;
   n: Uint32Array;
 }
@@ -48,15 +51,27 @@ async function load(
     timeZone,
     at,
     d: new Uint8Array(rows.length),
-    state: new Array(rows.length),
-    city: new Array(rows.length),
+    state: new Uint16Array(rows.length),
+    city: new Uint32Array(rows.length),
+    states: [],
+    cities: [],
     age: new Uint16Array(rows.length),
     n: new Uint32Array(rows.length),
   };
+  const stateIndex = new Map<string, number>();
+  const cityIndex = new Map<string, number>();
+  const indexOf = (index: Map<string, number>, list: string[], value: string) => {
+    let at = index.get(value);
+    if (at === undefined) {
+      at = list.push(value) - 1;
+      index.set(value, at);
+    }
+    return at;
+  };
   rows.forEach((r, i) => {
     counts.d[i] = r.d;
-    counts.state[i] = r.state;
-    counts.city[i] = r.city;
+    counts.state[i] = indexOf(stateIndex, counts.states, r.state);
+    counts.city[i] = indexOf(cityIndex, counts.cities, r.city);
     counts.age[i] = Math.max(0, Math.min(65_535, r.age));
     counts.n[i] = r.n;
   });
@@ -102,11 +117,15 @@ async function countsFor(
   return (slot.loading ?? Promise.resolve(slot.counts)) as Promise<Counts>;
 }
 
-/** Leads the predicate accepts on each day of the window (index 0: `from`). */
+/**
+ * Leads whose fields pass `testsFor(category)` on each day of the window (index 0: `from`); a
+ * category without tests is not counted. Each distinct state, city and age is tested once, then
+ * the rows are summed by table look-ups: a month of counts is hundreds of thousands of rows.
+ */
 export async function matchedPerDay(
   db: Db,
   categories: LeadCategory[],
-  fits: (lead: FitLead) => boolean,
+  testsFor: (category: LeadCategory) => FieldTests | null,
   from: string,
   to: string,
   days: number,
@@ -114,15 +133,18 @@ export async function matchedPerDay(
 ): Promise<number[]> {
   const perDay = new Array<number>(days).fill(0);
   const all = await Promise.all(categories.map((c) => countsFor(db, c, from, to, days, timeZone)));
-  const lead: FitLead = { category: categories[0], state: '', city: '', age: 0 };
   all.forEach((c, k) => {
-    lead.category = categories[k];
+    const tests = testsFor(categories[k]);
+    if (!tests?.category(categories[k])) return;
+    const stateOk = Uint8Array.from(c.states, (s) => (tests.state(s) ? 1 : 0));
+    const cityOk = Uint8Array.from(c.cities, (city) => (tests.city(city) ? 1 : 0));
+    const ageOk = new Uint8Array(65_536);
     for (let i = 0; i < c.n.length; i++) {
-      if (c.d[i] >= days) continue;
-      lead.state = c.state[i];
-      lead.city = c.city[i];
-      lead.age = c.age[i];
-      if (fits(lead)) perDay[c.d[i]] += c.n[i];
+      if (c.d[i] >= days || !stateOk[c.state[i]] || !cityOk[c.city[i]]) continue;
+      const age = c.age[i];
+      // 0: not tested yet, 1: fails, 2: passes
+      if (ageOk[age] === 0) ageOk[age] = tests.age(age) ? 2 : 1;
+      if (ageOk[age] === 2) perDay[c.d[i]] += c.n[i];
     }
   });
   return perDay;
