@@ -322,13 +322,17 @@ describe('intake: the same rules', () => {
 
     const samePhone = await postLead(key, intakeLead({ phone: first.phone }));
     expect(samePhone.statusCode).toBe(422);
-    expect(samePhone.json()).toMatchObject({
+    // the vendor learns "duplicate", never which lead, field or source (issue 24 item 11)
+    expect(samePhone.json()).toEqual({
       reason: 'duplicate',
-      message: `The lead is refused: duplicate of lead ${id} (same phone)`,
+      message:
+        'The lead is refused: a lead with the same phone or email was received in the last 30 days',
+      errors: [],
     });
+    expect(samePhone.body).not.toContain(String(id));
     const sameEmail = await postLead(key, intakeLead({ email: first.email.toUpperCase() }));
     expect(sameEmail.statusCode).toBe(422);
-    expect(sameEmail.json()).toMatchObject({ reason: 'duplicate', errors: [{ field: 'email' }] });
+    expect(sameEmail.json()).toMatchObject({ reason: 'duplicate', errors: [] });
 
     // an import's lead counts too
     const imported = await importCsv([row()]);
@@ -360,16 +364,13 @@ describe('intake: the same rules', () => {
     expect(n).toBe(1);
   });
 
-  it('answers 422 dnc for a phone on the do-not-call list', async () => {
+  it('answers 422 refused for a phone on the do-not-call list, without saying why', async () => {
     const { key, sourceId } = await newSource();
     const blocked = uniquePhone();
     await db().execute(sql`insert into dnc_numbers (phone) values (${e164(blocked)})`);
     const res = await postLead(key, intakeLead({ phone: blocked }));
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toMatchObject({
-      reason: 'dnc',
-      errors: [{ field: 'phone', message: 'The phone number is on the do-not-call list' }],
-    });
+    expect(res.json()).toEqual({ reason: 'refused', message: 'The lead is refused', errors: [] });
     expect(await refusals({ sourceId })).toEqual({ DNC: 1 });
   });
 });

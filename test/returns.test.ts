@@ -297,6 +297,34 @@ describe('the admin decision', () => {
     expect(again.statusCode).toBe(201);
   });
 
+  it('a lead that was ever CONVERTED cannot be returned, even set back to CONTACTED (issue 24 item 10)', async () => {
+    const admin = await loginAdmin(ctx);
+    const agent = await subscribedAgent();
+    const [sold, later] = await leadsOf(agent.id, 10);
+    const set = (id: number, status: string) =>
+      agent.client.post(`/api/agent/leads/${id}/status`, { status });
+    expect((await set(sold.id, 'CONVERTED')).statusCode).toBe(200);
+    expect((await set(sold.id, 'CONTACTED')).statusCode).toBe(200);
+    const refused = await agent.client.post(`/api/agent/leads/${sold.id}/return`, {
+      reason: 'FAKE_INFO',
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toMatch(/converted lead cannot be returned/i);
+    // asked first, then converted and set back before the decision: no credit either
+    const asked = await agent.client.post(`/api/agent/leads/${later.id}/return`, {
+      reason: 'FAKE_INFO',
+    });
+    expect(asked.statusCode, asked.body).toBe(201);
+    await set(later.id, 'CONVERTED');
+    await set(later.id, 'IN_PROGRESS');
+    const approve = await admin.client.post(`/api/admin/returns/${asked.json().id}/decision`, {
+      approve: true,
+    });
+    expect(approve.statusCode).toBe(409);
+    const [row] = await db().select().from(leads).where(eq(leads.id, later.id));
+    expect(row).toMatchObject({ status: 'IN_PROGRESS', returnedAt: null });
+  });
+
   it('a returned lead keeps INVALID; a lead converted since the request cannot be approved', async () => {
     const admin = await loginAdmin(ctx);
     const agent = await subscribedAgent();

@@ -67,6 +67,13 @@ describe('admin sources', () => {
     });
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toMatch(/already exists/);
+    // renaming onto another source's name, in any case (issue 24 item 14: it answered 500)
+    const second = await createSource(admin.client);
+    const rename = await admin.client.patch(`/api/admin/sources/${second.id}`, {
+      name: first.name.toLowerCase(),
+    });
+    expect(rename.statusCode, rename.body).toBe(409);
+    expect(rename.json().message).toMatch(/already exists/);
     const bad = await admin.client.post('/api/admin/sources', { name: ' ', costPerLeadCents: -1 });
     expect(bad.statusCode).toBe(400);
     expect(

@@ -181,6 +181,18 @@ describe('who may lift a status (issue 17 item 1: an agent lifted PAST_DUE by su
     });
   }
 
+  for (const status of ['PAST_DUE', 'INACTIVE', 'CANCELED'] as const) {
+    it(`an agent cannot cancel their way out of ${status} set by an admin (DELETE, then POST)`, async () => {
+      const { agent, pkg } = await subscribed(status);
+      const cancel = await agent.client.delete('/api/agent/subscription');
+      expect(cancel.statusCode, cancel.body).toBe(409);
+      expect(cancel.json().message).toMatch(/stays as it is until an admin or a payment/);
+      expect((await rowsOf(agent.id))[0]).toMatchObject({ status, statusSetBy: 'ADMIN' });
+      const again = await agent.client.post('/api/agent/subscription', { packageId: pkg.id });
+      expect(again.json()).toMatchObject({ status });
+    });
+  }
+
   it("the agent's own cancellation is theirs to undo, and switching keeps ACTIVE", async () => {
     const { agent, other } = await subscribed();
     expect((await agent.client.delete('/api/agent/subscription')).json().status).toBe('CANCELED');

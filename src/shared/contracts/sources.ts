@@ -74,6 +74,6 @@ export type IntakeAccepted = z.infer<typeof intakeAccepted>;
 
 export const intakeRefused = z.object({
   message: z.string(),
-  reason: z.enum(['invalid', 'duplicate', 'dnc']),
+  reason: z.enum(['invalid', 'duplicate', 'refused']),
   errors: z.array(z.object({ field: z.string(), message: z.string() })),
 });

@@ -27,6 +27,13 @@ describe('isPublicAddress', () => {
     'ff02::1',
     '::ffff:127.0.0.1',
     '::ffff:10.0.0.1',
+    // IPv4-compatible IPv6 (issue 24 item 12): loopback and the metadata address in disguise
+    '::127.0.0.1',
+    '::a9fe:a9fe',
+    '::7f00:1',
+    // not global unicast
+    '100::1',
+    '4000::1',
     'not an address',
   ])('refuses %s', (address) => {
     expect(isPublicAddress(address)).toBe(false);

@@ -40,15 +40,23 @@ export function parseEndpointUrl(raw: string): URL {
  * Whether an address is on the public internet: ipaddr.js names every special range (private,
  * loopback, link-local, unique-local, CGNAT, multicast, unspecified, broadcast, reserved, the
  * IPv6 forms that embed an IPv4 address...), and only plain `unicast` passes. An IPv4-mapped IPv6
- * address is judged as the IPv4 address it carries.
+ * address is judged as the IPv4 address it carries; any other IPv6 address must be global
+ * unicast (2000::/3): the deprecated IPv4-compatible form (`::127.0.0.1`) and whatever else
+ * ipaddr.js calls plain unicast outside it are refused.
  */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range() === 'unicast';
+    return v6.range() === 'unicast' && v6.match(GLOBAL_UNICAST);
+  }
   return parsed.range() === 'unicast';
 }
+
+/** 2000::/3, where every global unicast IPv6 address lies. */
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
 
 export interface ResolvedEndpoint {
   url: URL;

@@ -44,7 +44,7 @@ export type IntakeOutcome =
   | { kind: 'duplicate'; answer: IntakeAccepted }
   | { kind: 'invalid'; errors: FieldError[] }
   /** docs/domain.md, Lead quality: a lead with the same phone or email within the window, or on the DNC list */
-  | { kind: 'refused'; reason: 'duplicate' | 'dnc'; message: string; errors: FieldError[] };
+  | { kind: 'refused'; reason: 'duplicate' | 'refused'; message: string; errors: FieldError[] };
 
 type IntakeConsentColumns = Pick<
   ReceivedLead,
@@ -202,7 +202,7 @@ function storeAndAssign(
     const hit = await findQualityHit(tx, lead, sourceId, windowDays);
     if (hit && hit.kind !== 'externalId') {
       await recordIntakeRefusal(tx, sourceId, hit.kind === 'DNC' ? 'DNC' : 'DUPLICATE');
-      return refusal(hit);
+      return refusal(hit, windowDays);
     }
     const id = await insertReceivedLead(tx, { ...lead, ...consent, sourceId });
     if (id === null) {
@@ -223,20 +223,24 @@ function storeAndAssign(
   });
 }
 
-function refusal(hit: Exclude<QualityHit, { kind: 'externalId' }>): IntakeOutcome {
+/**
+ * The vendor's answer to a refused lead. It names no other lead, no other source's data and no
+ * list (a vendor could otherwise probe which phones and emails LeadFlow holds, and which numbers
+ * are on the do-not-call list): a duplicate is "duplicate", anything else "refused". Admins see
+ * the reasons in the sources' figures.
+ */
+function refusal(
+  hit: Exclude<QualityHit, { kind: 'externalId' }>,
+  windowDays: number,
+): IntakeOutcome {
   if (hit.kind === 'DNC') {
-    return {
-      kind: 'refused',
-      reason: 'dnc',
-      message: 'The lead is refused: its phone is on the do-not-call list',
-      errors: [{ field: 'phone', message: 'The phone number is on the do-not-call list' }],
-    };
+    return { kind: 'refused', reason: 'refused', message: 'The lead is refused', errors: [] };
   }
   return {
     kind: 'refused',
     reason: 'duplicate',
-    message: `The lead is refused: duplicate of lead ${hit.id} (same ${hit.kind})`,
-    errors: [{ field: hit.kind, message: `A lead with this ${hit.kind} was received recently` }],
+    message: `The lead is refused: a lead with the same phone or email was received in the last ${windowDays} days`,
+    errors: [],
   };
 }
 

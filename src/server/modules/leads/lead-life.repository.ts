@@ -308,11 +308,14 @@ export async function returnLead(
   tx: Db,
   input: { leadId: number; agentId: number; adminId: number },
 ): Promise<boolean> {
-  const [lead] = await queryRows<{ status: LeadStatus }>(
+  const [lead] = await queryRows<{ status: LeadStatus; everConverted: boolean }>(
     tx,
-    sql`select status::text as status from leads where id = ${input.leadId} for update`,
+    sql`select status::text as status,
+               exists (select 1 from lead_history h
+                        where h.lead_id = leads.id and h.to_status = 'CONVERTED') as "everConverted"
+          from leads where id = ${input.leadId} for update`,
   );
-  if (!lead || lead.status === 'CONVERTED') return false;
+  if (!lead || lead.status === 'CONVERTED' || lead.everConverted) return false;
   await tx.execute(
     sql`with l as (
           update leads set status = 'INVALID', returned_at = now(), assigned_on = null

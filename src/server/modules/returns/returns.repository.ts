@@ -8,6 +8,8 @@ export interface OwnLead {
   status: LeadStatus;
   assignedAt: Date | string | null;
   returnedAt: Date | string | null;
+  /** the lead was CONVERTED at some time, whatever its status now */
+  everConverted: boolean;
 }
 
 /** Whether the lead is the agent's (a plain read: the drawer asks each time it opens). */
@@ -28,7 +30,9 @@ export async function lockOwnLead(
   const [row] = await queryRows<OwnLead>(
     tx,
     sql`select id::int as id, status::text as status, assigned_at as "assignedAt",
-               returned_at as "returnedAt"
+               returned_at as "returnedAt",
+               exists (select 1 from lead_history h
+                        where h.lead_id = leads.id and h.to_status = 'CONVERTED') as "everConverted"
           from leads where id = ${leadId} and agent_id = ${agentId} for update`,
   );
   return row ?? null;

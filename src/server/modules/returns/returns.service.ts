@@ -76,7 +76,9 @@ export async function requestReturn(
     await lockAgentReturns(tx, agentId);
     const lead = await lockOwnLead(tx, leadId, agentId);
     if (!lead) throw notFound('Lead');
-    if (lead.status === 'CONVERTED') throw conflict('A converted lead cannot be returned.');
+    // a sale is final: setting the lead back to another status does not make it returnable
+    if (lead.status === 'CONVERTED' || lead.everConverted)
+      throw conflict('A converted lead cannot be returned.');
     const last = await latestReturn(tx, leadId);
     if (lead.returnedAt !== null || last?.status === 'APPROVED') {
       throw conflict('This lead has already been returned.');

@@ -60,7 +60,9 @@ export async function updateSource(
     );
     return rows.length === 0 ? 'missing' : 'ok';
   } catch (err) {
-    if ((err as { code?: string }).code === '23505') return 'taken';
+    // the driver's error, or the ORM's wrapping of it (its cause)
+    const e = err as { code?: string; cause?: { code?: string } };
+    if ((e.code ?? e.cause?.code) === '23505') return 'taken';
     throw err;
   }
 }

@@ -56,6 +56,15 @@ export async function subscribe(
   return mustFind(db, agentId);
 }
 
+/** A status the agent may not lift, nor overwrite with their own cancellation. */
+function onHold(s: { status: SubscriptionStatus; statusSetBy: SubscriptionActor }): boolean {
+  return (
+    s.status === 'PAST_DUE' ||
+    s.status === 'INACTIVE' ||
+    (s.status === 'CANCELED' && s.statusSetBy !== 'AGENT')
+  );
+}
+
 function ownCancellation(s: { status: SubscriptionStatus; statusSetBy: SubscriptionActor }) {
   return s.status === 'CANCELED' && s.statusSetBy === 'AGENT';
 }
@@ -164,11 +173,23 @@ export async function cancelSubscription(
   agentId: number,
   billing?: SubscriptionBilling | null,
 ): Promise<SubscriptionSummary> {
-  if (billing) {
-    const current = await db.transaction((tx) => lockSubscription(tx, agentId));
-    if (current?.stripeSubscriptionId && current.status !== 'CANCELED') {
-      await billing.cancel(current.stripeSubscriptionId);
-    }
+  const current = await db.transaction((tx) => lockSubscription(tx, agentId));
+  // a hold (PAST_DUE, INACTIVE, a cancellation by an admin or the payment provider) is not the
+  // agent's to replace with their own cancellation: that would make it theirs to undo
+  if (current && onHold(current)) {
+    const held =
+      current.status === 'CANCELED'
+        ? 'cancelled by LeadFlow'
+        : current.status === 'PAST_DUE'
+          ? 'past due'
+          : 'inactive';
+    throw new AppError(
+      'CONFLICT',
+      `Your subscription is ${held}: it stays as it is until an admin or a payment settles it.`,
+    );
+  }
+  if (billing && current?.stripeSubscriptionId && current.status !== 'CANCELED') {
+    await billing.cancel(current.stripeSubscriptionId);
   }
   if (!(await setSubscriptionStatus(db, agentId, 'CANCELED', 'AGENT'))) {
     throw notFound('Subscription');
