@@ -3,69 +3,14 @@
  * their effect on the run and the intake, and the preferences' answer that explains them.
  */
 import { eq } from 'drizzle-orm';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { leads, users } from '../src/server/db/schema';
-import { runAssignment } from '../src/server/modules/assignment/run-assignment.service';
-import { createPackage, subscribe } from './support/admin-fixtures';
-import { createAgent, createLeads, resetAssignmentData } from './support/assignment-fixtures';
-import { uniqueEmail, uniquePhone } from './support/lead-contact';
-import { loginAdmin, registerAgent, setupTestApp } from './support/test-app';
+import { describe, expect, it } from 'vitest';
+import { users } from '../src/server/db/schema';
+import { createAgent, createLeads } from './support/assignment-fixtures';
+import { availabilityFixtures } from './support/availability-fixtures';
+import { loginAdmin, setupTestApp } from './support/test-app';
 
 const ctx = setupTestApp({ ASSIGN_ON_IMPORT: false });
-const db = () => ctx.database.db;
-const run = (now = new Date()) =>
-  runAssignment(db(), ctx.app.config, { trigger: 'MANUAL', now, events: ctx.app.leadPorts.events });
-
-beforeEach(async () => {
-  await resetAssignmentData(db());
-});
-
-async function subscribedAgent(quota = 5) {
-  const agent = await registerAgent(ctx.app, 'Pausing Agent');
-  const pkg = await createPackage(ctx, { leadsPerDay: quota });
-  await subscribe(ctx, agent.id, pkg.id);
-  return agent;
-}
-
-async function agentOf(leadId: number): Promise<number | null> {
-  const [row] = await db()
-    .select({ agentId: leads.agentId })
-    .from(leads)
-    .where(eq(leads.id, leadId));
-  return row.agentId;
-}
-
-let seq = 0;
-async function intakeKey() {
-  const admin = await loginAdmin(ctx);
-  const source = (
-    await admin.client.post('/api/admin/sources', {
-      name: `Availability ${process.pid}-${++seq}`,
-      costPerLeadCents: 100,
-    })
-  ).json();
-  return (await admin.client.post(`/api/admin/sources/${source.id}/keys`)).json().key as string;
-}
-
-function postLead(key: string, over: Record<string, unknown> = {}) {
-  return ctx.app.inject({
-    method: 'POST',
-    url: '/api/v1/leads',
-    headers: { authorization: `Bearer ${key}` },
-    payload: {
-      firstName: 'Ida',
-      lastName: 'Ray',
-      phone: uniquePhone(),
-      email: uniqueEmail('ida'),
-      city: 'Austin',
-      state: 'TX',
-      age: 67,
-      category: 'MEDICARE',
-      externalId: `avail-${process.pid}-${++seq}`,
-      ...over,
-    },
-  });
-}
+const { db, run, subscribedAgent, agentOf, intakeKey, postLead } = availabilityFixtures(ctx);
 
 describe('licensed states', () => {
   it('validates the states and answers 404 for an unknown agent', async () => {
