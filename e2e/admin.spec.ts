@@ -221,6 +221,7 @@ test('leads: import a CSV with good and bad rows, then assign a lead', async ({
   const warnings = dialog.getByTestId('assign-warnings');
   await expect(warnings).toContainText(`${agent.name} has no subscription.`);
   await expect(warnings).toContainText('You can still assign it.');
+  await expect(page.getByRole('listbox')).toBeHidden();
   await page.screenshot({ path: '.tmp/assign-dialog-1280.png' });
   await expect(submit).toBeEnabled();
   await submit.click();

@@ -214,6 +214,7 @@ test.describe('at 375 px every list is cards', () => {
     await fits(page.getByRole('listbox'));
     await option.click();
     await expect(dialog.getByTestId('assign-warnings')).toContainText('is for FINAL EXPENSE leads');
+    await expect(page.getByRole('listbox')).toBeHidden();
     await page.screenshot({ path: '.tmp/assign-dialog-375.png' });
     await fits(dialog);
     expect(await dialog.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
