@@ -2,9 +2,9 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { DeliveryChannel, DeliveryStatus } from '../../../shared/domain';
 import { type Db, queryRows } from '../../db/client';
+import { isoInstant } from '../../db/iso-instant';
 
-const ISO = (column: SQL) =>
-  sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const ISO = isoInstant;
 
 export async function leadOfAgent(db: Db, leadId: number, agentId: number): Promise<boolean> {
   const rows = await queryRows<{ id: number }>(

@@ -2,9 +2,9 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { LeadStatus, MessageChannel, MessageStatus } from '../../../shared/domain';
 import { type Db, queryRows } from '../../db/client';
+import { isoInstant } from '../../db/iso-instant';
 
-const ISO = (column: string) =>
-  sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+const ISO = (column: string) => isoInstant(sql.raw(column));
 
 export interface SettingsRow {
   enabled: boolean;

@@ -14,8 +14,9 @@ import type {
 import { type Db, intArrayLiteral, queryPreparedRows, queryRows } from '../../db/client';
 import { leadHistory, leads } from '../../db/schema';
 import type { BulkSession } from './lead-group-writer';
+import type { LeadRow } from './leads.repository';
 
-export type LeadRow = typeof leads.$inferSelect;
+export type { LeadRow };
 
 // ---- received
 
