@@ -3,10 +3,15 @@
  * time zone, consent columns, duplicates by phone / email / externalId, the do-not-call list,
  * and the refusals recorded per source, at import and at the intake.
  */
+import { PassThrough } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { queryRows } from '../src/server/db/client';
-import { PGLITE_IMPORT_GROUP_ROWS } from '../src/server/modules/imports/imports.service';
+import {
+  IMPORT_GROUP_ROWS,
+  PGLITE_IMPORT_GROUP_ROWS,
+} from '../src/server/modules/imports/imports.service';
+import { IMPORT_GATE_LOCK } from '../src/server/modules/leads/lead-life.service';
 import { uploadCsv } from './support/csv-upload';
 import { e164, uniqueEmail, uniquePhone } from './support/lead-contact';
 import { loginAdmin, setupTestApp } from './support/test-app';
@@ -372,5 +377,105 @@ describe('intake: the same rules', () => {
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual({ reason: 'refused', message: 'The lead is refused', errors: [] });
     expect(await refusals({ sourceId })).toEqual({ DNC: 1 });
+  });
+});
+
+// PGlite has one connection, which an import's transaction holds until it ends: an intake request
+// waits for the import and then sees its leads, so only PostgreSQL can interleave the two.
+describe.runIf(TEST_DB === 'postgres')('an intake request while a CSV import runs', () => {
+  it('keeps one lead per phone: the import drops its rows that the intake received meanwhile, and names their lines', async () => {
+    const { key, sourceId } = await newSource();
+    const admin = await loginAdmin(ctx);
+    const lines: string[] = [];
+    for (let i = 0; i < IMPORT_GROUP_ROWS + 500; i++) lines.push(row());
+    const boundary = `----lf${Date.now()}`;
+    const body = new PassThrough();
+    const answer = ctx.app.inject({
+      method: 'POST',
+      url: '/api/admin/leads/import',
+      headers: {
+        cookie: admin.client.cookie ?? '',
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+      payload: body,
+    });
+    body.write(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="race.csv"\r\n` +
+        `Content-Type: text/csv\r\n\r\n${HEADER}\n${lines.join('\n')}\n`,
+    );
+    const phoneOf = (i: number) => (lines[i] as string).split(',')[3] as string;
+    // rows 0-8 are in the first group, written (uncommitted) before the intake posts
+    const early = Array.from({ length: 9 }, (_, i) => i);
+    // and one phone of the part not yet sent: the import's own check finds that one
+    const late = uniquePhone();
+    try {
+      let seen: { imported: number } | undefined;
+      for (let i = 0; i < 600 && !(seen && seen.imported >= IMPORT_GROUP_ROWS); i++) {
+        const list = (await admin.client.get('/api/admin/imports?status=RUNNING')).json();
+        seen = list.find((r: { filename: string }) => r.filename === 'race.csv');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(seen?.imported).toBe(IMPORT_GROUP_ROWS);
+      for (const i of [...early.map(phoneOf), late]) {
+        const res = await postLead(key, intakeLead({ phone: i }));
+        expect(res.statusCode, res.body).toBe(201); // the import's rows are not committed yet
+      }
+    } finally {
+      body.end(`${row({ phone: late })}\r\n--${boundary}--\r\n`);
+    }
+    const res = await answer;
+    expect(res.statusCode, res.body).toBe(200);
+    const result = res.json();
+    expect(result).toMatchObject({ imported: IMPORT_GROUP_ROWS + 500 - 9, duplicates: 10 });
+    // the rows dropped at the end, by line (header = line 1), and the one refused on the way
+    const reported = result.duplicateLines as { line: number; reason: string }[];
+    expect(reported.map((l) => l.line).sort((a, b) => a - b)).toEqual([
+      ...early.map((i) => i + 2),
+      IMPORT_GROUP_ROWS + 500 + 2,
+    ]);
+    for (const l of reported.filter((r) => r.line < 20)) {
+      expect(l.reason).toMatch(
+        /^duplicate of lead \d+ \(same phone\), received while the file was imported$/,
+      );
+    }
+    const phones = [...early.map(phoneOf), late].map(e164);
+    const stored = await queryRows<{ phone: string; n: number; intake: number }>(
+      db(),
+      sql`select phone, count(*)::int as n, count(*) filter (where source_id = ${sourceId})::int as intake
+            from leads where phone = any(${`{${phones.join(',')}}`}::text[]) group by phone`,
+    );
+    expect(stored).toHaveLength(10);
+    for (const s of stored) expect(s).toMatchObject({ n: 1, intake: 1 });
+  }, 180_000);
+
+  it('refuses an intake lead that an import ending at that moment committed, once the import is done', async () => {
+    const { key } = await newSource();
+    const phone = uniquePhone();
+    const pool = ctx.database.pool;
+    if (!pool) throw new Error('PostgreSQL has a pool');
+    // an import at its end: holding the gate while it commits a lead with this phone
+    const ending = await pool.connect();
+    try {
+      await ending.query('begin');
+      await ending.query('select pg_advisory_xact_lock($1::int)', [IMPORT_GATE_LOCK]);
+      const posted = postLead(key, intakeLead({ phone }));
+      await new Promise((resolve) => setTimeout(resolve, 300)); // the request is waiting
+      await ending.query(
+        `insert into leads (first_name, phone, city, state, age, category, import_id, time_zone)
+         values ('Imported', $1, 'Austin', 'TX', 67, 'MEDICARE', 0, 'America/Chicago')`,
+        [e164(phone)],
+      );
+      await ending.query('commit');
+      const res = await posted;
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json()).toMatchObject({ reason: 'duplicate' });
+    } finally {
+      ending.release();
+    }
+    const [{ n }] = await queryRows<{ n: number }>(
+      db(),
+      sql`select count(*)::int as n from leads where phone = ${e164(phone)}`,
+    );
+    expect(n).toBe(1);
   });
 });

@@ -260,6 +260,8 @@ export const leads = pgTable(
     assignmentRunId: integer('assignment_run_id'),
     /** The import that brought the lead (imports.id; import records are never deleted). */
     importId: integer('import_id'),
+    /** Its line in that import's file (the report names a late duplicate by it). */
+    importLine: integer('import_line'),
     /** Where the lead came from (sources.id; sources are deactivated, never deleted). */
     sourceId: integer('source_id'),
     /** The consumer's consent to be contacted, as the source recorded it (docs/domain.md). */

@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/client';
+import { IMPORT_GATE_LOCK } from '../leads/lead-life.service';
 
 /** Advisory lock classes ('LFQP', 'LFQE'): one request at a time per phone, per email. */
 const PHONE_LOCK = 0x4c465150;
@@ -57,4 +58,33 @@ export async function findQualityHit(
   );
   if (!row) return null;
   return { kind: row.kind, id: row.id === null ? null : Number(row.id) } as QualityHit;
+}
+
+/**
+ * After the lead is written: waits for an import that is ending (its gate, held shared from here
+ * to this transaction's end), then looks again for a lead with the same phone or email, which
+ * can only be one that import committed meanwhile (the first check could not see it). The
+ * import, ending after this, finds this lead instead and drops its own row
+ * (LeadGroupWriter.finish).
+ */
+export async function findLeadImportedMeanwhile(
+  tx: Db,
+  lead: { phone: string | null; email: string | null },
+  leadId: number,
+  windowDays: number,
+): Promise<boolean> {
+  if (lead.phone === null && lead.email === null) return false;
+  await tx.execute(sql`select pg_advisory_xact_lock_shared(${IMPORT_GATE_LOCK}::int)`);
+  const [row] = await queryRows<{ id: number }>(
+    tx,
+    sql`(select x.id from leads x
+          where x.phone = ${lead.phone}::text and x.id <> ${leadId}
+            and x.created_at > now() - make_interval(days => ${windowDays}::int) limit 1)
+        union all
+        (select x.id from leads x
+          where x.email = ${lead.email}::text and x.id <> ${leadId}
+            and x.created_at > now() - make_interval(days => ${windowDays}::int) limit 1)
+        limit 1`,
+  );
+  return row !== undefined;
 }

@@ -19,7 +19,11 @@ import {
 } from '../leads/lead-life.service';
 import { type LeadField, type LeadValues, validateLead } from '../leads/lead-row.service';
 import { findSourceLead, pickAgent } from './intake.repository';
-import { findQualityHit, type QualityHit } from './intake-quality.repository';
+import {
+  findLeadImportedMeanwhile,
+  findQualityHit,
+  type QualityHit,
+} from './intake-quality.repository';
 
 export interface FieldError {
   field: string;
@@ -176,6 +180,11 @@ export async function receiveLead(
     try {
       return await storeAndAssign(db, config, events, sourceId, lead, consent, day, windowDays);
     } catch (err) {
+      if (err instanceof ImportedMeanwhile) {
+        // the lead written is rolled back with its transaction; the refusal is counted apart
+        await recordIntakeRefusal(db, sourceId, 'DUPLICATE');
+        return refusal({ kind: 'phone', id: 0 }, windowDays);
+      }
       // two requests each holding one agent's lock and waiting for the other's (both picks went
       // stale at once): PostgreSQL aborts one; it goes again from the start, nothing was kept
       if (attempt >= 3 || (err as { code?: string }).code !== DEADLOCK) throw err;
@@ -184,6 +193,9 @@ export async function receiveLead(
 }
 
 const DEADLOCK = '40P01';
+
+/** A CSV import committed a lead with the same phone or email while this request ran. */
+class ImportedMeanwhile extends Error {}
 
 function storeAndAssign(
   db: Db,
@@ -213,6 +225,7 @@ function storeAndAssign(
         answer: { id: first.id, status: first.status, duplicate: true },
       };
     }
+    if (await findLeadImportedMeanwhile(tx, lead, id, windowDays)) throw new ImportedMeanwhile();
     const assigned = await assignAtOnce(tx, id, lead, day, config);
     // leadsAssigned: notifications, deliveries, follow-ups, in this transaction
     if (assigned) await events.emit(tx, 'leadsAssigned', { leadIds: [id] });

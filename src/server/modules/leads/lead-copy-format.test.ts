@@ -40,7 +40,7 @@ describe('COPY text format', () => {
     expect(copyValue('\\.')).toBe('\\\\.');
   });
 
-  it('writes one line of eighteen tab-separated fields per lead, which read back as they were', () => {
+  it('writes one line of nineteen tab-separated fields per lead, which read back as they were', () => {
     const tricky = lead({
       externalId: null,
       firstName: 'A\tB',
@@ -57,10 +57,10 @@ describe('COPY text format', () => {
     expect(lines).toHaveLength(3);
     expect(lines[2]).toBe('');
     expect(lines[0]).toBe(
-      'X-1\tAnn\tLee\t+12125550100\tann@example.com\tAustin\tTX\t65\tMEDICARE\t\\N\tAmerica/Chicago\t\\N\t\\N\t\\N\t\\N\t\\N\t42\t\\N',
+      'X-1\tAnn\tLee\t+12125550100\tann@example.com\tAustin\tTX\t65\tMEDICARE\t\\N\tAmerica/Chicago\t\\N\t\\N\t\\N\t\\N\t\\N\t42\t\\N\t2',
     );
     const fields = lines[1].split('\t');
-    expect(fields).toHaveLength(18);
+    expect(fields).toHaveLength(19);
     expect(fields.map(readCopyValue)).toEqual([
       null,
       'A\tB',
@@ -80,8 +80,9 @@ describe('COPY text format', () => {
       null,
       '42',
       null,
+      '2',
     ]);
     expect(encodeLeadRows([], 1)).toBe('');
-    expect(encodeLeadRows([lead()], 42, 7)).toMatch(/\t42\t7\n$/);
+    expect(encodeLeadRows([lead()], 42, 7)).toMatch(/\t42\t7\t2\n$/);
   });
 });

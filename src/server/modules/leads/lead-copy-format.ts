@@ -3,7 +3,7 @@ import type { ParsedLead } from './lead-row.service';
 /** The leads columns an import writes, in the order of the encoded rows. */
 export const LEAD_COPY_COLUMNS =
   'external_id, first_name, last_name, phone, email, city, state, age, category, zip, time_zone, ' +
-  'consent_at, consent_text, trusted_form_cert_url, jornaya_lead_id, consent_ip, import_id, source_id';
+  'consent_at, consent_text, trusted_form_cert_url, jornaya_lead_id, consent_ip, import_id, source_id, import_line';
 
 /** What COPY's text format gives a meaning to inside a value: escaped, everything else is literal. */
 const SPECIAL = /[\\\t\n\r]/;
@@ -27,9 +27,10 @@ export function encodeLeadRows(
   importId: number,
   sourceId: number | null = null,
 ): string {
-  const tail = `\t${importId}\t${sourceId ?? '\\N'}\n`;
+  const origin = `\t${importId}\t${sourceId ?? '\\N'}\t`;
   let out = '';
   for (const l of batch) {
+    const tail = `${origin}${l.line}\n`;
     const { externalId: x, firstName: f, lastName: s, phone: p, email: e, city: c } = l;
     // zip (digits), time zone (an IANA name) and consentAt (ISO) never need escaping
     const quality =

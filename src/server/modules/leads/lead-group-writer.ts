@@ -59,6 +59,45 @@ export interface GroupWriterOptions {
 
 export const DNC_REASON = 'on the do-not-call list';
 
+/**
+ * Advisory lock ('LFIG') between an import's end and the intake: the import takes it exclusive
+ * for its last check and its commit, an intake request shared from the moment its lead is
+ * written to its commit. See LeadGroupWriter.removeLateDuplicates.
+ */
+export const IMPORT_GATE_LOCK = 0x4c464947;
+
+/**
+ * How far before the import began a lead received by the intake may have been written and still
+ * be unseen by the import's checks: an intake request's transaction lasts well under a second;
+ * an hour is a wide margin that keeps the last check to the leads received meanwhile.
+ */
+const LATE_MARGIN = '1 hour';
+
+/**
+ * The import's leads that repeat (same phone, then same email) a lead the intake received while
+ * the file was being imported, deleted; answers their lines and the lead each repeats. Driven by
+ * the leads the intake received meanwhile (few; every intake lead has its source, read through
+ * leads_source_idx), each probing the import's by phone and email.
+ */
+const REMOVE_LATE_DUPLICATES = `
+  with twin as (
+    select distinct on (l.id) l.id, l.import_line as line, x.id as twin_id, t.kind
+      from sources s
+      cross join lateral (
+        select x.id, x.phone, x.email from leads x
+         where x.source_id = s.id and x.import_id is null
+           and x.created_at > now() - interval '${LATE_MARGIN}') x
+      cross join lateral (
+        (select l.id, 'phone' as kind from leads l
+          where x.phone is not null and l.phone = x.phone and l.import_id = $1)
+        union all
+        (select l.id, 'email' from leads l
+          where x.email is not null and l.email = x.email and l.import_id = $1)) t
+      join leads l on l.id = t.id
+     order by l.id, t.kind desc, x.id),
+  gone as (delete from leads where id in (select id from twin))
+  select line, twin_id::text as id, kind from twin order by line`;
+
 type Hit = { i: number; kind: 'DNC' | 'externalId' | 'phone' | 'email'; id: string | null };
 
 /**
@@ -152,16 +191,42 @@ export class LeadGroupWriter {
     return stored;
   }
 
-  /** Ends the last group's COPY: what it stored. */
+  /**
+   * Ends the last group's COPY and removes the late duplicates (removeLateDuplicates): what the
+   * last group stored, corrected by them. The import gate stays held until the transaction ends.
+   */
   async finish(): Promise<StoredGroup> {
     const stored = await this.endGroup();
     const last = await this.settle();
+    const late = await this.removeLateDuplicates();
     return {
-      imported: stored.imported + last.imported,
-      duplicates: stored.duplicates + last.duplicates,
+      imported: stored.imported + last.imported - late.length,
+      duplicates: stored.duplicates + last.duplicates + late.length,
       dnc: stored.dnc,
-      refusedLines: stored.refusedLines,
+      refusedLines: [...stored.refusedLines, ...late],
     };
+  }
+
+  /**
+   * An intake request that wrote a lead while this import ran did not see the import's rows, nor
+   * the import its lead (neither was committed): both would be kept. So the import ends by taking
+   * the import gate exclusive, which waits for every intake request past its own check, and then
+   * removes its rows that repeat a lead received meanwhile (the intake's lead may already be
+   * with its agent). An intake request that comes later waits for the gate, i.e. for this commit,
+   * and checks again after it (intake-quality.repository's findLeadImportedMeanwhile). Per-phone
+   * locks held by the import for every row would do the same, but a large import would hold
+   * millions of them, more than the lock table has room for.
+   */
+  private async removeLateDuplicates(): Promise<ImportRowError[]> {
+    await this.session.run('select pg_advisory_xact_lock($1::int)', [IMPORT_GATE_LOCK]);
+    const rows = await this.session.query<{ line: number; id: string; kind: string }>(
+      REMOVE_LATE_DUPLICATES,
+      [this.options.importId],
+    );
+    return rows.map((r) => ({
+      line: Number(r.line),
+      reason: `duplicate of lead ${r.id} (same ${r.kind}), received while the file was imported`,
+    }));
   }
 
   /** Gives the open group up, so that the transaction can be rolled back. */
@@ -297,7 +362,8 @@ export class LeadGroupWriter {
          external_id text, first_name text, last_name text, phone text, email text,
          city text, state text, age integer, category lead_category, zip text, time_zone text,
          consent_at timestamptz, consent_text text, trusted_form_cert_url text,
-         jornaya_lead_id text, consent_ip text, import_id integer, source_id integer
+         jornaya_lead_id text, consent_ip text, import_id integer, source_id integer,
+         import_line integer
        ) on commit drop`,
     );
     this.stagingReady = true;

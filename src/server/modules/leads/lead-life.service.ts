@@ -17,6 +17,7 @@
 export {
   type BulkSession,
   type CopyIn,
+  IMPORT_GATE_LOCK,
   LeadGroupWriter,
   type StoredGroup,
 } from './lead-group-writer';
