@@ -492,3 +492,121 @@ describe('prices kept in step with packages', () => {
     expect(standIn.subscriptions.get(subscriptionId)?.status).toBe('canceled');
   });
 });
+
+describe('switching packages with Stripe: paid before it holds', () => {
+  const customerOf = (subscriptionId: string) =>
+    standIn.subscriptions.get(subscriptionId)?.customer as string;
+
+  it('a bigger package holds only once its invoice is paid: with a declined card the package stays until the invoice page is paid', async () => {
+    const small = await insertPackage(ctx.database.db, {
+      priceMonthlyCents: 10_000,
+      leadsPerDay: 5,
+    });
+    const big = await insertPackage(ctx.database.db, {
+      priceMonthlyCents: 30_000,
+      leadsPerDay: 15,
+    });
+    const agent = await registerAgent(ctx.app);
+    const { subscriptionId } = await subscribeAndPay(agent, small.id);
+    standIn.declining.add(customerOf(subscriptionId));
+    standIn.outbox.length = 0;
+
+    const res = await agent.client.post('/api/agent/subscription', { packageId: big.id });
+    expect(res.statusCode, res.body).toBe(200);
+    const { checkoutUrl } = res.json() as { checkoutUrl: string };
+    expect(checkoutUrl).toMatch(/\/invoices\/in_/);
+    const mine = () => rowOf(agent.id);
+    expect(await mine()).toMatchObject({ status: 'ACTIVE', packageId: small.id });
+    // Stripe's own word: the failed invoice of the switch; no status changes, the package stays
+    await deliverAll(standIn.outbox.splice(0));
+    expect(await mine()).toMatchObject({ status: 'ACTIVE', packageId: small.id });
+    expect(await rowOf(agent.id)).toMatchObject({ lastInvoiceStatus: 'failed' });
+    expect(billedPrice(subscriptionId)).toBe((await rowOf(agent.id))?.stripePriceId);
+
+    // the agent pays the invoice on its page: the switch holds
+    await deliverAll(standIn.payInvoice(checkoutUrl.split('/').pop() as string));
+    expect(await mine()).toMatchObject({ status: 'ACTIVE', packageId: big.id });
+    expect(standIn.paidFor(subscriptionId)).toBeGreaterThan(10_000 + 19_000);
+  });
+
+  it('with a card that pays, the difference is invoiced at once and the switch holds', async () => {
+    const small = await insertPackage(ctx.database.db, {
+      priceMonthlyCents: 10_000,
+      leadsPerDay: 5,
+    });
+    const big = await insertPackage(ctx.database.db, {
+      priceMonthlyCents: 30_000,
+      leadsPerDay: 15,
+    });
+    const agent = await registerAgent(ctx.app);
+    const { subscriptionId } = await subscribeAndPay(agent, small.id);
+    const res = await agent.client.post('/api/agent/subscription', { packageId: big.id });
+    expect(res.json()).toMatchObject({ status: 'ACTIVE', packageId: big.id });
+    const update = standIn.calls.findLast((c) => c.path === `/v1/subscriptions/${subscriptionId}`);
+    expect(update?.body).toMatchObject({
+      proration_behavior: 'always_invoice',
+      payment_behavior: 'pending_if_incomplete',
+    });
+    // a month of the small package, and about 200.00 for the rest of this month on the big one
+    expect(standIn.paidFor(subscriptionId)).toBeGreaterThan(10_000 + 19_000);
+  });
+
+  it('cancelling after a switch still collects what is owed, and ends the Stripe subscription', async () => {
+    const small = await insertPackage(ctx.database.db, {
+      priceMonthlyCents: 10_000,
+      leadsPerDay: 5,
+    });
+    const big = await insertPackage(ctx.database.db, {
+      priceMonthlyCents: 30_000,
+      leadsPerDay: 15,
+    });
+    const agent = await registerAgent(ctx.app);
+    const { subscriptionId } = await subscribeAndPay(agent, small.id);
+    await agent.client.post('/api/agent/subscription', { packageId: big.id });
+    const cancelled = await agent.client.delete('/api/agent/subscription');
+    expect(cancelled.json()).toMatchObject({ status: 'CANCELED' });
+    const call = standIn.calls.findLast(
+      (c) => c.method === 'DELETE' && c.path === `/v1/subscriptions/${subscriptionId}`,
+    );
+    expect(call?.body).toMatchObject({ invoice_now: 'true', prorate: 'false' });
+    expect(standIn.subscriptions.get(subscriptionId)?.status).toBe('canceled');
+    // nothing owed was dropped: the month on the small package and the switch's difference
+    expect(standIn.paidFor(subscriptionId)).toBeGreaterThan(10_000 + 19_000);
+  });
+});
+
+describe('Stripe events of the same second', () => {
+  it("apply by the subscription's own state, whatever order they are delivered in", async () => {
+    const pkg = await insertPackage(ctx.database.db);
+    const agent = await registerAgent(ctx.app);
+    const { subscriptionId } = await subscribeAndPay(agent, pkg.id);
+    const t = Math.floor(Date.now() / 1000) + 100;
+    const subscription = structuredClone(standIn.subscriptions.get(subscriptionId));
+    if (!subscription) throw new Error('no subscription');
+    const pastDue = standIn.event(
+      'customer.subscription.updated',
+      { ...subscription, status: 'past_due' },
+      t,
+    );
+    const deleted = standIn.event(
+      'customer.subscription.deleted',
+      { ...subscription, status: 'canceled' },
+      t,
+    );
+    await deliverAll([deleted, pastDue]);
+    expect((await rowOf(agent.id))?.status).toBe('CANCELED');
+
+    // a payment of the next period and a failure of this one, in one second, newest first
+    const other = await registerAgent(ctx.app);
+    const second = await subscribeAndPay(other, pkg.id);
+    const failed = standIn.invoice(second.subscriptionId, 'failed', t);
+    const paid = standIn.invoice(second.subscriptionId, 'paid', t);
+    const period = (paid.lines as { data: { period: { end: number } }[] }).data[0]?.period;
+    if (period) period.end += 30 * 24 * 60 * 60;
+    await deliverAll([
+      standIn.event('invoice.paid', paid, t),
+      standIn.event('invoice.payment_failed', failed, t),
+    ]);
+    expect(await rowOf(other.id)).toMatchObject({ status: 'ACTIVE' });
+  });
+});

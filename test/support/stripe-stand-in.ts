@@ -1,6 +1,7 @@
 /**
  * A stand-in of the parts of Stripe's REST API that LeadFlow calls (products, prices, customers,
- * Checkout sessions, billing portal sessions, subscriptions retrieve, update and cancel), on
+ * Checkout sessions, billing portal sessions, subscriptions retrieve, update and cancel, the
+ * invoices a switch makes and their hosted page), on
  * loopback, for the real `stripe` SDK to talk to (STRIPE_API_BASE). Bodies are form-encoded as
  * Stripe takes them; answers are JSON shaped like Stripe's objects. Its Checkout page "pays" when
  * opened: it makes the subscription and its invoice, sends the signed checkout.session.completed
@@ -55,6 +56,13 @@ export class StripeStandIn {
   readonly prices = new Map<string, Obj>();
   readonly sessions = new Map<string, Obj>();
   readonly subscriptions = new Map<string, Obj>();
+  readonly invoices = new Map<string, Obj>();
+  /** customers whose card on file is declined: an update's invoice stays open (pending update) */
+  readonly declining = new Set<string>();
+  /** proration items not invoiced yet, by subscription (cents): `create_prorations` adds to them */
+  readonly pendingItems = new Map<string, number>();
+  /** the events Stripe would send after an API call (a switch, a cancel), for the test to deliver */
+  readonly outbox: SignedEvent[] = [];
   /** where the Checkout page sends its webhooks (the app's POST /api/billing/stripe/webhook) */
   webhookUrl: string | null = null;
   /** while true, every API call answers 500 (Stripe down) */
@@ -147,15 +155,21 @@ export class StripeStandIn {
     return subscription;
   }
 
-  /** An invoice of the subscription, paid or failed. */
-  invoice(subscriptionId: string, outcome: 'paid' | 'failed', created = now()): Obj {
+  /** An invoice of the subscription, paid or failed (a month of its price, unless `amount`). */
+  invoice(
+    subscriptionId: string,
+    outcome: 'paid' | 'failed',
+    created = now(),
+    billingReason = 'subscription_cycle',
+    amount?: number,
+  ): Obj {
     const subscription = this.subscriptions.get(subscriptionId);
     if (!subscription) throw new Error(`no subscription ${subscriptionId}`);
     const item = (subscription.items as { data: Obj[] }).data[0] as Obj;
     const price = item.price as Obj;
-    const amount = price.unit_amount as number;
+    amount ??= price.unit_amount as number;
     const id = this.id('in');
-    return {
+    const invoice: Obj = {
       id,
       object: 'invoice',
       customer: subscription.customer,
@@ -165,7 +179,7 @@ export class StripeStandIn {
       currency: 'usd',
       created,
       hosted_invoice_url: `${this.base}/invoices/${id}`,
-      billing_reason: 'subscription_cycle',
+      billing_reason: billingReason,
       parent: {
         type: 'subscription_details',
         quote_details: null,
@@ -176,6 +190,108 @@ export class StripeStandIn {
         data: [{ period: { start: created, end: created + 30 * DAY } }],
       },
     };
+    this.invoices.set(id, invoice);
+    return invoice;
+  }
+
+  /** What the customer has been invoiced and paid for the subscription, in cents. */
+  paidFor(subscriptionId: string): number {
+    let sum = 0;
+    for (const invoice of this.invoices.values()) {
+      const parent = invoice.parent as { subscription_details: { subscription: string } };
+      if (parent.subscription_details.subscription === subscriptionId && invoice.status === 'paid')
+        sum += invoice.amount_paid as number;
+    }
+    return sum;
+  }
+
+  /**
+   * POST /v1/subscriptions/{id} changing the price. `always_invoice` invoices the proration (the
+   * price difference for the rest of the period) at once, else it waits in `pendingItems`. With
+   * `pending_if_incomplete` an invoice the customer's card declines leaves the items as they were
+   * and the change in `pending_update` until the invoice is paid (its hosted page). The
+   * customer.subscription.updated and invoice events go to `outbox`.
+   */
+  private updateSubscription(subscription: Obj, body: Obj): void {
+    const id = subscription.id as string;
+    const data = (subscription.items as { data: Obj[] }).data;
+    const changes = ((body.items ?? []) as { id: string; price: string }[]).flatMap((c) => {
+      const item = data.find((i) => i.id === c.id);
+      const price = this.prices.get(c.price);
+      return item && price ? [{ item, price }] : [];
+    });
+    if (body.metadata) subscription.metadata = body.metadata;
+    if (changes.length === 0) return;
+    let amount = 0;
+    for (const { item, price } of changes) {
+      const left = ((item.current_period_end as number) - now()) / (30 * DAY);
+      amount += Math.round(
+        ((price.unit_amount as number) - ((item.price as Obj).unit_amount as number)) * left,
+      );
+    }
+    const apply = () => {
+      for (const { item, price } of changes) item.price = price;
+      subscription.pending_update = null;
+    };
+    if (body.proration_behavior !== 'always_invoice') {
+      apply();
+      this.pendingItems.set(id, (this.pendingItems.get(id) ?? 0) + amount);
+      this.outbox.push(this.event('customer.subscription.updated', subscription));
+      return;
+    }
+    const declined = amount > 0 && this.declining.has(subscription.customer as string);
+    const invoice = this.invoice(
+      id,
+      declined ? 'failed' : 'paid',
+      now(),
+      'subscription_update',
+      amount,
+    );
+    subscription.latest_invoice = invoice.id;
+    if (declined && body.payment_behavior === 'pending_if_incomplete') {
+      subscription.pending_update = {
+        expires_at: now() + DAY,
+        subscription_items: changes.map(({ item, price }) => ({ id: item.id, price })),
+      };
+      this.pendingUpdates.set(invoice.id as string, { subscription, apply });
+      this.outbox.push(this.event('invoice.payment_failed', invoice));
+      return;
+    }
+    apply();
+    this.outbox.push(
+      this.event('customer.subscription.updated', subscription),
+      this.event(declined ? 'invoice.payment_failed' : 'invoice.paid', invoice),
+    );
+  }
+
+  private readonly pendingUpdates = new Map<string, { subscription: Obj; apply: () => void }>();
+
+  /** The hosted invoice page paid: its pending update applied, its events sent. */
+  payInvoice(invoiceId: string): SignedEvent[] {
+    const invoice = this.invoices.get(invoiceId);
+    if (!invoice) throw new Error(`no invoice ${invoiceId}`);
+    Object.assign(invoice, { status: 'paid', amount_paid: invoice.amount_due });
+    const pending = this.pendingUpdates.get(invoiceId);
+    this.pendingUpdates.delete(invoiceId);
+    pending?.apply();
+    return [
+      ...(pending ? [this.event('customer.subscription.updated', pending.subscription)] : []),
+      this.event('invoice.paid', invoice),
+    ];
+  }
+
+  /** DELETE /v1/subscriptions/{id}: `invoice_now` invoices the pending items, else they are dropped. */
+  private cancelSubscription(subscription: Obj, params: Obj): void {
+    const id = subscription.id as string;
+    const owed = this.pendingItems.get(id) ?? 0;
+    this.pendingItems.delete(id);
+    subscription.status = 'canceled';
+    if (params.invoice_now === 'true' && owed !== 0) {
+      this.outbox.push(
+        this.event('invoice.paid', this.invoice(id, 'paid', now(), 'subscription_update', owed)),
+      );
+    }
+    this.outbox.push(this.event('customer.subscription.deleted', subscription));
   }
 
   /**
@@ -215,22 +331,22 @@ export class StripeStandIn {
     const body = parseForm(Buffer.concat(chunks).toString('utf8'));
     const method = req.method ?? 'GET';
     const path = url.pathname;
-    if (path.startsWith('/v1/')) this.calls.push({ method, path, body });
+    const query = parseForm(url.search.slice(1));
+    if (path.startsWith('/v1/')) this.calls.push({ method, path, body: { ...query, ...body } });
 
     const pay = path.match(/^\/pay\/([\w]+)$/);
     if (method === 'GET' && pay) {
       const paid = this.pay(pay[1] as string);
-      for (const event of paid.events) {
-        if (!this.webhookUrl) break;
-        const answer = await fetch(this.webhookUrl, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'stripe-signature': event.header },
-          body: event.payload,
-        });
-        if (!answer.ok) throw new Error(`webhook answered ${answer.status}`);
-      }
+      await this.send(paid.events);
       res.writeHead(303, { location: paid.successUrl });
       res.end();
+      return;
+    }
+    const hostedInvoice = path.match(/^\/invoices\/([\w]+)$/);
+    if (method === 'GET' && hostedInvoice) {
+      await this.send(this.payInvoice(hostedInvoice[1] as string));
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<!doctype html><title>Invoice paid (stand-in)</title><h1>Invoice paid</h1>');
       return;
     }
     if (method === 'GET' && path.startsWith('/portal/')) {
@@ -313,20 +429,32 @@ export class StripeStandIn {
           error: { type: 'invalid_request_error', message: 'No such subscription' },
         });
       }
-      if (method === 'POST') {
-        const items = (body.items ?? []) as { id: string; price: string }[];
-        const data = (subscription.items as { data: Obj[] }).data;
-        for (const change of items) {
-          const item = data.find((i) => i.id === change.id);
-          const price = this.prices.get(change.price);
-          if (item && price) item.price = price;
-        }
-        if (body.metadata) subscription.metadata = body.metadata;
-      }
-      if (method === 'DELETE') subscription.status = 'canceled';
-      return this.json(res, 200, subscription);
+      if (method === 'POST') this.updateSubscription(subscription, body);
+      if (method === 'DELETE') this.cancelSubscription(subscription, { ...query, ...body });
+      const expand = [...url.searchParams.getAll('expand[]'), ...((body.expand ?? []) as string[])];
+      const latest = subscription.latest_invoice as string | undefined;
+      return this.json(res, 200, {
+        ...subscription,
+        latest_invoice:
+          latest && expand.includes('latest_invoice')
+            ? this.invoices.get(latest)
+            : (latest ?? null),
+      });
     }
     this.json(res, 404, { error: { type: 'invalid_request_error', message: `No ${path}` } });
+  }
+
+  /** Posts the events to `webhookUrl`, in order, as Stripe delivers them. */
+  async send(events: SignedEvent[]): Promise<void> {
+    for (const event of events) {
+      if (!this.webhookUrl) return;
+      const answer = await fetch(this.webhookUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': event.header },
+        body: event.payload,
+      });
+      if (!answer.ok) throw new Error(`webhook answered ${answer.status}`);
+    }
   }
 
   private json(res: ServerResponse, status: number, body: unknown): void {

@@ -155,6 +155,44 @@ async function viaStripe<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** An event as the same-second order reads it. */
+interface EventState {
+  created: Date;
+  /** the period the event is about (its invoice's, else its subscription's) */
+  periodEnd: Date | null;
+  status: SubscriptionStatus | null;
+  /** a paid invoice: it settles the failures of its period */
+  paid: boolean;
+  /** about the Stripe subscription already applied (not one that replaces it) */
+  sameSubscription: boolean;
+}
+
+/**
+ * Whether an event is older than the state already applied, so changes no status, package,
+ * price or period. Created in an earlier second: older. In the same second (Stripe's `created`
+ * has no finer grain, and deliveries come in any order) the objects' own state decides, for
+ * the same Stripe subscription: a period that ends earlier is older; within one period a
+ * cancellation is final, and a past due subscription becomes active again only by a paid
+ * invoice (a subscription update saying "active" in that second is the older state).
+ */
+function isBehind(
+  event: EventState,
+  applied: Pick<BillingRow, 'billingEventAt' | 'currentPeriodEnd' | 'status'>,
+): boolean {
+  if (applied.billingEventAt == null) return false;
+  if (event.created.getTime() !== applied.billingEventAt.getTime()) {
+    return event.created < applied.billingEventAt;
+  }
+  if (!event.sameSubscription || event.status === null) return false;
+  if (event.periodEnd && applied.currentPeriodEnd) {
+    const diff = event.periodEnd.getTime() - applied.currentPeriodEnd.getTime();
+    if (diff !== 0) return diff < 0;
+  }
+  if (applied.status === 'CANCELED') return event.status !== 'CANCELED';
+  if (applied.status === 'PAST_DUE') return event.status === 'ACTIVE' && !event.paid;
+  return false;
+}
+
 /** What one event asks of the agent's subscription. */
 interface Change {
   stripeSubscriptionId: string;
@@ -254,23 +292,49 @@ class StripeBilling implements Billing {
     return viaStripe(() => this.movePrice(agentId, stripeSubscriptionId, packageId));
   }
 
-  private async movePrice(agentId: number, stripeSubscriptionId: string, packageId: number) {
+  /**
+   * The switch as a pending update (Stripe's `pending_if_incomplete`): the proration is invoiced
+   * at once (`always_invoice`) and the new price takes hold only if that invoice is paid; if the
+   * card on file does not pay it, the subscription keeps its price and carries `pending_update`,
+   * and the invoice's page is where the agent pays. (A pending update takes no metadata: the
+   * price's own metadata names the package.)
+   */
+  private async movePrice(
+    agentId: number,
+    stripeSubscriptionId: string,
+    packageId: number,
+  ): Promise<CheckoutStarted | null> {
     const price = await this.ensurePrice(packageId);
     const subscription = await this.stripe.subscriptions.retrieve(stripeSubscriptionId);
     const item = subscription.items.data[0];
     if (!item) throw conflict('The Stripe subscription has no item to switch');
     if (item.price.id !== price) {
-      await this.stripe.subscriptions.update(stripeSubscriptionId, {
+      const updated = await this.stripe.subscriptions.update(stripeSubscriptionId, {
         items: [{ id: item.id, price }],
-        proration_behavior: 'create_prorations',
-        metadata: { userId: String(agentId), packageId: String(packageId) },
+        proration_behavior: 'always_invoice',
+        payment_behavior: 'pending_if_incomplete',
+        expand: ['latest_invoice'],
       });
+      if (updated.pending_update) {
+        const invoice = updated.latest_invoice;
+        const url = typeof invoice === 'object' ? invoice?.hosted_invoice_url : null;
+        if (!url) throw new AppError('SERVICE_UNAVAILABLE', 'Stripe gave no invoice to pay');
+        return { checkoutUrl: url };
+      }
     }
     await writeBillingFields(this.db, agentId, { stripePriceId: price });
+    return null;
   }
 
+  /**
+   * Ends the Stripe subscription now, with a last invoice for anything not yet invoiced (pending
+   * proration items: `invoice_now`). The time left in the month is not credited (`prorate`
+   * false): a month is paid in advance and cancelling stops the next one.
+   */
   async cancel(stripeSubscriptionId: string): Promise<void> {
-    await viaStripe(() => this.stripe.subscriptions.cancel(stripeSubscriptionId));
+    await viaStripe(() =>
+      this.stripe.subscriptions.cancel(stripeSubscriptionId, { invoice_now: true, prorate: false }),
+    );
   }
 
   async portal(agentId: number): Promise<{ url: string }> {
@@ -357,10 +421,15 @@ class StripeBilling implements Billing {
         if (!id) return null;
         // an invoice may arrive before the events that tell of its subscription: ask Stripe
         const known = await findUserIdBySubscription(this.db, id);
+        // a switch's invoice that failed leaves the subscription as it was (a pending update):
+        // it is recorded as the last invoice and changes no status
+        const switchFailed =
+          event.type === 'invoice.payment_failed' &&
+          invoice.billing_reason === 'subscription_update';
         return {
           stripeSubscriptionId: id,
           ...(known === null ? { subscription: await this.stripe.subscriptions.retrieve(id) } : {}),
-          status: event.type === 'invoice.paid' ? 'ACTIVE' : 'PAST_DUE',
+          status: switchFailed ? null : event.type === 'invoice.paid' ? 'ACTIVE' : 'PAST_DUE',
           mayAdopt: true,
           invoice: { ...invoice, outcome: event.type === 'invoice.paid' ? 'paid' : 'failed' },
         };
@@ -418,20 +487,33 @@ class StripeBilling implements Billing {
     // a new subscription not paid yet (incomplete) is taken on only once Stripe decides
     if (current !== change.stripeSubscriptionId && status === null) return 'ignored';
     const fields: BillingFields = { stripeSubscriptionId: change.stripeSubscriptionId };
-    const stale = row?.billingEventAt != null && created < row.billingEventAt;
+    const item = sub?.items.data[0];
+    const line = change.invoice?.lines?.data?.[0];
+    // the period the event is about: its invoice's, else its subscription's
+    const eventPeriodEnd = fromUnix(line?.period?.end) ?? fromUnix(item?.current_period_end);
+    // the period paid for so far: a paid invoice's, else the subscription's
+    const periodEnd =
+      change.invoice?.outcome === 'paid' && line?.period?.end
+        ? fromUnix(line.period.end)
+        : fromUnix(item?.current_period_end);
+    const stale = row
+      ? isBehind(
+          {
+            created,
+            periodEnd: eventPeriodEnd,
+            status,
+            paid: change.invoice?.outcome === 'paid',
+            sameSubscription: current === change.stripeSubscriptionId,
+          },
+          row,
+        )
+      : false;
     if (!stale) {
       const packageId = (sub ? await this.packageOf(tx, sub) : null) ?? row?.packageId ?? null;
       if (packageId !== null) await applyBillingStatus(tx, agentId, packageId, status);
       fields.billingEventAt = created;
-      const item = sub?.items.data[0];
-      if (item) {
-        fields.stripePriceId = item.price.id;
-        fields.currentPeriodEnd = fromUnix(item.current_period_end);
-      }
-      const line = change.invoice?.lines?.data?.[0];
-      if (change.invoice?.outcome === 'paid' && line?.period?.end) {
-        fields.currentPeriodEnd = fromUnix(line.period.end);
-      }
+      if (item) fields.stripePriceId = item.price.id;
+      if (periodEnd) fields.currentPeriodEnd = periodEnd;
     }
     const invoice = change.invoice;
     if (invoice && (row?.lastInvoiceAt == null || created >= row.lastInvoiceAt)) {

@@ -81,16 +81,25 @@ export interface CheckoutStarted {
 export interface SubscriptionBilling {
   /** Starts Stripe Checkout for the package's current monthly price. */
   startCheckout(agentId: number, packageId: number): Promise<CheckoutStarted>;
-  /** Moves a live Stripe subscription to the package's current price (no new Checkout). */
-  switchPrice(agentId: number, stripeSubscriptionId: string, packageId: number): Promise<void>;
-  /** Cancels a Stripe subscription now. */
+  /**
+   * Moves a live Stripe subscription to the package's current price (no new Checkout), invoicing
+   * the difference at once; the move holds only once that invoice is paid. Null when it holds now
+   * (paid from the card on file, or a cheaper package); else the invoice's page, to pay it.
+   */
+  switchPrice(
+    agentId: number,
+    stripeSubscriptionId: string,
+    packageId: number,
+  ): Promise<CheckoutStarted | null>;
+  /** Cancels a Stripe subscription now, invoicing what is still owed. */
   cancel(stripeSubscriptionId: string): Promise<void>;
 }
 
 /**
  * Subscribing with Stripe Billing on (docs/domain.md, Billing). A live Stripe subscription
- * (ACTIVE or PAST_DUE) is moved to the new package's price and the switch recorded, its status
- * kept. A status the agent may not lift (PAST_DUE, INACTIVE, an admin's CANCELED) stays, the
+ * (ACTIVE or PAST_DUE) is moved to the new package's price, the difference invoiced at once, and
+ * the switch recorded (its status kept) once that invoice is paid; an invoice the card on file
+ * did not pay is answered as the page to pay it, the package unchanged until then. A status the agent may not lift (PAST_DUE, INACTIVE, an admin's CANCELED) stays, the
  * switch recorded, as without Stripe. Otherwise (none yet, their own or Stripe's cancellation,
  * or ACTIVE without a Stripe subscription) the agent pays first: Stripe Checkout, and the status
  * changes only when its webhooks say the payment went through.
@@ -104,7 +113,10 @@ async function subscribeThroughBilling(
   const current = await db.transaction((tx) => lockSubscription(tx, agentId));
   const live = current?.status === 'ACTIVE' || current?.status === 'PAST_DUE';
   if (current?.stripeSubscriptionId && live) {
-    await billing.switchPrice(agentId, current.stripeSubscriptionId, packageId);
+    // a bigger package is the agent's once its payment went through: until then the package,
+    // the quota with it, stays (the webhook of the paid invoice's subscription switches it)
+    const unpaid = await billing.switchPrice(agentId, current.stripeSubscriptionId, packageId);
+    if (unpaid) return unpaid;
     await keepStatusSwitchPackage(db, agentId, packageId);
     return mustFind(db, agentId);
   }
