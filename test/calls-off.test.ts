@@ -20,12 +20,17 @@ describe('without Twilio and SMTP', () => {
     const agent = await servicedAgent(ctx);
     expect((await agent.client.get('/api/agent/services')).json()).toEqual({
       phone: '+13055550123',
+      phoneVerified: false,
       calls: { available: false, reason: 'Calling is not configured on this server' },
       followUps: {
         available: false,
         reason: 'Follow-up messages are not configured on this server',
       },
     });
+    // nor can a phone be verified without text messages
+    const verify = await agent.client.post('/api/agent/profile/phone/verify');
+    expect(verify.statusCode).toBe(409);
+    expect(verify.json().message).toBe('Text messages are not configured on this server');
     const enable = await agent.client.put('/api/agent/follow-up', {
       enabled: true,
       sms: 'Hi {firstName}',

@@ -108,15 +108,19 @@ async function enableFollowUps(agent: Awaited<ReturnType<typeof servicedAgent>>)
 describe('agent profile and templates', () => {
   it('keeps the phone as E.164 and refuses what is not a phone, naming the field', async () => {
     const agent = await servicedAgent(ctx, { phone: null });
-    expect((await agent.client.get('/api/agent/profile')).json()).toEqual({ phone: null });
+    expect((await agent.client.get('/api/agent/profile')).json()).toEqual({
+      phone: null,
+      phoneVerified: false,
+    });
     const bad = await agent.client.put('/api/agent/profile', { phone: '12345' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors).toEqual([{ field: 'phone', message: expect.any(String) }]);
     const ok = await agent.client.put('/api/agent/profile', { phone: '(305) 555-0123' });
-    expect(ok.json()).toEqual({ phone: '+13055550123' });
+    expect(ok.json()).toEqual({ phone: '+13055550123', phoneVerified: false });
     expect((await agent.client.get('/api/agent/services')).json()).toMatchObject({
       phone: '+13055550123',
-      calls: { available: true, reason: null },
+      phoneVerified: false,
+      calls: { available: false, reason: 'Verify your phone number in Services to call leads' },
       followUps: { available: true, reason: null },
     });
   });

@@ -1,7 +1,7 @@
 /** Shared set-up of the follow-up and call tests (docs/domain.md, Follow-up messages and calls): Twilio's stand-in, agents, leads. */
 import { callingWindow } from '../../src/shared/calling-window';
 import { createPackage, insertLeads, subscribe } from './admin-fixtures';
-import { registerAgent, type TestContext } from './test-app';
+import { type Client, registerAgent, type TestContext } from './test-app';
 import type { TwilioStandIn } from './twilio-stand-in';
 
 export const PUBLIC_URL = 'https://leads.example.com';
@@ -55,9 +55,31 @@ export function uniquePhone(): string {
   return `+1212${String(200 + (phoneSeq % 700)).padStart(3, '0')}${String(n).padStart(4, '0')}`;
 }
 
+/**
+ * Verifies the agent's saved phone as the agent does: asks for a code (the stand-in receives the
+ * SMS), reads it from the message, sends it back.
+ */
+export async function verifyPhone(client: Client, twilio: TwilioStandIn): Promise<void> {
+  const sent = await client.post('/api/agent/profile/phone/verify');
+  if (sent.statusCode !== 202) throw new Error(sent.body);
+  const to = sent.json().phone as string;
+  const message = [...twilio.messages.values()].filter((m) => m.To === to).at(-1);
+  const code = message?.Body?.match(/code is (\d{6})/)?.[1];
+  if (!code) throw new Error(`no code sent to ${to}`);
+  const confirmed = await client.post('/api/agent/profile/phone/confirm', { code });
+  if (confirmed.statusCode !== 200) throw new Error(confirmed.body);
+}
+
 export async function servicedAgent(
   ctx: TestContext,
-  opts: { followUp?: boolean; callRecording?: boolean; phone?: string | null; name?: string } = {},
+  opts: {
+    followUp?: boolean;
+    callRecording?: boolean;
+    phone?: string | null;
+    name?: string;
+    /** verify the phone through this stand-in (click-to-call rings verified phones only) */
+    verifyWith?: TwilioStandIn;
+  } = {},
 ) {
   const agent = await registerAgent(ctx.app, opts.name ?? 'Dana Agent');
   const pkg = await createPackage(ctx, {
@@ -70,6 +92,7 @@ export async function servicedAgent(
   if (phone) {
     const res = await agent.client.put('/api/agent/profile', { phone });
     if (res.statusCode !== 200) throw new Error(res.body);
+    if (opts.verifyWith) await verifyPhone(agent.client, opts.verifyWith);
   }
   return { ...agent, packageId: pkg.id };
 }

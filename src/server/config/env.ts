@@ -161,6 +161,20 @@ const envSchema = z.object({
   TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
   TWILIO_FROM_NUMBER: z.string().min(1).optional(),
   TWILIO_API_BASE: z.url().optional(),
+  // click-to-call and the agent's phone (docs/domain.md, Follow-up messages and calls)
+  SERVED_COUNTRIES: z
+    .string()
+    .default('US,PR')
+    .transform((raw) =>
+      raw
+        .split(',')
+        .map((c) => c.trim().toUpperCase())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(/^[A-Z]{2}$/, 'must be ISO country codes like US,PR')).min(1)),
+  CALLS_PER_AGENT_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(20),
+  CALLS_PER_LEAD_PER_DAY: z.coerce.number().int().min(1).max(100).default(3),
+  RECORDINGS_PER_USER_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
   // lead quality (docs/domain.md, Lead quality)
   DUPLICATE_WINDOW_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
   RETURN_WINDOW_DAYS: z.coerce.number().int().min(0).max(365).default(7),

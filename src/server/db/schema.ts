@@ -8,6 +8,7 @@ import {
   jsonb,
   pgEnum,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -72,6 +73,8 @@ export const users = pgTable(
     role: userRole('role').notNull().default('AGENT'),
     /** the agent's own phone, E.164: click-to-call rings it (docs/domain.md, Follow-up messages and calls) */
     phone: text('phone'),
+    /** when the agent proved `phone` is theirs by a code sent to it; cleared when it changes */
+    phoneVerifiedAt: timestamp('phone_verified_at', { withTimezone: true }),
     /** states the agent is licensed in (docs/domain.md, Licensed states); empty: not restricted */
     licensedStates: text('licensed_states').array().notNull().default(sql`'{}'::text[]`),
     /** set while the agent has paused deliveries (docs/domain.md, Pause) */
@@ -616,6 +619,8 @@ export const calls = pgTable(
     /** the provider's Call SID */
     providerSid: text('provider_sid').unique(),
     status: callStatus('status').notNull().default('QUEUED'),
+    /** when the provider fetched the bridge (the connect callback): served once per call */
+    bridgedAt: timestamp('bridged_at', { withTimezone: true }),
     /** when the lead's leg was answered (a connected call) */
     connectedAt: timestamp('connected_at', { withTimezone: true }),
     endedAt: timestamp('ended_at', { withTimezone: true }),
@@ -631,6 +636,43 @@ export const calls = pgTable(
   (t) => [
     index('calls_lead_idx').on(t.leadId, t.id),
     index('calls_agent_idx').on(t.agentId, t.id),
+    // the limits on calls: an agent's calls of the last hour, in flight
+    index('calls_agent_created_idx').on(t.agentId, t.createdAt),
     uniqueIndex('calls_recording_key').on(t.recordingSid),
   ],
+);
+
+/**
+ * Codes sent to an agent's phone to verify it (docs/domain.md, Follow-up messages and calls): one
+ * row a send, the code's SHA-256 only, good for 10 minutes and 5 tries.
+ */
+export const phoneCodes = pgTable(
+  'phone_codes',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    phone: text('phone').notNull(),
+    codeHash: text('code_hash').notNull(),
+    tries: integer('tries').notNull().default(0),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('phone_codes_user_idx').on(t.userId, t.id)],
+);
+
+/**
+ * Fixed-window request counters shared by every process (lib/rate-counter.ts): a key (what is
+ * limited, and for whom) and its window's start.
+ */
+export const rateCounters = pgTable(
+  'rate_counters',
+  {
+    key: text('key').notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    hits: integer('hits').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
 );

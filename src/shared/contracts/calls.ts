@@ -7,8 +7,17 @@ export const profileBody = z.object({ phone: z.string().max(40).nullable() });
 export const profileResponse = z.object({
   /** E.164 */
   phone: z.string().nullable(),
+  /** the agent proved the number is theirs by a code sent to it (click-to-call needs it) */
+  phoneVerified: z.boolean(),
 });
 export type Profile = z.infer<typeof profileResponse>;
+
+/** POST /api/agent/profile/phone/verify: where the code went, and until when it is good. */
+export const phoneCodeSentResponse = z.object({ phone: z.string(), expiresAt: z.string() });
+export type PhoneCodeSent = z.infer<typeof phoneCodeSentResponse>;
+
+/** POST /api/agent/profile/phone/confirm */
+export const phoneCodeBody = z.object({ code: z.string().regex(/^\d{6}$/, 'six digits') });
 
 /** Whether a service can be used now, and why not. */
 export const serviceAvailability = z.object({
@@ -21,6 +30,7 @@ export type ServiceAvailability = z.infer<typeof serviceAvailability>;
 /** GET /api/agent/services: the agent's phone and the two services' state. */
 export const agentServicesResponse = z.object({
   phone: z.string().nullable(),
+  phoneVerified: z.boolean(),
   calls: serviceAvailability,
   followUps: serviceAvailability,
 });

@@ -17,4 +17,19 @@ export const profileRoutes: RouteCase[] = [
     request: () => ({ url: '/api/agent/profile', body: { phone: '+13055550123' } }),
     invalid: () => ({ url: '/api/agent/profile', body: { phone: 5 } }),
   },
+  {
+    // without Twilio no code can be sent: 409
+    method: 'POST',
+    path: '/api/agent/profile/phone/verify',
+    expect: AGENT_ONLY(409),
+    request: () => ({ url: '/api/agent/profile/phone/verify' }),
+  },
+  {
+    // no code was sent: 409 "Ask for a code first"
+    method: 'POST',
+    path: '/api/agent/profile/phone/confirm',
+    expect: AGENT_ONLY(409),
+    request: () => ({ url: '/api/agent/profile/phone/confirm', body: { code: '123456' } }),
+    invalid: () => ({ url: '/api/agent/profile/phone/confirm', body: { code: '12ab56' } }),
+  },
 ];

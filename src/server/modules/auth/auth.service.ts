@@ -20,6 +20,7 @@ export { hashPassword } from './passwords';
 export {
   clearPause,
   setPhone,
+  setPhoneVerified,
   writeLicensedStates,
   writePause,
 } from './users.repository';

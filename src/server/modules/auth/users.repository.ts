@@ -80,7 +80,23 @@ export async function writeLicensedStates(
   return rows.length > 0;
 }
 
-/** The agent's own phone (E.164), or none. */
+/** The agent's own phone (E.164), or none; a different number is not verified. */
 export async function setPhone(db: Db, userId: number, phone: string | null): Promise<void> {
-  await db.update(users).set({ phone }).where(eq(users.id, userId));
+  await db.execute(
+    sql`update users
+           set phone = ${phone}::text,
+               phone_verified_at = case when phone is not distinct from ${phone}::text
+                                        then phone_verified_at end
+         where id = ${userId}`,
+  );
+}
+
+/** The agent proved `phone` is theirs; false when their phone is another number by now. */
+export async function setPhoneVerified(db: Db, userId: number, phone: string): Promise<boolean> {
+  const rows = await queryRows<{ id: number }>(
+    db,
+    sql`update users set phone_verified_at = now()
+         where id = ${userId} and phone = ${phone}::text returning id`,
+  );
+  return rows.length > 0;
 }

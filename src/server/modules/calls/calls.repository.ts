@@ -9,6 +9,7 @@ const ISO = (column: string) => isoInstant(sql.raw(column));
 export interface AgentServiceRow {
   name: string;
   phone: string | null;
+  phoneVerified: boolean;
   callRecording: boolean;
   followUpMessage: boolean;
 }
@@ -17,7 +18,7 @@ export interface AgentServiceRow {
 export async function agentServiceRow(db: Db, agentId: number): Promise<AgentServiceRow | null> {
   const [row] = await queryRows<AgentServiceRow>(
     db,
-    sql`select u.name, u.phone,
+    sql`select u.name, u.phone, u.phone_verified_at is not null as "phoneVerified",
         coalesce(p.service_call_recording, false) as "callRecording",
         coalesce(p.service_follow_up_message, false) as "followUpMessage"
       from users u
@@ -191,4 +192,69 @@ export async function recentCallStatuses(db: Db, n: number): Promise<CallStatus[
       order by id desc limit ${n}`,
   );
   return rows.map((r) => r.status);
+}
+
+/** Namespace of the per-agent call locks (two-int advisory keys: 'LFCL', agent id). */
+const CALL_LOCK = 0x4c46434c;
+
+/** How long a call without its ending callback still counts as in flight. */
+const IN_FLIGHT_HOURS = 4;
+
+/** What the limits on calls read, for one agent and one of their leads. */
+export interface CallCounts {
+  agentInFlight: number;
+  leadInFlight: number;
+  /** the agent's calls of the last hour, and the seconds until the oldest of them is an hour old */
+  agentLastHour: number;
+  agentHourFreesIn: number;
+  /** the lead's calls of the last 24 hours, and the seconds until the oldest is a day old */
+  leadLastDay: number;
+  leadDayFreesIn: number;
+}
+
+/**
+ * Waits for the agent's call lock (held to the end of the transaction), then counts: two calls
+ * asked for at once are counted one after the other.
+ */
+export async function lockAndCountCalls(
+  tx: Db,
+  agentId: number,
+  leadId: number,
+): Promise<CallCounts> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${CALL_LOCK}::int, ${agentId}::int)`);
+  const [row] = await queryRows<Record<keyof CallCounts, number>>(
+    tx,
+    sql`select
+          count(*) filter (where c.status in ('QUEUED', 'RINGING', 'IN_PROGRESS')
+                             and c.created_at > now() - make_interval(hours => ${IN_FLIGHT_HOURS}))::int
+            as "agentInFlight",
+          count(*) filter (where c.lead_id = ${leadId} and c.status in ('QUEUED', 'RINGING', 'IN_PROGRESS')
+                             and c.created_at > now() - make_interval(hours => ${IN_FLIGHT_HOURS}))::int
+            as "leadInFlight",
+          count(*) filter (where c.created_at > now() - interval '1 hour')::int as "agentLastHour",
+          coalesce(ceil(extract(epoch from min(c.created_at) filter (where c.created_at > now() - interval '1 hour')
+                   + interval '1 hour' - now())), 0)::int as "agentHourFreesIn",
+          count(*) filter (where c.lead_id = ${leadId})::int as "leadLastDay",
+          coalesce(ceil(extract(epoch from min(c.created_at) filter (where c.lead_id = ${leadId})
+                   + interval '1 day' - now())), 0)::int as "leadDayFreesIn"
+        from calls c
+        where c.agent_id = ${agentId} and c.created_at > now() - interval '1 day'`,
+  );
+  if (!row) throw new Error('call counts: no row');
+  return row;
+}
+
+/**
+ * Marks the bridge served (the connect callback) and answers true, once per call and only while
+ * it is not over: a replayed callback gets false.
+ */
+export async function claimBridge(db: Db, callId: number): Promise<boolean> {
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`update calls set bridged_at = now(), updated_at = now()
+         where id = ${callId} and bridged_at is null
+           and status in ('QUEUED', 'RINGING', 'IN_PROGRESS')
+        returning id`,
+  );
+  return rows.length > 0;
 }

@@ -13,20 +13,25 @@ import type { CallStatus } from '../../../shared/domain';
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
 import { AppError, conflict, notFound } from '../../lib/app-error';
+import { notCallable } from '../../lib/callable-number';
 import type { SmsSender } from '../../lib/sms-sender';
 import type { SignedCallback } from '../../lib/twilio-callbacks';
 import { markContactedByCall } from '../leads/lead-life.service';
+import { takeHit } from '../rate-limits/rate-limits.service';
 import {
   agentServiceRow,
   applyCallStatus,
   applyDialResult,
   applyRecording,
+  type CallCounts,
   type CallRow,
   callById,
   callsOfLead,
+  claimBridge,
   insertCall,
   leadPhoneOfCall,
   leadToCall,
+  lockAndCountCalls,
   recentCallStatuses,
   setCallProvider,
 } from './calls.repository';
@@ -44,6 +49,7 @@ import {
 export const CALLS_NOT_CONFIGURED = 'Calling is not configured on this server';
 export const NO_CALL_RECORDING = 'Your package does not include Call Recording';
 export const NO_AGENT_PHONE = 'Add your phone number in Services to call leads';
+export const UNVERIFIED_AGENT_PHONE = 'Verify your phone number in Services to call leads';
 
 export function smsConfigured(config: TwilioConfig): boolean {
   return twilioSettings(config) !== null;
@@ -93,7 +99,9 @@ export async function agentServices(
       ? NO_CALL_RECORDING
       : !row.phone
         ? NO_AGENT_PHONE
-        : null;
+        : !row.phoneVerified
+          ? UNVERIFIED_AGENT_PHONE
+          : null;
   const followUpReason = !anyFollowUpChannel
     ? 'Follow-up messages are not configured on this server'
     : !row?.followUpMessage
@@ -101,6 +109,7 @@ export async function agentServices(
       : null;
   return {
     phone: row?.phone ?? null,
+    phoneVerified: row?.phoneVerified ?? false,
     calls: { available: callsReason === null, reason: callsReason },
     followUps: { available: followUpReason === null, reason: followUpReason },
   };
@@ -140,11 +149,20 @@ export async function startCall(
   const agent = await agentServiceRow(db, agentId);
   if (!agent?.callRecording) throw conflict(NO_CALL_RECORDING);
   if (!agent.phone) throw conflict(NO_AGENT_PHONE);
+  if (!agent.phoneVerified) throw conflict(UNVERIFIED_AGENT_PHONE);
+  const agentRefused = notCallable(agent.phone, config.SERVED_COUNTRIES);
+  if (agentRefused) throw conflict(`Your phone cannot be rung: ${lowerFirst(agentRefused)}`);
   if (!lead.phone) throw conflict('This lead has no phone number');
   if (lead.onDnc) throw conflict("This lead's number is on the do-not-call list");
+  const leadRefused = notCallable(lead.phone, config.SERVED_COUNTRIES);
+  if (leadRefused)
+    throw conflict(`This lead's number cannot be called: ${lowerFirst(leadRefused)}`);
   const window = callingWindow(lead.timeZone, lead.state, now);
   if (!window.callableNow) throw conflict(`Not callable now. ${window.label}.`);
-  const call = await insertCall(db, leadId, agentId);
+  const call = await db.transaction(async (tx) => {
+    refuseOverLimit(await lockAndCountCalls(tx, agentId, leadId), config);
+    return insertCall(tx, leadId, agentId);
+  });
   const base = settings.publicUrl;
   try {
     const created = await twilioClient(settings).calls.create({
@@ -162,6 +180,40 @@ export async function startCall(
     const reason = err instanceof Error ? err.message : String(err);
     await setCallProvider(db, call.id, { error: reason.slice(0, 500) });
     throw new AppError('SERVICE_UNAVAILABLE', 'The phone provider could not place the call');
+  }
+}
+
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+
+/** Seconds a caller waits before trying again while a call is in flight. */
+const IN_FLIGHT_RETRY_SECONDS = 30;
+
+/**
+ * The limits on click-to-call (docs/domain.md, Follow-up messages and calls), 429 with
+ * Retry-After: one call in flight per agent (so per lead too), CALLS_PER_LEAD_PER_DAY calls of a
+ * lead in 24 hours, CALLS_PER_AGENT_PER_HOUR calls of an agent in an hour.
+ */
+function refuseOverLimit(
+  counts: CallCounts,
+  config: Pick<AppConfig, 'CALLS_PER_AGENT_PER_HOUR' | 'CALLS_PER_LEAD_PER_DAY'>,
+): void {
+  const wait = (message: string, seconds: number) =>
+    new AppError('TOO_MANY_REQUESTS', message, { 'retry-after': String(Math.max(1, seconds)) });
+  if (counts.leadInFlight > 0)
+    throw wait('A call to this lead is already in progress', IN_FLIGHT_RETRY_SECONDS);
+  if (counts.agentInFlight > 0)
+    throw wait('Another of your calls is still in progress', IN_FLIGHT_RETRY_SECONDS);
+  if (counts.leadLastDay >= config.CALLS_PER_LEAD_PER_DAY) {
+    throw wait(
+      `This lead was called ${counts.leadLastDay} times in the last 24 hours: try again later`,
+      counts.leadDayFreesIn,
+    );
+  }
+  if (counts.agentLastHour >= config.CALLS_PER_AGENT_PER_HOUR) {
+    throw wait(
+      `You placed ${counts.agentLastHour} calls in the last hour: try again later`,
+      counts.agentHourFreesIn,
+    );
   }
 }
 
@@ -204,6 +256,12 @@ export async function connectTwiml(
   const call = await callById(db, callId);
   if (!call) throw notFound('Call');
   const response = new VoiceResponse();
+  // the bridge is served once, while the call is live: a replayed callback (its signature is
+  // still good) gets a hang-up, never the lead's number again
+  if (!(await claimBridge(db, callId))) {
+    response.hangup();
+    return response.toString();
+  }
   const lead = await leadToCall(db, call.agentId, call.leadId);
   const phone = await leadPhoneOfCall(db, callId);
   // checked again at the bridge: the window may have closed, the number joined the DNC list
@@ -328,6 +386,12 @@ export async function recordingStream(
   callId: number,
   range: string | undefined,
 ): Promise<RecordingStream> {
+  await takeHit(
+    db,
+    `recording:${user.id}`,
+    { limit: config.RECORDINGS_PER_USER_PER_MINUTE, windowSeconds: 60 },
+    'Too many recordings asked for: try again in a minute',
+  );
   const call = await callById(db, callId);
   const allowed =
     call && (user.role === 'ADMIN' || (await leadToCall(db, user.id, call.leadId)) !== null);
