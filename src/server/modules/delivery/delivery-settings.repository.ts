@@ -1,6 +1,7 @@
-/** The statements on delivery_settings: an agent's choices and the webhook's secret. */
+/** The statements on delivery_settings: an agent's choices, the webhook's secret and its rotation, Send test's turn. */
 import { type SQL, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/client';
+import { isoInstant } from '../../db/iso-instant';
 
 /** How long the secret before a rotation still signs calls beside the new one. */
 export const SECRET_OVERLAP_HOURS = 24;
@@ -8,9 +9,6 @@ export const SECRET_OVERLAP_HOURS = 24;
 /** The previous secret while the overlap lasts, else null (over `delivery_settings ds`). */
 export const PREVIOUS_SECRET = sql`case when ds.webhook_secret_rotated_at
   > now() - make_interval(hours => ${SECRET_OVERLAP_HOURS}) then ds.webhook_previous_secret end`;
-
-const ISO = (column: SQL) =>
-  sql`to_char((${column}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 export interface SettingsRow {
   emailEnabled: boolean;
@@ -34,8 +32,8 @@ const SETTINGS_COLUMNS = sql`ds.email_enabled as "emailEnabled", ds.webhook_url 
   ds.webhook_secret as "webhookSecret", ds.webhook_failures_in_row as "webhookFailuresInRow",
   to_char(ds.webhook_disabled_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "webhookDisabledAt",
   ${PREVIOUS_SECRET} as "webhookPreviousSecret",
-  case when ${PREVIOUS_SECRET} is not null then ${ISO(
-    sql`ds.webhook_secret_rotated_at + make_interval(hours => ${SECRET_OVERLAP_HOURS})`,
+  case when ${PREVIOUS_SECRET} is not null then ${isoInstant(
+    sql`(ds.webhook_secret_rotated_at + make_interval(hours => ${SECRET_OVERLAP_HOURS}))`,
   )} end as "previousSecretUntil",
   u.email, coalesce(p.service_crm, false) as "serviceCrm", s.status as "subscriptionStatus"`;
 
