@@ -16,6 +16,19 @@ interface Received {
   // biome-ignore lint/suspicious/noExplicitAny: the event as the receiver parsed it
   event: { type: string; timestamp: string; data: Record<string, any> } | null;
   at: number;
+  /** the call as it came, to verify with another secret */
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** Whether a call verifies with this secret (Standard Webhooks: any of its signatures). */
+function verifiesWith(call: Received, secret: string): boolean {
+  try {
+    new Webhook(secret).verify(call.body, call.headers);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** path -> the answers to give, in turn (the last repeats); 'hang' never answers. */
@@ -55,6 +68,8 @@ beforeAll(async () => {
         authorization: headers.authorization,
         event,
         at: Date.now(),
+        body,
+        headers,
       });
       const code = answer(path);
       if (code === 'hang') {
@@ -354,10 +369,10 @@ describe('CRM webhook delivery', () => {
     ctx.app.config.WEBHOOK_ALLOW_PRIVATE = false;
     try {
       for (const url of [
-        'http://127.0.0.1:9/x',
-        'http://[::1]/x',
-        'http://169.254.169.254/latest',
-        'http://10.0.0.1/',
+        'https://127.0.0.1:9/x',
+        'https://[::1]/x',
+        'https://169.254.169.254/latest',
+        'https://10.0.0.1/',
       ]) {
         const res = await agent.client.put('/api/agent/delivery', { webhook: { url } });
         expect(res.statusCode, url).toBe(400);
@@ -389,6 +404,94 @@ describe('CRM webhook delivery', () => {
     } finally {
       ctx.app.config.WEBHOOK_ALLOW_PRIVATE = true;
     }
+  });
+
+  it('refuses http:// endpoints unless WEBHOOK_ALLOW_PRIVATE: 400 on webhook.url when saving, a final failure when sending', async () => {
+    const agent = await crmAgent('/plain-http');
+    ctx.app.config.WEBHOOK_ALLOW_PRIVATE = false;
+    try {
+      const res = await agent.client.put('/api/agent/delivery', {
+        webhook: { url: 'http://crm.example.com/hook' },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toMatch(/must start with https:\/\//);
+      expect(res.json().errors).toEqual([{ field: 'webhook.url', message: res.json().message }]);
+      // the http:// URL saved while it was allowed: the test and every delivery are refused
+      const test = await agent.client.post('/api/agent/delivery/webhook/test');
+      expect(test.statusCode).toBe(200);
+      expect(test.json()).toMatchObject({ ok: false, status: 'FAILED', responseCode: null });
+      expect(test.json().error).toMatch(/must start with https:\/\//);
+      const [lead] = await insertLeads(ctx, [{ firstName: 'PlainHttp' }]);
+      await assign(lead.id, agent.id);
+      const [delivery] = await waitFor('FAILED', async () => {
+        const rows = await deliveriesOf(lead.id);
+        return rows[0]?.status === 'FAILED' ? rows : null;
+      });
+      // final at once: no retry for a URL that only the agent can change
+      expect(delivery).toMatchObject({ attempts: 1, responseCode: null });
+      expect(delivery.error).toMatch(/must start with https:\/\//);
+      expect(received.filter((r) => r.path === '/plain-http')).toHaveLength(0);
+    } finally {
+      ctx.app.config.WEBHOOK_ALLOW_PRIVATE = true;
+    }
+  });
+
+  it('rotates the signing secret: calls carry both signatures for 24 hours, then only the new one', async () => {
+    const agent = await crmAgent('/rotate');
+    const old = agent.secret;
+    const rotated = await agent.client.post('/api/agent/delivery/webhook/secret/rotate');
+    expect(rotated.statusCode, rotated.body).toBe(200);
+    const fresh = rotated.json().webhook.secret as string;
+    expect(fresh).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    expect(fresh).not.toBe(old);
+    const until = Date.parse(rotated.json().webhook.previousSecretUntil);
+    expect(until - Date.now()).toBeGreaterThan(23.9 * 3600_000);
+    expect(until - Date.now()).toBeLessThanOrEqual(24 * 3600_000);
+    // the settings carry the new secret from now on; the old one is never shown again
+    const settings = (await agent.client.get('/api/agent/delivery')).json();
+    expect(settings.webhook.secret).toBe(fresh);
+    expect(JSON.stringify(settings)).not.toContain(old);
+
+    // during the overlap: a CRM still on the old secret and one already on the new both accept
+    const test = await agent.client.post('/api/agent/delivery/webhook/test');
+    expect(test.json()).toMatchObject({ ok: true });
+    const [lead] = await insertLeads(ctx, [{ firstName: 'Rotated' }]);
+    await assign(lead.id, agent.id);
+    await waitFor('the delivery', async () =>
+      received.find((r) => r.path === '/rotate' && r.event?.data.lead?.id === lead.id),
+    );
+    const overlap = received.filter((r) => r.path === '/rotate');
+    expect(overlap.map((c) => c.event?.type)).toEqual(['webhook.test', 'lead.assigned']);
+    for (const call of overlap) {
+      expect(call.headers['webhook-signature']).toMatch(/^v1,\S+ v1,\S+$/);
+      expect(verifiesWith(call, old)).toBe(true);
+      expect(verifiesWith(call, fresh)).toBe(true);
+    }
+
+    // 24 hours later (the rotation's time moved back): the old secret no longer verifies
+    await ctx.database.db.execute(
+      sql`update delivery_settings set webhook_secret_rotated_at = now() - interval '24 hours 1 second'
+        where user_id = ${agent.id}`,
+    );
+    expect((await agent.client.get('/api/agent/delivery')).json().webhook.previousSecretUntil).toBe(
+      null,
+    );
+    expect((await agent.client.post('/api/agent/delivery/webhook/test')).json().ok).toBe(true);
+    const after = received.filter((r) => r.path === '/rotate').at(-1)!;
+    expect(after.headers['webhook-signature']).toMatch(/^v1,\S+$/);
+    expect(verifiesWith(after, fresh)).toBe(true);
+    expect(verifiesWith(after, old)).toBe(false);
+  });
+
+  it('refuses rotating the secret to a package without the CRM service', async () => {
+    const agent = await registerAgent(ctx.app);
+    const pkg = await createPackage(ctx, { serviceCrm: false });
+    await subscribe(ctx, agent.id, pkg.id);
+    const before = (await agent.client.get('/api/agent/delivery')).json().webhook.secret;
+    const res = await agent.client.post('/api/agent/delivery/webhook/secret/rotate');
+    expect(res.statusCode).toBe(403);
+    expect(res.json().message).toMatch(/CRM integration/);
+    expect((await agent.client.get('/api/agent/delivery')).json().webhook.secret).toBe(before);
   });
 
   it("answers the test event with the receiver's code and the start of its body", async () => {

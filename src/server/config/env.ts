@@ -150,6 +150,10 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('LeadFlow <leads@leadflow.local>'),
   /** allow CRM endpoints on private, loopback and link-local addresses (tests, private networks) */
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  /** CRM webhook connections open at once in one process (deliveries and test events) */
+  WEBHOOK_MAX_CONNECTIONS: z.coerce.number().int().positive().default(64),
+  /** test events ("Send test") an agent may send per minute */
+  WEBHOOK_TESTS_PER_MINUTE: z.coerce.number().int().positive().default(5),
   // Stripe Billing (docs/domain.md, Billing): on when both keys are set; STRIPE_API_BASE points the SDK at a
   // stand-in of Stripe's API (tests only)
   STRIPE_SECRET_KEY: z.string().min(1).optional(),

@@ -439,6 +439,14 @@ export const deliverySettings = pgTable('delivery_settings', {
   webhookFailuresInRow: integer('webhook_failures_in_row').notNull().default(0),
   /** set when the endpoint was switched off after failures in a row; cleared when re-enabled */
   webhookDisabledAt: timestamp('webhook_disabled_at', { withTimezone: true }),
+  /** the secret before the last rotation: calls are signed with it too for 24 hours after */
+  webhookPreviousSecret: text('webhook_previous_secret'),
+  webhookSecretRotatedAt: timestamp('webhook_secret_rotated_at', { withTimezone: true }),
+  /** a test event is on its way (one at a time per agent); a stale one lapses after the time limit */
+  webhookTestStartedAt: timestamp('webhook_test_started_at', { withTimezone: true }),
+  /** the test events sent in the minute that started at webhookTestsWindowAt */
+  webhookTestsWindowAt: timestamp('webhook_tests_window_at', { withTimezone: true }),
+  webhookTestsInWindow: integer('webhook_tests_in_window').notNull().default(0),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -12,6 +12,8 @@ export interface QueuedJob<N extends JobName> {
   startAfter?: Date;
   /** one job per key while it waits */
   singletonKey?: string;
+  /** the job's group: a job definition may cap the jobs of one group running at once */
+  group?: string;
 }
 
 export interface JobQueue {

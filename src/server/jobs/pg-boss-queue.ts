@@ -76,6 +76,7 @@ export function createPgBossQueue(
           data: schema.parse(j.data),
           ...(j.startAfter ? { startAfter: j.startAfter } : {}),
           ...(j.singletonKey ? { singletonKey: j.singletonKey } : {}),
+          ...(j.group ? { group: { id: j.group } } : {}),
         })),
         { db: fromDrizzle(tx as unknown as DrizzleTransactionLike, sql) },
       );
@@ -91,7 +92,10 @@ export function createPgBossQueue(
     await started.work(
       name,
       {
-        ...job.work,
+        batchSize: job.work.batchSize,
+        localConcurrency: job.work.localConcurrency,
+        ...(job.work.burstWhenBatchFull ? { burstWhenBatchFull: true } : {}),
+        ...(job.work.groupConcurrency ? { groupConcurrency: job.work.groupConcurrency } : {}),
         ...(name === 'lead-delivery' && options.concurrency
           ? { localConcurrency: options.concurrency }
           : {}),
@@ -179,23 +183,25 @@ export async function workBatch<N extends JobName>(
   ctx: JobContext,
   log: Pick<FastifyBaseLogger, 'error'>,
 ) {
-  const results = [];
-  for (const { id, data } of batch) {
+  const one = async ({ id, data }: { id: string; data: unknown }) => {
     const parsed = JOB_PAYLOADS[name].safeParse(data);
     if (!parsed.success) {
       const message = `${name}: payload refused: ${refusal(parsed.error)}`;
       log.error({ jobId: id }, message);
-      results.push({ id, status: 'failed' as const, output: { message } });
-      continue;
+      return { id, status: 'failed' as const, output: { message } };
     }
     try {
       await JOBS[name].handle(ctx, parsed.data as never);
-      results.push({ id, status: 'completed' as const });
+      return { id, status: 'completed' as const };
     } catch (err) {
       log.error({ err, jobId: id }, `${name} job failed`);
-      results.push({ id, status: 'failed' as const, output: { message: String(err) } });
+      return { id, status: 'failed' as const, output: { message: String(err) } };
     }
-  }
+  };
+  // side by side: a slow job (a slow endpoint) does not hold back those fetched with it
+  if (JOBS[name].work.sideBySide) return Promise.all(batch.map(one));
+  const results = [];
+  for (const job of batch) results.push(await one(job));
   return results;
 }
 

@@ -63,8 +63,18 @@ export interface JobContext {
 export interface JobDefinition<N extends JobName> {
   /** pg-boss's queue options */
   queue: { retryLimit: number; retryDelay: number; expireInSeconds: number };
-  /** the worker's: jobs a fetch, fetches at once in this process */
-  work: { batchSize: number; localConcurrency: number; burstWhenBatchFull?: boolean };
+  /**
+   * the worker's: jobs a fetch, fetches at once in this process; at most `groupConcurrency` jobs
+   * of one group running at once in all processes together; `sideBySide`: the jobs of a fetch
+   * run at the same time rather than one after another
+   */
+  work: {
+    batchSize: number;
+    localConcurrency: number;
+    burstWhenBatchFull?: boolean;
+    groupConcurrency?: number;
+    sideBySide?: boolean;
+  };
   handle(ctx: JobContext, payload: JobPayload<N>): Promise<void>;
 }
 
@@ -74,10 +84,19 @@ const RETRIED = { retryLimit: 5, retryDelay: 5 };
 export const JOBS: { [N in JobName]: JobDefinition<N> } = {
   'lead-delivery': {
     queue: { ...RETRIED, expireInSeconds: 15 * 60 },
-    // up to 20 jobs a fetch, worked one after another (each holds at most one pool connection:
-    // the pool is the app's, shared with its requests), and a full fetch fetches again at once
-    // (burst): a backlog drains without waiting for the poll between jobs
-    work: { batchSize: 20, localConcurrency: 4, burstWhenBatchFull: true },
+    // up to 8 jobs a fetch, worked side by side, so that a job waiting on a slow CRM endpoint
+    // holds back none of the others (each holds a pool connection only between its calls, never
+    // while it waits for an endpoint: the pool is the app's, shared with its requests); a full
+    // fetch fetches again at once (burst): a backlog drains without waiting for the poll.
+    // One job of an agent's webhook group at a time, in every process together: one delivery in
+    // flight per endpoint (deliveries.service, webhookGroup), so a slow one holds one worker
+    work: {
+      batchSize: 8,
+      localConcurrency: 4,
+      burstWhenBatchFull: true,
+      groupConcurrency: 1,
+      sideBySide: true,
+    },
     handle: (ctx, job) => processDeliveryBatch(ctx.db, ctx.delivery, job),
   },
   'lead-delivery-fan-out': {

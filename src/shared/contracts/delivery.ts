@@ -28,6 +28,11 @@ export const deliverySettingsSchema = z.object({
     enabled: z.boolean(),
     /** the Standard Webhooks signing secret, whsec_... */
     secret: z.string(),
+    /**
+     * after a rotation: until when calls are also signed with the previous secret (24 hours);
+     * null when only the current one signs
+     */
+    previousSecretUntil: z.string().nullable(),
     /** false when the agent's package has no CRM integration (services.crm) */
     available: z.boolean(),
     failuresInRow: z.number().int(),
@@ -39,7 +44,7 @@ export type DeliverySettings = z.infer<typeof deliverySettingsSchema>;
 
 /**
  * PUT /api/agent/delivery. authHeader: omitted keeps the stored one, null removes it. Enabling
- * a webhook needs a url (https, or http; refused when it resolves to a private address).
+ * a webhook needs a url (https; refused when it resolves to a private address).
  */
 export const deliverySettingsBody = z.object({
   email: z.object({ enabled: z.boolean() }).optional(),

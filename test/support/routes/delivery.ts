@@ -1,8 +1,9 @@
 import { ADMIN_ONLY, AGENT_ONLY, type RouteCase } from './route-case';
 
 export const deliveryRoutes: RouteCase[] = [
-  // delivery (modules/delivery): an agent's settings, the webhook test (no URL set: 400), a lead's
-  // timeline; the admins' deliveries log and retry (no such delivery: 404)
+  // delivery (modules/delivery): an agent's settings, the webhook test (no URL set: 400), the
+  // secret's rotation (the fixture package has the CRM service: 200), a lead's timeline; the
+  // admins' deliveries log and retry (no such delivery: 404)
   {
     method: 'GET',
     path: '/api/agent/delivery',
@@ -21,6 +22,12 @@ export const deliveryRoutes: RouteCase[] = [
     path: '/api/agent/delivery/webhook/test',
     expect: AGENT_ONLY(400),
     request: () => ({ url: '/api/agent/delivery/webhook/test' }),
+  },
+  {
+    method: 'POST',
+    path: '/api/agent/delivery/webhook/secret/rotate',
+    expect: AGENT_ONLY(200),
+    request: () => ({ url: '/api/agent/delivery/webhook/secret/rotate' }),
   },
   {
     method: 'GET',

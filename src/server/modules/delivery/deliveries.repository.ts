@@ -3,6 +3,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { DeliveryChannel, DeliveryStatus } from '../../../shared/domain';
 import { type Db, intArrayLiteral, queryRows } from '../../db/client';
 import type { AssignedLeads } from '../../events/lead-events';
+import { PREVIOUS_SECRET } from './delivery-settings.repository';
 
 /** The deliveries one statement recorded for one agent on one channel: a job's batch. */
 export interface DeliveryBatch {
@@ -232,6 +233,8 @@ export interface AgentDeliveryTarget {
   webhookAuthHeader: string | null;
   webhookEnabled: boolean;
   webhookSecret: string | null;
+  /** the secret before the last rotation, while the overlap lasts */
+  webhookPreviousSecret: string | null;
   serviceCrm: boolean;
 }
 
@@ -241,7 +244,7 @@ export async function agentTarget(db: Db, agentId: number): Promise<AgentDeliver
     sql`select u.id, u.email, coalesce(ds.email_enabled, true) as "emailEnabled",
         ds.webhook_url as "webhookUrl", ds.webhook_auth_header as "webhookAuthHeader",
         coalesce(ds.webhook_enabled, false) as "webhookEnabled", ds.webhook_secret as "webhookSecret",
-        coalesce(p.service_crm, false) as "serviceCrm"
+        ${PREVIOUS_SECRET} as "webhookPreviousSecret", coalesce(p.service_crm, false) as "serviceCrm"
       from users u
       left join delivery_settings ds on ds.user_id = u.id
       left join subscriptions s on s.user_id = u.id
@@ -311,6 +314,19 @@ export async function countWebhookFailures(
       returning webhook_disabled_at is not null and webhook_disabled_at >= now() as switched`,
   );
   return rows[0]?.switched ?? false;
+}
+
+/**
+ * Gives back claimed deliveries that were not attempted (their endpoint failed before their turn):
+ * the claim's count is undone, and they are due at `at`.
+ */
+export async function releaseDeliveries(tx: Db, ids: number[], at: string): Promise<void> {
+  if (ids.length === 0) return;
+  await tx.execute(
+    sql`update deliveries set attempts = attempts - 1, next_attempt_at = ${at}::timestamptz,
+        updated_at = now()
+      where id = any(${intArrayLiteral(ids, 'bigint')}) and status = 'PENDING'`,
+  );
 }
 
 /** Deliveries of the switched-off endpoint still waiting: they will not be sent. */

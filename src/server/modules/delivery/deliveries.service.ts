@@ -26,18 +26,22 @@ import {
   markScheduled,
   recentRunIds,
   recordAttempts,
+  releaseDeliveries,
   skipPendingWebhooks,
   strandedDeliveries,
   webhookAgentIds,
 } from './deliveries.repository';
 import { attemptEmails, attemptWebhooks, type Outcome, settle } from './delivery-attempts';
 import { DEFAULT_RUNTIME, type DeliveryRuntime } from './delivery-runtime';
+import { WebhookConnections } from './webhook-connections';
 
 /** What delivery is given at app start (or by a script or bench): a port each, no globals. */
 export interface DeliveryPorts {
   config: AppConfig;
   runtime: DeliveryRuntime;
   queue: JobQueue;
+  /** the process's cap on open webhook connections (WEBHOOK_MAX_CONNECTIONS) */
+  connections: WebhookConnections;
 }
 
 /** Delivery's ports with the default timings (a script, a bench). */
@@ -46,7 +50,30 @@ export function deliveryPorts(
   queue: JobQueue,
   runtime: Partial<DeliveryRuntime> = {},
 ): DeliveryPorts {
-  return { config, queue, runtime: { ...DEFAULT_RUNTIME, ...runtime } };
+  return {
+    config,
+    queue,
+    runtime: { ...DEFAULT_RUNTIME, ...runtime },
+    connections: new WebhookConnections(config.WEBHOOK_MAX_CONNECTIONS),
+  };
+}
+
+/**
+ * The queue's group of an agent's webhook jobs: one of them runs at a time in every process
+ * together (jobs/registry.ts), so a slow endpoint holds one worker, never the others' turns.
+ */
+export const webhookGroup = (agentId: number) => `webhook:${agentId}`;
+
+/** A lead-delivery job, in its endpoint's group when it is a webhook's. */
+function deliveryJob(
+  data: JobInput<'lead-delivery'>,
+  startAfter?: Date,
+): QueuedJob<'lead-delivery'> {
+  return {
+    data,
+    ...(startAfter ? { startAfter } : {}),
+    ...(data.channel === 'WEBHOOK' ? { group: webhookGroup(data.agentId) } : {}),
+  };
 }
 
 const fanOutKey = (runId: number) => `run:${runId}`;
@@ -99,9 +126,9 @@ async function recordDeliveries(
     await ports.queue.enqueue(
       tx,
       'lead-delivery',
-      batches.map((b: DeliveryBatch) => ({
-        data: { agentId: b.agentId, channel: b.channel, fromId: b.fromId, toId: b.toId },
-      })),
+      batches.map((b: DeliveryBatch) =>
+        deliveryJob({ agentId: b.agentId, channel: b.channel, fromId: b.fromId, toId: b.toId }),
+      ),
     );
 }
 
@@ -126,7 +153,7 @@ export async function processDeliveryBatch(
   ports: DeliveryPorts,
   job: JobPayload<'lead-delivery'>,
 ): Promise<void> {
-  const { config, runtime } = ports;
+  const { config, runtime, connections } = ports;
   const claimed = await claimDeliveries(db, job);
   if (claimed.length === 0) return;
   const target = await agentTarget(db, job.agentId);
@@ -141,14 +168,23 @@ export async function processDeliveryBatch(
 
   let outcomes: Outcome[];
   if (job.channel === 'EMAIL') outcomes = await attemptEmails(config, target, claimed, leads);
-  else outcomes = await attemptWebhooks(config, runtime, target, claimed, leads);
+  else outcomes = await attemptWebhooks(config, runtime, connections, target, claimed, leads);
 
   const now = Date.now();
   const byId = new Map(claimed.map((c) => [c.id, c]));
   const settled = outcomes.map((o) => settle(o, byId.get(o.id)!.attempts, runtime, now));
+  // not attempted: their endpoint failed before their turn; they wait for its first retry
+  const answered = new Set(outcomes.map((o) => o.id));
+  const unattempted = claimed.filter((c) => !answered.has(c.id));
+  const releasedAt = new Date(now + (runtime.retryDelaysMs[0] ?? 0)).toISOString();
 
   await db.transaction(async (tx) => {
     await recordAttempts(tx, settled);
+    await releaseDeliveries(
+      tx,
+      unattempted.map((c) => c.id),
+      releasedAt,
+    );
     if (job.channel === 'WEBHOOK') {
       const attempted = outcomes.filter((o) => o.attemptStatus !== 'SKIPPED');
       const lastSent = attempted.map((o) => o.attemptStatus).lastIndexOf('SENT');
@@ -167,23 +203,30 @@ export async function processDeliveryBatch(
         }
       }
     }
-    // the deliveries due again, one job per attempt count and due time (one here: same batch)
+    // the deliveries due again (retries, and those given back), one job per attempt count and
+    // due time
+    const again = [
+      ...settled
+        .filter((s) => s.status === 'PENDING' && s.nextAttemptAt)
+        .map((s) => ({ id: s.id, attempts: byId.get(s.id)!.attempts, at: s.nextAttemptAt! })),
+      ...unattempted.map((c) => ({ id: c.id, attempts: c.attempts - 1, at: releasedAt })),
+    ];
     const due = new Map<string, { ids: number[]; attempts: number; at: string }>();
-    for (const s of settled) {
-      if (s.status !== 'PENDING' || !s.nextAttemptAt) continue;
-      const attempts = byId.get(s.id)!.attempts;
-      const key = `${attempts}@${s.nextAttemptAt}`;
-      const group = due.get(key) ?? { ids: [], attempts, at: s.nextAttemptAt };
-      group.ids.push(s.id);
+    for (const d of again) {
+      const key = `${d.attempts}@${d.at}`;
+      const group = due.get(key) ?? { ids: [], attempts: d.attempts, at: d.at };
+      group.ids.push(d.id);
       due.set(key, group);
     }
     await enqueueAttempt(
       tx,
       ports,
-      [...due.values()].map((g) => ({
-        data: { agentId: job.agentId, channel: job.channel, ids: g.ids, attempts: g.attempts },
-        startAfter: new Date(g.at),
-      })),
+      [...due.values()].map((g) =>
+        deliveryJob(
+          { agentId: job.agentId, channel: job.channel, ids: g.ids, attempts: g.attempts },
+          new Date(g.at),
+        ),
+      ),
     );
   });
 }
@@ -223,7 +266,7 @@ export async function sweepStrandedDeliveries(
     await enqueueAttempt(
       tx,
       ports,
-      [...groups.values()].map((data) => ({ data })),
+      [...groups.values()].map((data) => deliveryJob(data)),
     );
   });
   return rows.length;
@@ -269,8 +312,11 @@ export async function enqueueRetry(
   row: { id: number; agentId: number; channel: DeliveryChannel; attempts: number },
 ): Promise<void> {
   await enqueueAttempt(tx, ports, [
-    {
-      data: { agentId: row.agentId, channel: row.channel, ids: [row.id], attempts: row.attempts },
-    },
+    deliveryJob({
+      agentId: row.agentId,
+      channel: row.channel,
+      ids: [row.id],
+      attempts: row.attempts,
+    }),
   ]);
 }

@@ -11,6 +11,7 @@ import type { DeliveryPorts } from './deliveries.service';
 import { leadActivity as activityOf } from './delivery-logs.service';
 import {
   getDeliverySettings,
+  rotateWebhookSecret,
   testWebhook,
   updateDeliverySettings,
 } from './delivery-settings.service';
@@ -19,7 +20,10 @@ const leadParams = z.object({
   id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
 });
 
-/** The signed-in agent's delivery settings, the webhook test, and a lead's timeline. */
+/**
+ * The signed-in agent's delivery settings, the webhook test, the signing secret's rotation, and a
+ * lead's timeline.
+ */
 export const deliveryAgentRoutes: FastifyPluginAsyncZod<{ delivery: DeliveryPorts }> = async (
   app,
   opts,
@@ -44,7 +48,20 @@ export const deliveryAgentRoutes: FastifyPluginAsyncZod<{ delivery: DeliveryPort
   app.post(
     '/api/agent/delivery/webhook/test',
     { ...agent, schema: { response: { 200: webhookTestResult } } },
-    (request) => testWebhook(app.db, app.config, opts.delivery.runtime, currentUser(request).id),
+    (request) =>
+      testWebhook(
+        app.db,
+        app.config,
+        opts.delivery.runtime,
+        opts.delivery.connections,
+        currentUser(request).id,
+      ),
+  );
+
+  app.post(
+    '/api/agent/delivery/webhook/secret/rotate',
+    { ...agent, schema: { response: { 200: deliverySettingsSchema } } },
+    (request) => rotateWebhookSecret(app.db, app.config, currentUser(request).id),
   );
 
   app.get(

@@ -11,12 +11,11 @@ import type {
 } from './deliveries.repository';
 import type { DeliveryRuntime } from './delivery-runtime';
 import { DIGEST_OVER, sendLeadEmail } from './email-channel';
-import { sendWebhook, webhookEvent } from './webhook-channel';
+import { sendWebhook, signingSecrets, webhookEvent } from './webhook-channel';
+import type { WebhookConnections } from './webhook-connections';
 
 /** Leads per email: a bigger batch is split into several digests. */
 const LEADS_PER_EMAIL = 100;
-/** Webhook calls in flight at once for one batch. */
-const WEBHOOK_CONCURRENCY = 4;
 
 export type Outcome = Omit<AttemptOutcome, 'status' | 'nextAttemptAt'> & { retryable: boolean };
 
@@ -120,9 +119,17 @@ export function webhookLead(lead: LeadForDelivery) {
 /** The webhook-id of a delivery: the same on every attempt, so receivers can drop repeats. */
 export const webhookMessageId = (deliveryId: number) => `msg_lf_${deliveryId}`;
 
+/**
+ * One endpoint, one call at a time (its job is the only one of that endpoint running: the queue's
+ * group per agent, jobs/registry.ts), each through one of the process's webhook connections,
+ * waiting for a free one. An endpoint that fails in a way worth retrying (timeout, network, 5xx)
+ * ends the batch: the deliveries after it are answered no outcome, and wait for the retry rather
+ * than each holding the job for as long.
+ */
 export async function attemptWebhooks(
   config: AppConfig,
   runtime: DeliveryRuntime,
+  connections: WebhookConnections,
   target: AgentDeliveryTarget | null,
   claimed: ClaimedDelivery[],
   leads: Map<number, LeadForDelivery>,
@@ -133,36 +140,41 @@ export async function attemptWebhooks(
     return claimed.map((c) => skipped(c.id, "The agent's package has no CRM integration"));
   const endpoint = {
     url: target.webhookUrl,
-    secret: target.webhookSecret,
+    secrets: signingSecrets(target.webhookSecret, target.webhookPreviousSecret),
     authHeader: target.webhookAuthHeader,
   };
   const outcomes: Outcome[] = [];
-  for (const group of chunk(claimed, WEBHOOK_CONCURRENCY)) {
-    const results = await Promise.all(
-      group.map(async (c): Promise<Outcome> => {
-        const lead = leads.get(c.leadId);
-        if (!lead) return skipped(c.id, 'The lead no longer exists');
-        const msgId = webhookMessageId(c.id);
-        const body = webhookEvent('lead.assigned', {
-          lead: webhookLead(lead),
-          agent: { id: target.id, email: target.email },
-        });
-        const result = await sendWebhook(endpoint, msgId, body, {
-          allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
-          timeoutMs: runtime.webhookTimeoutMs,
-        });
-        return {
-          id: c.id,
-          attemptStatus: result.ok ? 'SENT' : 'FAILED',
-          responseCode: result.responseCode,
-          latencyMs: result.latencyMs,
-          error: result.error,
-          messageId: msgId,
-          retryable: result.retryable,
-        };
-      }),
-    );
-    outcomes.push(...results);
+  for (const c of claimed) {
+    const lead = leads.get(c.leadId);
+    if (!lead) {
+      outcomes.push(skipped(c.id, 'The lead no longer exists'));
+      continue;
+    }
+    const msgId = webhookMessageId(c.id);
+    const body = webhookEvent('lead.assigned', {
+      lead: webhookLead(lead),
+      agent: { id: target.id, email: target.email },
+    });
+    const release = await connections.take();
+    let result: Awaited<ReturnType<typeof sendWebhook>>;
+    try {
+      result = await sendWebhook(endpoint, msgId, body, {
+        allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+        timeoutMs: runtime.webhookTimeoutMs,
+      });
+    } finally {
+      release();
+    }
+    outcomes.push({
+      id: c.id,
+      attemptStatus: result.ok ? 'SENT' : 'FAILED',
+      responseCode: result.responseCode,
+      latencyMs: result.latencyMs,
+      error: result.error,
+      messageId: msgId,
+      retryable: result.retryable,
+    });
+    if (!result.ok && result.retryable) break;
   }
   return outcomes;
 }

@@ -1,6 +1,14 @@
-/** The statements on delivery_settings: an agent's choices and the webhook's secret. */
+/** The statements on delivery_settings: an agent's choices, the webhook's secret and its rotation, Send test's turn. */
 import { type SQL, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/client';
+import { isoInstant } from '../../db/iso-instant';
+
+/** How long the secret before a rotation still signs calls beside the new one. */
+export const SECRET_OVERLAP_HOURS = 24;
+
+/** The previous secret while the overlap lasts, else null (over `delivery_settings ds`). */
+export const PREVIOUS_SECRET = sql`case when ds.webhook_secret_rotated_at
+  > now() - make_interval(hours => ${SECRET_OVERLAP_HOURS}) then ds.webhook_previous_secret end`;
 
 export interface SettingsRow {
   emailEnabled: boolean;
@@ -10,15 +18,24 @@ export interface SettingsRow {
   webhookSecret: string;
   webhookFailuresInRow: number;
   webhookDisabledAt: string | null;
+  webhookPreviousSecret: string | null;
+  /** until when the previous secret still signs calls; null when it no longer does */
+  previousSecretUntil: string | null;
   email: string;
   serviceCrm: boolean;
+  /** the agent's subscription status, null without one */
+  subscriptionStatus: string | null;
 }
 
 const SETTINGS_COLUMNS = sql`ds.email_enabled as "emailEnabled", ds.webhook_url as "webhookUrl",
   ds.webhook_auth_header as "webhookAuthHeader", ds.webhook_enabled as "webhookEnabled",
   ds.webhook_secret as "webhookSecret", ds.webhook_failures_in_row as "webhookFailuresInRow",
   to_char(ds.webhook_disabled_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "webhookDisabledAt",
-  u.email, coalesce(p.service_crm, false) as "serviceCrm"`;
+  ${PREVIOUS_SECRET} as "webhookPreviousSecret",
+  case when ${PREVIOUS_SECRET} is not null then ${isoInstant(
+    sql`(ds.webhook_secret_rotated_at + make_interval(hours => ${SECRET_OVERLAP_HOURS}))`,
+  )} end as "previousSecretUntil",
+  u.email, coalesce(p.service_crm, false) as "serviceCrm", s.status as "subscriptionStatus"`;
 
 /** The agent's settings, the row created (with this fresh secret) on first read. */
 export async function ensureSettings(db: Db, userId: number, secret: string): Promise<SettingsRow> {
@@ -60,5 +77,61 @@ export async function updateSettings(
   }
   await db.execute(
     sql`update delivery_settings set ${sql.join(sets, sql`, `)} where user_id = ${userId}`,
+  );
+}
+
+/** A new signing secret; the one it replaces keeps signing for SECRET_OVERLAP_HOURS. */
+export async function rotateSecret(db: Db, userId: number, secret: string): Promise<void> {
+  await db.execute(
+    sql`update delivery_settings set webhook_previous_secret = webhook_secret,
+        webhook_secret = ${secret}, webhook_secret_rotated_at = now(), updated_at = now()
+      where user_id = ${userId}`,
+  );
+}
+
+/** Why a test event may not go now: one is on its way, or the minute's are spent. */
+export type TestRefusal = { busy: true } | { busy: false; retryAfterSeconds: number };
+
+/**
+ * Takes the agent's turn for a test event, in the database so that every process sees it: none
+ * other on its way (one left by a process that died lapses after `leaseSeconds`), and fewer than
+ * `perMinute` begun in the current minute. Answers null when taken, else why not.
+ */
+export async function takeTestTurn(
+  db: Db,
+  userId: number,
+  opts: { perMinute: number; leaseSeconds: number },
+): Promise<TestRefusal | null> {
+  const [row] = await queryRows<{ taken: boolean; busy: boolean; retryAfterSeconds: number }>(
+    db,
+    sql`with current as (
+      select user_id,
+        webhook_test_started_at > now() - make_interval(secs => ${opts.leaseSeconds}) as busy,
+        webhook_tests_window_at > now() - interval '1 minute' as in_window,
+        webhook_tests_in_window as tests,
+        webhook_tests_window_at as window_at
+      from delivery_settings where user_id = ${userId} for update
+    ), taken as (
+      update delivery_settings ds set webhook_test_started_at = now(),
+        webhook_tests_window_at = case when c.in_window then c.window_at else now() end,
+        webhook_tests_in_window = case when c.in_window then c.tests + 1 else 1 end
+      from current c
+      where ds.user_id = c.user_id and not coalesce(c.busy, false)
+        and not (coalesce(c.in_window, false) and c.tests >= ${opts.perMinute})
+      returning ds.user_id
+    )
+    select exists (select 1 from taken) as taken, coalesce(c.busy, false) as busy,
+      greatest(1, ceil(extract(epoch from c.window_at + interval '1 minute' - now())))::int
+        as "retryAfterSeconds"
+    from current c`,
+  );
+  if (!row || row.taken) return null;
+  return row.busy ? { busy: true } : { busy: false, retryAfterSeconds: row.retryAfterSeconds };
+}
+
+/** The test event has its answer: the agent's next one may go. */
+export async function endTestTurn(db: Db, userId: number): Promise<void> {
+  await db.execute(
+    sql`update delivery_settings set webhook_test_started_at = null where user_id = ${userId}`,
   );
 }

@@ -1,4 +1,4 @@
-/** An agent's delivery settings (GET/PUT /api/agent/delivery) and the webhook test. */
+/** An agent's delivery settings (GET/PUT /api/agent/delivery), the webhook test and the secret's rotation. */
 import { randomBytes } from 'node:crypto';
 import type {
   DeliverySettings,
@@ -9,9 +9,17 @@ import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
 import { AppError, badField } from '../../lib/app-error';
 import type { DeliveryRuntime } from './delivery-runtime';
-import { ensureSettings, type SettingsRow, updateSettings } from './delivery-settings.repository';
+import {
+  endTestTurn,
+  ensureSettings,
+  rotateSecret,
+  type SettingsRow,
+  takeTestTurn,
+  updateSettings,
+} from './delivery-settings.repository';
 import { EndpointRefused, resolveEndpoint } from './ssrf-guard';
-import { sendWebhook, webhookEvent } from './webhook-channel';
+import { sendWebhook, signingSecrets, webhookEvent } from './webhook-channel';
+import type { WebhookConnections } from './webhook-connections';
 
 /** A Standard Webhooks signing secret: whsec_ and 24 random bytes in base64. */
 export function newWebhookSecret(): string {
@@ -30,6 +38,7 @@ function present(row: SettingsRow, config: Pick<AppConfig, 'SMTP_URL'>): Deliver
       authHeaderSet: Boolean(row.webhookAuthHeader),
       enabled: row.webhookEnabled,
       secret: row.webhookSecret,
+      previousSecretUntil: row.previousSecretUntil,
       available: row.serviceCrm,
       failuresInRow: row.webhookFailuresInRow,
       disabledAt: row.webhookDisabledAt,
@@ -88,24 +97,88 @@ export async function updateDeliverySettings(
   return getDeliverySettings(db, config, userId);
 }
 
-/** Sends a test event to the agent's endpoint now and answers the attempt. */
+/**
+ * A new signing secret, answered with the settings (the only answer that carries it new). The
+ * previous one keeps signing every call beside it for 24 hours, while the agent's CRM changes over.
+ */
+export async function rotateWebhookSecret(
+  db: Db,
+  config: Pick<AppConfig, 'SMTP_URL'>,
+  userId: number,
+): Promise<DeliverySettings> {
+  const row = await ensureSettings(db, userId, newWebhookSecret());
+  if (!row.serviceCrm)
+    throw new AppError('FORBIDDEN', 'Your package does not include the CRM integration');
+  await rotateSecret(db, userId, newWebhookSecret());
+  return getDeliverySettings(db, config, userId);
+}
+
+/**
+ * Sends a test event to the agent's endpoint now and answers the attempt. Only for an ACTIVE
+ * subscription; one at a time per agent and WEBHOOK_TESTS_PER_MINUTE a minute, counted in the
+ * database (every process sees them); through one of the process's webhook connections, never
+ * waiting for one.
+ */
 export async function testWebhook(
   db: Db,
-  config: Pick<AppConfig, 'SMTP_URL' | 'WEBHOOK_ALLOW_PRIVATE'>,
+  config: Pick<AppConfig, 'SMTP_URL' | 'WEBHOOK_ALLOW_PRIVATE' | 'WEBHOOK_TESTS_PER_MINUTE'>,
   runtime: Pick<DeliveryRuntime, 'webhookTimeoutMs'>,
+  connections: WebhookConnections,
   userId: number,
 ): Promise<WebhookTestResult> {
   const row = await ensureSettings(db, userId, newWebhookSecret());
   if (!row.webhookUrl) throw new AppError('BAD_REQUEST', 'Set the webhook URL first');
   if (!row.serviceCrm)
     throw new AppError('FORBIDDEN', 'Your package does not include the CRM integration');
+  if (row.subscriptionStatus !== 'ACTIVE')
+    throw new AppError('FORBIDDEN', 'Test events need an active subscription');
+  const refusal = await takeTestTurn(db, userId, {
+    perMinute: config.WEBHOOK_TESTS_PER_MINUTE,
+    leaseSeconds: Math.ceil(runtime.webhookTimeoutMs / 1000) + 5,
+  });
+  if (refusal?.busy)
+    throw new AppError('CONFLICT', 'A test event is already on its way: wait for its answer');
+  if (refusal)
+    throw new AppError(
+      'TOO_MANY_REQUESTS',
+      `At most ${config.WEBHOOK_TESTS_PER_MINUTE} test events a minute: try again in ${refusal.retryAfterSeconds} s`,
+      { 'retry-after': String(refusal.retryAfterSeconds) },
+    );
+  try {
+    const release = connections.tryTake();
+    if (!release)
+      throw new AppError(
+        'SERVICE_UNAVAILABLE',
+        'The server is sending as many webhook calls as it may: try the test again in a moment',
+        { 'retry-after': '1' },
+      );
+    try {
+      return await sendTestEvent(config, runtime, row, userId);
+    } finally {
+      release();
+    }
+  } finally {
+    await endTestTurn(db, userId);
+  }
+}
+
+async function sendTestEvent(
+  config: Pick<AppConfig, 'WEBHOOK_ALLOW_PRIVATE'>,
+  runtime: Pick<DeliveryRuntime, 'webhookTimeoutMs'>,
+  row: SettingsRow,
+  userId: number,
+): Promise<WebhookTestResult> {
   const msgId = `msg_lf_test_${randomBytes(9).toString('base64url')}`;
   const body = webhookEvent('webhook.test', {
     message: 'A test event from LeadFlow: your endpoint is reachable and can verify the signature.',
     agent: { id: userId, email: row.email },
   });
   const result = await sendWebhook(
-    { url: row.webhookUrl, secret: row.webhookSecret, authHeader: row.webhookAuthHeader },
+    {
+      url: row.webhookUrl!,
+      secrets: signingSecrets(row.webhookSecret, row.webhookPreviousSecret),
+      authHeader: row.webhookAuthHeader,
+    },
     msgId,
     body,
     { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, timeoutMs: runtime.webhookTimeoutMs },

@@ -56,9 +56,18 @@ describe('resolveEndpoint', () => {
     await expect(resolveEndpoint('not a url', false)).rejects.toThrow(/not a valid URL/);
   });
 
+  it('refuses http:// (personal data in clear) unless WEBHOOK_ALLOW_PRIVATE, before any lookup', async () => {
+    const lookup = fakeLookup({ 'crm.example.com': [{ address: '93.184.216.34', family: 4 }] });
+    const refusal = resolveEndpoint('http://crm.example.com/hook', false, lookup);
+    await expect(refusal).rejects.toThrow(/must start with https:\/\//);
+    await expect(refusal).rejects.toMatchObject({ retryable: false });
+    const allowed = await resolveEndpoint('http://crm.example.com/hook', true, lookup);
+    expect(allowed.url.protocol).toBe('http:');
+  });
+
   it('refuses IP literals and names that resolve to internal addresses', async () => {
-    await expect(resolveEndpoint('http://127.0.0.1:8080/', false)).rejects.toThrow(/refused/);
-    await expect(resolveEndpoint('http://[::1]/', false)).rejects.toThrow(/refused/);
+    await expect(resolveEndpoint('https://127.0.0.1:8080/', false)).rejects.toThrow(/refused/);
+    await expect(resolveEndpoint('https://[::1]/', false)).rejects.toThrow(/refused/);
     const lookup = fakeLookup({
       'crm.example.com': [
         { address: '93.184.216.34', family: 4 },
@@ -88,6 +97,9 @@ describe('resolveEndpoint', () => {
   it('refuses a name that does not resolve', async () => {
     await expect(
       resolveEndpoint('https://nowhere.invalid/', false, fakeLookup({})),
-    ).rejects.toThrow(/could not be resolved/);
+    ).rejects.toMatchObject({
+      message: expect.stringMatching(/could not be resolved/),
+      retryable: true,
+    });
   });
 });

@@ -3,31 +3,42 @@
  * the URL must not reach the server's own network. Checked when the URL is saved and again at
  * every send, where the address the check resolved is the one the connection uses (a DNS answer
  * that changes between the check and the connect, "DNS rebinding", cannot slip a private address
- * in). WEBHOOK_ALLOW_PRIVATE=true turns the address check off (tests, private networks).
+ * in). Leads carry personal data, so only https:// is accepted. WEBHOOK_ALLOW_PRIVATE=true turns
+ * the address check off and lets http:// through (tests, private networks).
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
-/** Why an endpoint is refused, in words the agent can act on. */
+/**
+ * Why an endpoint is refused, in words the agent can act on. `retryable`: the name could not be
+ * resolved now (it may be later); every other refusal stands until the agent changes the URL.
+ */
 export class EndpointRefused extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly retryable = false,
+  ) {
     super(message);
     this.name = 'EndpointRefused';
   }
 }
 
-/** An http(s) URL without credentials; anything else is refused. */
-export function parseEndpointUrl(raw: string): URL {
+/** An https URL (or http where allowed) without credentials; anything else is refused. */
+export function parseEndpointUrl(raw: string, allowHttp: boolean): URL {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     throw new EndpointRefused('The webhook URL is not a valid URL');
   }
+  if (url.protocol === 'http:' && !allowHttp)
+    throw new EndpointRefused(
+      'The webhook URL must start with https://: leads carry personal data, http:// is refused',
+    );
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    throw new EndpointRefused('The webhook URL must start with https:// or http://');
+    throw new EndpointRefused('The webhook URL must start with https://');
   if (url.username || url.password)
     throw new EndpointRefused(
       'The webhook URL must not carry a user name or password: use the Authorization header',
@@ -78,7 +89,7 @@ export async function resolveEndpoint(
   allowPrivate: boolean,
   lookup: typeof dnsLookup = dnsLookup,
 ): Promise<ResolvedEndpoint> {
-  const url = parseEndpointUrl(raw);
+  const url = parseEndpointUrl(raw, allowPrivate);
   const host = hostOf(url);
   let addresses: { address: string; family: number }[];
   if (isIP(host)) {
@@ -87,11 +98,11 @@ export async function resolveEndpoint(
     try {
       addresses = await lookup(host, { all: true, verbatim: true });
     } catch {
-      throw new EndpointRefused(`The webhook host ${host} could not be resolved`);
+      throw new EndpointRefused(`The webhook host ${host} could not be resolved`, true);
     }
   }
   if (addresses.length === 0)
-    throw new EndpointRefused(`The webhook host ${host} could not be resolved`);
+    throw new EndpointRefused(`The webhook host ${host} could not be resolved`, true);
   if (!allowPrivate) {
     const refused = addresses.find((a) => !isPublicAddress(a.address));
     if (refused)

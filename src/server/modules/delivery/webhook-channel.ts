@@ -1,7 +1,8 @@
 /**
  * The CRM webhook channel (docs/domain.md, Delivery of assigned leads): one signed POST per event, Standard Webhooks headers
  * (`webhook-id` stays the same on every retry of one delivery), the agent's Authorization header
- * if set, a time limit, and the connection pinned to the address the SSRF guard checked.
+ * if set, a time limit, the connection pinned to the address the SSRF guard checked, and no more
+ * of the answer read than is kept.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -10,7 +11,8 @@ import { EndpointRefused, pinnedLookup, resolveEndpoint } from './ssrf-guard';
 
 export interface WebhookTarget {
   url: string;
-  secret: string;
+  /** the current secret, then the previous one while a rotation's overlap lasts */
+  secrets: string[];
   authHeader: string | null;
 }
 
@@ -25,11 +27,16 @@ export interface WebhookResult {
   responseBody: string | null;
 }
 
-/** How much of the receiver's answer is kept. */
-const BODY_KEPT = 500;
+/** How much of the receiver's answer is read and kept: the read stops there. */
+export const BODY_KEPT = 500;
 
 export function isRetryableStatus(code: number): boolean {
   return code === 408 || code === 429 || code >= 500;
+}
+
+/** What a call is signed with: the secret, and the one before it while the overlap lasts. */
+export function signingSecrets(secret: string, previous: string | null): string[] {
+  return previous ? [secret, previous] : [secret];
 }
 
 /** The JSON text of an event, as signed and sent. */
@@ -50,7 +57,7 @@ export async function sendWebhook(
     resolved = await resolveEndpoint(target.url, opts.allowPrivate);
   } catch (err) {
     // an endpoint that now resolves somewhere internal is a final refusal, a DNS failure is not
-    const refused = err instanceof EndpointRefused && /refused/.test(err.message);
+    const refused = err instanceof EndpointRefused && !err.retryable;
     return {
       ok: false,
       retryable: !refused,
@@ -61,7 +68,10 @@ export async function sendWebhook(
     };
   }
   const now = new Date();
-  const signature = new Webhook(target.secret).sign(msgId, now, body);
+  // Standard Webhooks: space-separated signatures, one per secret; a receiver accepts any of them
+  const signature = target.secrets
+    .map((secret) => new Webhook(secret).sign(msgId, now, body))
+    .join(' ');
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'user-agent': 'LeadFlow-Webhooks/1',
@@ -97,14 +107,8 @@ export async function sendWebhook(
           const code = res.statusCode ?? 0;
           const chunks: Buffer[] = [];
           let kept = 0;
-          res.on('data', (chunk: Buffer) => {
-            if (kept < BODY_KEPT) {
-              chunks.push(chunk);
-              kept += chunk.length;
-            }
-          });
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8').slice(0, BODY_KEPT);
+          const answered = () => {
+            const text = Buffer.concat(chunks).subarray(0, BODY_KEPT).toString('utf8');
             const ok = code >= 200 && code < 300;
             finish({
               ok,
@@ -113,7 +117,17 @@ export async function sendWebhook(
               error: ok ? null : `The endpoint answered ${code}`,
               responseBody: text,
             });
+          };
+          res.on('data', (chunk: Buffer) => {
+            chunks.push(chunk);
+            kept += chunk.length;
+            // enough kept: the rest is not read, however long the receiver goes on
+            if (kept >= BODY_KEPT) {
+              answered();
+              req.destroy();
+            }
           });
+          res.on('end', answered);
           res.on('error', (err) =>
             finish({
               ok: false,

@@ -30,6 +30,19 @@ export function useSaveDeliverySettings() {
   });
 }
 
+/**
+ * A new signing secret: the answer is the settings with it (the old one keeps signing beside it
+ * for 24 hours, `previousSecretUntil`).
+ */
+export function useRotateWebhookSecret() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () =>
+      apiJson<DeliverySettings>('POST', '/api/agent/delivery/webhook/secret/rotate'),
+    onSuccess: (settings) => queryClient.setQueryData(deliverySettingsQuery.queryKey, settings),
+  });
+}
+
 /** Sends a test event to the saved endpoint; answers the attempt, never throws for a refusal. */
 export function useTestWebhook() {
   return useMutation({

@@ -258,7 +258,10 @@ export function DeliverySettingsForm({ settings }: { settings: DeliverySettings 
                 )}
               />
             </fieldset>
-            <SigningSecret secret={webhook.secret} />
+            <SigningSecret
+              secret={webhook.secret}
+              previousSecretUntil={webhook.previousSecretUntil}
+            />
             <WebhookTest savedUrl={webhook.url} unsaved={urlChanged} />
           </>
         )}

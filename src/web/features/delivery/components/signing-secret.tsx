@@ -1,11 +1,24 @@
+import { formatBusinessTime } from '@shared/format';
 import { Button } from '@web/components/ui/button';
 import { toast } from '@web/components/ui/use-toast';
+import { useBusinessTimeZone } from '@web/features/admin/api';
 import { Copy, Eye, EyeOff } from 'lucide-react';
 import { useState } from 'react';
 import { maskSecret } from '../delivery-form';
+import { RotateSecretButton } from './rotate-secret-button';
 
-/** The Standard Webhooks signing secret: masked until asked for, and copied in one click. */
-export function SigningSecret({ secret }: { secret: string }) {
+/**
+ * The Standard Webhooks signing secret: masked until asked for, copied in one click, rotated after
+ * a confirmation (while the old one still signs, until when).
+ */
+export function SigningSecret({
+  secret,
+  previousSecretUntil,
+}: {
+  secret: string;
+  previousSecretUntil: string | null;
+}) {
+  const timeZone = useBusinessTimeZone();
   const [shown, setShown] = useState(false);
 
   async function copy() {
@@ -53,8 +66,18 @@ export function SigningSecret({ secret }: { secret: string }) {
             <Copy aria-hidden="true" />
             Copy
           </Button>
+          <RotateSecretButton />
         </div>
       </div>
+      {previousSecretUntil && (
+        <p className="text-sm" data-testid="previous-secret-until">
+          Requests are also signed with the previous secret until{' '}
+          <time dateTime={previousSecretUntil}>
+            {formatBusinessTime(previousSecretUntil, timeZone)}
+          </time>
+          .
+        </p>
+      )}
       <p className="text-muted-foreground text-xs">
         Each request is signed with it (Standard Webhooks: webhook-id, webhook-timestamp,
         webhook-signature), so your CRM can check it came from LeadFlow.
