@@ -1,6 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/server/app';
 import { DNC_UPLOAD_MAX_BYTES } from '../src/shared/contracts/dnc';
-import { type Client, loginAdmin, registerAgent, setupTestApp } from './support/test-app';
+import {
+  type Client,
+  loginAdmin,
+  registerAgent,
+  setupTestApp,
+  testConfig,
+} from './support/test-app';
 
 const ctx = setupTestApp({ ASSIGN_ON_IMPORT: false });
 
@@ -140,5 +150,118 @@ describe('the do-not-call list', () => {
     expect((await agent.client.post('/api/admin/dnc', { phones: ['3055550123'] })).statusCode).toBe(
       403,
     );
+  });
+});
+
+/** A CSV of one number a line, `line(i)` for the i-th, as many lines as fit in the size limit. */
+function csvAtTheLimit(line: (i: number) => string): { csv: string; lines: number } {
+  const parts: string[] = [];
+  let bytes = 0;
+  for (let i = 0; ; i++) {
+    const next = `${line(i)}\n`;
+    if (bytes + next.length > DNC_UPLOAD_MAX_BYTES) return { csv: parts.join(''), lines: i };
+    parts.push(next);
+    bytes += next.length;
+  }
+}
+
+/** Sends a request over HTTP, as another client would; resolves with its status. */
+function send(port: number, method: string, path: string, headers = {}, body?: string) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = httpRequest(
+      { host: '127.0.0.1', port, method, path, headers: { host: 'localhost:80', ...headers } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('an upload at the size limit', () => {
+  let app: FastifyInstance;
+  let port: number;
+  /** what was answered, in order: the uploads, and GET /api/health asked as an upload starts */
+  const order: string[] = [];
+  const healthAnswers: Promise<{ status: number }>[] = [];
+  beforeAll(async () => {
+    app = await buildApp({ config: testConfig(), database: ctx.database, serveSpa: false });
+    // marks the moment the upload's handler is about to start: another client asks then
+    app.addHook('preHandler', async (request) => {
+      if (request.method === 'POST' && request.routeOptions.url === '/api/admin/dnc') {
+        healthAnswers.push(
+          send(port, 'GET', '/api/health').then((res) => {
+            order.push('health');
+            return res;
+          }),
+        );
+      }
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    port = (app.server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('lets another request be answered while its numbers are normalized, and reports every bad line', async () => {
+    const admin = await loginAdmin(ctx);
+    // numbers that parse as far as the check of their area code: each costs the full
+    // normalization, and none is stored, so the upload does no database work after it
+    const { csv, lines } = csvAtTheLimit((i) => `(0${String(i % 100).padStart(2, '0')}) 555-0100`);
+    expect(lines).toBeGreaterThan(100_000);
+    const upload = send(
+      port,
+      'POST',
+      '/api/admin/dnc',
+      { cookie: admin.client.cookie, 'content-type': 'text/csv' },
+      csv,
+    ).then((res) => {
+      order.push('upload');
+      return res;
+    });
+    const uploaded = await upload;
+    expect(healthAnswers).toHaveLength(1);
+    const healthy = await healthAnswers[0];
+    expect(healthy.status).toBe(200);
+    expect(order).toEqual(['health', 'upload']);
+    expect(uploaded.status, uploaded.body).toBe(200);
+    const result = JSON.parse(uploaded.body);
+    expect(result).toMatchObject({ added: 0, alreadyListed: 0, errorCount: lines });
+    expect(result.errors).toHaveLength(500);
+    expect(result.errors[0]).toEqual({
+      line: 1,
+      reason: "'(000) 555-0100' is not a valid phone number",
+    });
+    expect(result.errors[499]).toEqual({
+      line: 500,
+      reason: "'(099) 555-0100' is not a valid phone number",
+    });
+  });
+
+  it('stores every number of a CSV at the size limit, once', async () => {
+    const admin = await loginAdmin(ctx);
+    const before = (await list(admin.client)).count;
+    // distinct valid numbers (exchanges 200 and up), the last line repeating the first
+    const number = (i: number) =>
+      `(415) ${200 + Math.floor(i / 10_000)}-${String(i % 10_000).padStart(4, '0')}`;
+    const { csv, lines } = csvAtTheLimit((i) => number(i));
+    const withRepeat = `${csv.slice(0, csv.lastIndexOf('\n', csv.length - 2) + 1)}${number(0)}\n`;
+    const res = await postCsv(admin.client, withRepeat);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      added: lines - 1,
+      alreadyListed: 1,
+      errors: [],
+      errorCount: 0,
+    });
+    expect((await list(admin.client)).count).toBe(before + lines - 1);
+    expect((await list(admin.client, '?q=4152000000')).total).toBe(1);
   });
 });

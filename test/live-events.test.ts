@@ -9,9 +9,10 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/server/app';
 import { openDatabase } from '../src/server/db/client';
+import { sweepExpiredSessions } from '../src/server/modules/auth/session-sweeper';
 import { LISTENER_APPLICATION_NAME } from '../src/server/modules/notifications/live-events';
 import { createPackage, insertLeads, subscribe } from './support/admin-fixtures';
-import { loginAdmin, registerAgent, setupTestApp, testConfig } from './support/test-app';
+import { Client, loginAdmin, registerAgent, setupTestApp, testConfig } from './support/test-app';
 import { TEST_DB } from './support/test-db';
 
 // Short request and idle timeouts: a stream must outlive both (it is not a slow request).
@@ -52,7 +53,11 @@ interface Stream {
 }
 
 /** Opens the event stream as a browser would: over HTTP, with the session cookie. */
-function openStream(onPort: number, cookie: string | undefined): Promise<Stream> {
+function openStream(
+  onPort: number,
+  cookie: string | undefined,
+  headers: Record<string, string> = {},
+): Promise<Stream> {
   return new Promise((resolve, reject) => {
     const req = httpRequest({
       host: '127.0.0.1',
@@ -62,6 +67,7 @@ function openStream(onPort: number, cookie: string | undefined): Promise<Stream>
         host: 'localhost:80', // the tests' ALLOWED_HOSTS
         accept: 'text/event-stream',
         ...(cookie ? { cookie } : {}),
+        ...headers,
       },
     });
     req.on('error', reject);
@@ -119,6 +125,24 @@ function openStream(onPort: number, cookie: string | undefined): Promise<Stream>
 async function staysSilent(stream: Stream, ms = 600) {
   await sleep(ms);
   return stream.events.length === 0;
+}
+
+/** Waits for the server to end the stream (it fails when the stream stays open for 5 s). */
+async function serverEnds(stream: Stream) {
+  const deadline = Date.now() + 5000;
+  while (!stream.closed && Date.now() < deadline) await sleep(20);
+  return stream.closed;
+}
+
+/** The agent signed in a second time, as from another browser: a session of its own. */
+async function secondSession(agent: Awaited<ReturnType<typeof registerAgent>>) {
+  const client = new Client(ctx.app);
+  const res = await client.post('/api/auth/login', {
+    email: agent.email,
+    password: agent.password,
+  });
+  expect(res.statusCode).toBe(200);
+  return client;
 }
 
 async function assignManually(admin: Awaited<ReturnType<typeof loginAdmin>>, agentId: number) {
@@ -302,6 +326,162 @@ describe('GET /api/agent/events', () => {
   });
 });
 
+describe('a stream ends with its session or a suspension', () => {
+  it("logging out ends that session's streams at once and no later lead reaches them; another session's stream goes on", async () => {
+    const admin = await loginAdmin(ctx);
+    const agent = await registerAgent(ctx.app);
+    const other = await secondSession(agent);
+    const loggedOut = await openStream(port, agent.client.cookie);
+    const alsoLoggedOut = await openStream(port, agent.client.cookie);
+    const stays = await openStream(port, other.cookie);
+    try {
+      expect((await agent.client.post('/api/auth/logout')).statusCode).toBe(200);
+      expect(await serverEnds(loggedOut)).toBe(true);
+      expect(await serverEnds(alsoLoggedOut)).toBe(true);
+      const lead = await assignManually(admin, agent.id);
+      expect((await stays.nth(1)).data).toMatchObject({ leadId: lead.id, name: lead.name });
+      expect(stays.closed).toBe(false);
+      expect(loggedOut.events).toEqual([]);
+      expect(alsoLoggedOut.events).toEqual([]);
+      expect(loggedOut.body).not.toContain(lead.name);
+    } finally {
+      for (const s of [loggedOut, alsoLoggedOut, stays]) s.close();
+    }
+  });
+
+  it("an admin's suspension (INACTIVE) ends every stream of the agent, and no later lead reaches them", async () => {
+    const admin = await loginAdmin(ctx);
+    const pkg = await createPackage(ctx);
+    const agent = await registerAgent(ctx.app);
+    const bystander = await registerAgent(ctx.app);
+    await subscribe(ctx, agent.id, pkg.id);
+    const other = await secondSession(agent);
+    const streams = [
+      await openStream(port, agent.client.cookie),
+      await openStream(port, other.cookie),
+    ];
+    const theirs = await openStream(port, bystander.client.cookie);
+    try {
+      const res = await admin.client.patch(`/api/admin/agents/${agent.id}/subscription`, {
+        status: 'INACTIVE',
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      for (const stream of streams) expect(await serverEnds(stream)).toBe(true);
+      const lead = await assignManually(admin, agent.id);
+      for (const stream of streams) expect(stream.body).not.toContain(lead.name);
+      // another agent's stream is not touched
+      expect(theirs.closed).toBe(false);
+    } finally {
+      for (const s of [...streams, theirs]) s.close();
+    }
+  });
+
+  it('the expiry sweep deleting a session ends its streams', async () => {
+    const agent = await registerAgent(ctx.app);
+    const stream = await openStream(port, agent.client.cookie);
+    try {
+      await ctx.database.db.execute(
+        sql`update sessions set expires_at = now() - interval '1 second' where user_id = ${agent.id}`,
+      );
+      await sweepExpiredSessions(ctx.app);
+      expect(await serverEnds(stream)).toBe(true);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('a stream ends when its session expires, with no request nor sweep in between', async () => {
+    const agent = await registerAgent(ctx.app);
+    await ctx.database.db.execute(
+      sql`update sessions set expires_at = now() + interval '1 second' where user_id = ${agent.id}`,
+    );
+    const stream = await openStream(port, agent.client.cookie);
+    try {
+      expect(stream.status).toBe(200);
+      expect(await serverEnds(stream)).toBe(true);
+      expect((await openStream(port, agent.client.cookie)).status).toBe(401);
+    } finally {
+      stream.close();
+    }
+  });
+});
+
+describe('caps on open streams, whoever opens them', () => {
+  // behind a trusted proxy (loopback), X-Forwarded-For names each client's address
+  const LIMITS = { LIVE_STREAMS_PER_ADDRESS: 2, LIVE_STREAMS_TOTAL: 3, TRUST_PROXY: '127.0.0.1' };
+  let capped: FastifyInstance;
+  let cappedPort: number;
+  beforeAll(async () => {
+    capped = await buildApp({
+      config: testConfig({ ...TIMEOUTS, ...LIMITS }),
+      database: ctx.database,
+      serveSpa: false,
+    });
+    await capped.listen({ port: 0, host: '127.0.0.1' });
+    cappedPort = (capped.server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await capped?.close();
+  });
+  const from = (address: string) => ({ 'x-forwarded-for': address });
+
+  it('one client address (an IPv6 /64 counted as one) gets at most LIVE_STREAMS_PER_ADDRESS, then 429 with Retry-After', async () => {
+    const agents = [];
+    for (let i = 0; i < 3; i++) agents.push(await registerAgent(ctx.app));
+    const open: Stream[] = [];
+    try {
+      for (const [i, address] of ['2001:db8:1:2::1', '2001:db8:1:2:ffff::9'].entries()) {
+        open.push(await openStream(cappedPort, agents[i].client.cookie, from(address)));
+      }
+      expect(open.map((s) => s.status)).toEqual([200, 200]);
+      const third = await openStream(cappedPort, agents[2].client.cookie, from('2001:db8:1:2::3'));
+      open.push(third);
+      expect(third.status).toBe(429);
+      expect(third.headers['retry-after']).toBe('30');
+      expect(JSON.parse(third.body).message).toMatch(/this address/);
+      // another /64 is another client
+      const elsewhere = await openStream(
+        cappedPort,
+        agents[2].client.cookie,
+        from('2001:db8:1:3::3'),
+      );
+      open.push(elsewhere);
+      expect(elsewhere.status).toBe(200);
+    } finally {
+      for (const s of open) s.close();
+    }
+  });
+
+  it('the process holds at most LIVE_STREAMS_TOTAL streams in all, then 429 with Retry-After until one closes', async () => {
+    const agents = [];
+    for (let i = 0; i < 4; i++) agents.push(await registerAgent(ctx.app));
+    const open: Stream[] = [];
+    try {
+      for (let i = 0; i < 3; i++) {
+        open.push(
+          await openStream(cappedPort, agents[i].client.cookie, from(`198.51.100.${i + 1}`)),
+        );
+      }
+      expect(open.map((s) => s.status)).toEqual([200, 200, 200]);
+      const fourth = await openStream(cappedPort, agents[3].client.cookie, from('198.51.100.4'));
+      open.push(fourth);
+      expect(fourth.status).toBe(429);
+      expect(fourth.headers['retry-after']).toBe('30');
+      open[0].close();
+      const deadline = Date.now() + 5000;
+      let again = await openStream(cappedPort, agents[3].client.cookie, from('198.51.100.4'));
+      while (again.status === 429 && Date.now() < deadline) {
+        await sleep(50);
+        again = await openStream(cappedPort, agents[3].client.cookie, from('198.51.100.4'));
+      }
+      open.push(again);
+      expect(again.status).toBe(200);
+    } finally {
+      for (const s of open) s.close();
+    }
+  });
+});
+
 describe('closing the app', () => {
   it('ends open streams, so that closing does not wait for them', async () => {
     const other = await buildApp({
@@ -400,6 +580,39 @@ describe.runIf(TEST_DB === 'postgres')(
     });
     afterAll(async () => {
       await closeB?.();
+    });
+
+    it('logging out through app A ends the stream held by app B before a later lead reaches it', async () => {
+      const admin = await loginAdmin(ctx);
+      const agent = await registerAgent(ctx.app);
+      const onB = await openStream(portB, agent.client.cookie);
+      try {
+        expect(onB.status).toBe(200);
+        expect((await agent.client.post('/api/auth/logout')).statusCode).toBe(200);
+        const lead = await assignManually(admin, agent.id);
+        expect(await serverEnds(onB)).toBe(true);
+        expect(onB.events).toEqual([]);
+        expect(onB.body).not.toContain(lead.name);
+      } finally {
+        onB.close();
+      }
+    });
+
+    it("an admin's suspension through app A ends the agent's stream held by app B", async () => {
+      const admin = await loginAdmin(ctx);
+      const pkg = await createPackage(ctx);
+      const agent = await registerAgent(ctx.app);
+      await subscribe(ctx, agent.id, pkg.id);
+      const onB = await openStream(portB, agent.client.cookie);
+      try {
+        const res = await admin.client.patch(`/api/admin/agents/${agent.id}/subscription`, {
+          status: 'CANCELED',
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        expect(await serverEnds(onB)).toBe(true);
+      } finally {
+        onB.close();
+      }
     });
 
     it('a lead assigned through app A reaches the agent connected to app B', async () => {

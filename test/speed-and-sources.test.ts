@@ -5,6 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../bench/lib/leads-data';
+import { queryRows } from '../src/server/db/client';
 import { leadRefusals, leads, sources, users } from '../src/server/db/schema';
 import { businessDate } from '../src/server/lib/business-time';
 import { insertUser } from '../src/server/modules/auth/users.repository';
@@ -210,6 +211,59 @@ describe('analytics that explain', () => {
     expect(body.sources.find((s: { sourceId: number }) => s.sourceId === ids[0]).refused.DNC).toBe(
       2,
     );
+  });
+
+  it('sources: thousands of refusals give the same figures, summed from their counts per slot, not from the refusal rows', async () => {
+    const admin = await loginAdmin(ctx);
+    const tz = ctx.app.config.BUSINESS_TZ;
+    const today = businessDate(tz);
+    const from = daysBefore(today, 2);
+    const source = (
+      await admin.client.post('/api/admin/sources', {
+        name: 'Refused Often',
+        costPerLeadCents: 100,
+      })
+    ).json() as { id: number };
+    const { key } = (await admin.client.post(`/api/admin/sources/${source.id}/keys`)).json();
+    // invalid leads through the intake: one refusal row per request
+    for (let i = 0; i < 12; i++) {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/leads',
+        headers: { authorization: `Bearer ${key}` },
+        payload: { firstName: 'No phone' },
+      });
+      expect(res.json().reason).toBe('invalid');
+    }
+    // 20,000 more refusal rows as the intake writes them (n = 1 each), over four days at noon
+    // and the 40 minutes before, the oldest day outside the period
+    const ROWS = 20_000;
+    const reasons = ['INVALID', 'DUPLICATE', 'DNC'] as const;
+    await ctx.database.db.execute(sql`
+      insert into lead_refusals (source_id, reason, n, created_at)
+      select ${source.id}, (array['INVALID', 'DUPLICATE', 'DNC'])[1 + g % 3]::refusal_reason, 1,
+             ${noon(today).toISOString()}::timestamptz - (g % 4) * interval '1 day'
+               - (g % 40) * interval '1 minute'
+        from generate_series(1, ${ROWS}) g`);
+    const expected = { INVALID: 12, DUPLICATE: 0, DNC: 0 };
+    for (let g = 1; g <= ROWS; g++) if (g % 4 <= 2) expected[reasons[g % 3]] += 1;
+
+    const refusedOf = async () => {
+      const res = await admin.client.get(`/api/admin/analytics/sources?from=${from}&to=${today}`);
+      expect(res.statusCode).toBe(200);
+      return res.json().sources.find((s: { sourceId: number }) => s.sourceId === source.id).refused;
+    };
+    expect(await refusedOf()).toEqual(expected);
+
+    // a few rows per source, reason and 15-minute slot, however many requests were refused
+    const [kept] = await queryRows<{ rows: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as rows from refusal_counts where source_id = ${source.id}`,
+    );
+    expect(kept.rows).toBeLessThanOrEqual(4 * 4 * reasons.length + reasons.length);
+    // the figures are the counts': without the refusal rows they stay the same
+    await ctx.database.db.execute(sql`delete from lead_refusals where source_id = ${source.id}`);
+    expect(await refusedOf()).toEqual(expected);
   });
 
   it('preview: leads the edited preferences would have matched, per day, against the package', async () => {

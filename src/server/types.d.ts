@@ -25,5 +25,7 @@ declare module 'fastify' {
   interface FastifyRequest {
     user: SessionUser | null;
     sessionTokenHash: string | null;
+    /** when the session ends unless another request comes first (its idle or absolute expiry) */
+    sessionEndsAt: Date | null;
   }
 }

@@ -143,6 +143,9 @@ const envSchema = z.object({
   CONNECTION_TIMEOUT_MS: milliseconds(2 * 60_000),
   REGISTRATIONS_PER_ADDRESS: z.coerce.number().int().positive().default(30),
   REGISTRATIONS_TOTAL: z.coerce.number().int().positive().default(300),
+  // live event streams open at once in one process: from one client address (IPv6: one /64), in all
+  LIVE_STREAMS_PER_ADDRESS: z.coerce.number().int().positive().default(100),
+  LIVE_STREAMS_TOTAL: z.coerce.number().int().positive().default(2000),
   // delivery (docs/domain.md, Delivery of assigned leads): links in emails and the providers' callbacks go to PUBLIC_URL
   PUBLIC_URL: z.url().optional(),
   /** smtp://user:pass@host:port or smtps://...; unset: the email channel is "not configured" */

@@ -542,6 +542,25 @@ export const leadRefusals = pgTable(
   (t) => [index('lead_refusals_source_idx').on(t.sourceId, t.createdAt)],
 );
 
+/**
+ * Refusals per 15-minute slot (the slots of assignment_counts), source and reason, kept by the
+ * trigger on `lead_refusals`: the sources' analytics sum these, so their cost grows with sources
+ * and days, never with the refused requests. One row per key, added to in place (a refusal is
+ * one short statement at the end of its transaction).
+ */
+export const refusalCounts = pgTable(
+  'refusal_counts',
+  {
+    slot: timestamp('slot', { withTimezone: true }).notNull(),
+    sourceId: integer('source_id'),
+    reason: refusalReason('reason').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('refusal_counts_key').on(t.slot, sql`(coalesce(${t.sourceId}, 0))`, t.reason),
+  ],
+);
+
 /** An agent's request to return a lead and the admin's decision (docs/domain.md, Returns and credits). */
 export const leadReturns = pgTable(
   'lead_returns',

@@ -39,7 +39,7 @@ export interface AuthPluginOptions {
   findSession(
     token: string,
     policy: SessionPolicy,
-  ): Promise<{ user: SessionUser; tokenHash: string } | null>;
+  ): Promise<{ user: SessionUser; tokenHash: string; endsAt: Date } | null>;
 }
 
 /**
@@ -51,6 +51,7 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthPluginOption
   await app.register(cookie);
   app.decorateRequest('user', null);
   app.decorateRequest('sessionTokenHash', null);
+  app.decorateRequest('sessionEndsAt', null);
   app.addHook('onRequest', async (request) => {
     if (!request.routeOptions.url?.startsWith('/api/')) return;
     const token = request.cookies[SESSION_COOKIE];
@@ -66,6 +67,7 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthPluginOption
     if (session) {
       request.user = session.user;
       request.sessionTokenHash = session.tokenHash;
+      request.sessionEndsAt = session.endsAt;
     }
   });
 });

@@ -16,8 +16,9 @@ export interface SourceRow {
 
 /**
  * Per source, the leads stored on business dates from..to and what became of them (assigned at some time,
- * returned, converted), and the leads refused in the same period by reason. Every source is
- * listed, and the leads of no source when there are any.
+ * returned, converted), and the leads refused in the same period by reason: summed from the
+ * refusals' counts per 15-minute slot (refusal_counts), whatever the number of refused requests.
+ * Every source is listed, and the leads of no source when there are any.
  */
 export function sourceRows(
   db: Db,
@@ -43,8 +44,8 @@ export function sourceRows(
                  coalesce(sum(n) filter (where reason = 'INVALID'), 0)::int as invalid,
                  coalesce(sum(n) filter (where reason = 'DUPLICATE'), 0)::int as duplicate,
                  coalesce(sum(n) filter (where reason = 'DNC'), 0)::int as dnc
-            from lead_refusals
-           where created_at >= ${start} and created_at < ${end}
+            from refusal_counts
+           where slot >= ${start} and slot < ${end}
            group by source_id),
         k as (
           select id as source_id from sources

@@ -99,13 +99,16 @@ export async function logout(db: Db, tokenHash: string | null): Promise<void> {
   if (tokenHash) await deleteSession(db, tokenHash);
 }
 
-/** The live session behind a cookie's token (plugins/auth): its user and the token's hash. */
+/**
+ * The live session behind a cookie's token (plugins/auth): its user, the token's hash, and when
+ * the session ends unless another request comes first.
+ */
 export async function findSession(
   db: Db,
   token: string,
   policy: SessionPolicy,
-): Promise<{ user: SessionUser; tokenHash: string } | null> {
+): Promise<{ user: SessionUser; tokenHash: string; endsAt: Date } | null> {
   const tokenHash = hashToken(token);
-  const user = await findSessionUser(db, tokenHash, policy);
-  return user ? { user, tokenHash } : null;
+  const found = await findSessionUser(db, tokenHash, policy);
+  return found ? { ...found, tokenHash } : null;
 }

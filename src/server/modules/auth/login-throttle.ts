@@ -1,4 +1,5 @@
-import { clientKey, FixedWindows, type Limit } from './fixed-windows';
+import { clientKey } from '../../lib/client-address';
+import { FixedWindows, type Limit } from './fixed-windows';
 
 /**
  * Failed-login limits, in a fixed window, kept in process memory (docs/decisions/002):

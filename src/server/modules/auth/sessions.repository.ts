@@ -35,6 +35,7 @@ function sessionUserStatement(db: Db) {
       email: users.email,
       role: users.role,
       lastSeenAt: sessions.lastSeenAt,
+      expiresAt: sessions.expiresAt,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -50,12 +51,15 @@ function sessionUserStatement(db: Db) {
 }
 const sessionUserStatements = new WeakMap<Db, ReturnType<typeof sessionUserStatement>>();
 
-/** The session's user when the session exists and has passed neither expiry. */
+/**
+ * The session's user when the session exists and has passed neither expiry, and when it ends
+ * unless another request comes first (the earlier of its absolute and idle expiry).
+ */
 export async function findSessionUser(
   db: Db,
   tokenHash: string,
   policy: SessionPolicy,
-): Promise<SessionUser | null> {
+): Promise<{ user: SessionUser; endsAt: Date } | null> {
   const now = Date.now();
   let statement = sessionUserStatements.get(db);
   if (!statement) {
@@ -68,14 +72,19 @@ export async function findSessionUser(
     idleSince: new Date(now - policy.idleMs).toISOString(),
   });
   if (!row) return null;
+  let lastSeenAt = row.lastSeenAt.getTime();
   // write the idle clock at most once a minute, not on every request
-  if (now - row.lastSeenAt.getTime() > 60_000) {
+  if (now - lastSeenAt > 60_000) {
+    lastSeenAt = now;
     await db
       .update(sessions)
       .set({ lastSeenAt: new Date(now) })
       .where(eq(sessions.tokenHash, tokenHash));
   }
-  return { id: row.id, name: row.name, email: row.email, role: row.role };
+  return {
+    user: { id: row.id, name: row.name, email: row.email, role: row.role },
+    endsAt: new Date(Math.min(row.expiresAt.getTime(), lastSeenAt + policy.idleMs)),
+  };
 }
 
 export async function deleteSession(db: Db, tokenHash: string): Promise<void> {

@@ -43,29 +43,57 @@ function csvFields(line: string): string[] {
   return fields.map((f) => f.trim());
 }
 
+/** The numbers of an upload, read one at a time: `size` places, each a number or nothing. */
+interface EntrySource {
+  size: number;
+  /** the number at place i; null for a line without one to read (a header, a blank line) */
+  entryAt(i: number): Entry | null;
+  errors: Entry[];
+}
+
 /**
  * The numbers of a CSV: the `phone` column when the first line is a header naming one
  * (`phone`, `Phone Number`, `phone_number`...), else the first field of each line. A first line
  * of words without a phone column is a header we cannot use: nothing is read. Blank lines are
- * skipped; lines are numbered as in the file.
+ * skipped; lines are numbered as in the file. Each line is split into fields only when read.
  */
-export function entriesOfCsv(text: string): { entries: Entry[]; errors: Entry[] } {
+function csvEntries(text: string): EntrySource {
   const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/);
   const first = csvFields(lines[0] ?? '').map((h) => h.toLowerCase().replace(/[\s_-]/g, ''));
   let column = first.findIndex((h) => h === 'phone' || h === 'phonenumber');
   if (column < 0) column = first.findIndex((h) => h.includes('phone'));
   const wordsOnly = /[a-z]/.test(first.join('')) && !/\d/.test(first.join(''));
   if (column < 0 && wordsOnly) {
-    return { entries: [], errors: [{ line: 1, raw: 'The header has no phone column' }] };
+    return {
+      size: 0,
+      entryAt: () => null,
+      errors: [{ line: 1, raw: 'The header has no phone column' }],
+    };
   }
-  const entries: Entry[] = [];
-  lines.forEach((line, index) => {
-    if (column >= 0 && index === 0) return;
-    if (line.trim() === '') return;
-    entries.push({ line: index + 1, raw: csvFields(line)[Math.max(column, 0)] ?? '' });
-  });
-  return { entries, errors: [] };
+  const firstNumberLine = column >= 0 ? 1 : 0;
+  return {
+    size: lines.length,
+    entryAt: (i) =>
+      i < firstNumberLine || lines[i].trim() === ''
+        ? null
+        : { line: i + 1, raw: csvFields(lines[i])[Math.max(column, 0)] ?? '' },
+    errors: [],
+  };
 }
+
+/** A JSON `{phones}` list: each number's line is its 1-based position. */
+function listEntries(phones: string[]): EntrySource {
+  return { size: phones.length, entryAt: (i) => ({ line: i + 1, raw: phones[i] }), errors: [] };
+}
+
+/**
+ * Numbers read and normalized between two turns of the event loop: a few milliseconds of work,
+ * so that an upload at the size limit (about 150,000 numbers, seconds of parsing) never keeps
+ * other requests waiting longer than that.
+ */
+const NUMBERS_PER_SLICE = 1000;
+
+const nextTurnOfEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** What a bad value looks like in its error: printable, short. */
 function shown(raw: string): string {
@@ -80,18 +108,14 @@ export async function uploadDnc(
   input: string | { phones: string[] },
   addedBy: number,
 ): Promise<DncUploadResult> {
-  const reasons: { line: number; reason: string }[] = [];
-  let entries: Entry[];
-  if (typeof input === 'string') {
-    const parsed = entriesOfCsv(input);
-    entries = parsed.entries;
-    for (const e of parsed.errors) reasons.push({ line: e.line, reason: e.raw });
-  } else {
-    entries = input.phones.map((raw, i) => ({ line: i + 1, raw }));
-  }
+  const source = typeof input === 'string' ? csvEntries(input) : listEntries(input.phones);
+  const reasons = source.errors.map((e) => ({ line: e.line, reason: e.raw }));
   const phones = new Set<string>();
   let valid = 0;
-  for (const entry of entries) {
+  for (let i = 0; i < source.size; i++) {
+    if (i > 0 && i % NUMBERS_PER_SLICE === 0) await nextTurnOfEventLoop();
+    const entry = source.entryAt(i);
+    if (!entry) continue;
     const phone = toE164(entry.raw);
     if (!phone) {
       reasons.push({

@@ -1,16 +1,20 @@
 /**
  * One listener per app process (docs/domain.md, Delivery of assigned leads): it LISTENs on the
  * `lead_assigned` channel and hands each message to the event streams of that agent open in this
- * process. Any process may assign a lead and any process may hold the agent's stream: PostgreSQL
- * carries the message between them. On PostgreSQL the listener is a connection of its own (a
+ * process, and on `live_streams_end`, where a session's end (the trigger on `sessions`) or an
+ * admin's change of the agent's status ends their streams. Any process may assign a lead or end a
+ * session, and any process may hold the agent's stream: PostgreSQL carries the message between
+ * them, in commit order on the one connection, so a lead assigned after a logout never reaches
+ * the streams that logout ended. On PostgreSQL the listener is a connection of its own (a
  * pooled one would lose its LISTEN when given back), reconnected with backoff when it drops; on
  * PGlite, which is one process, it is the engine's own `listen`.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
+import { z } from 'zod';
 import { type LeadAssignedEvent, leadAssignedEvent } from '../../../shared/contracts/delivery';
 import type { Database } from '../../db/client';
-import { LEAD_ASSIGNED_CHANNEL } from './notifications.repository';
+import { LEAD_ASSIGNED_CHANNEL, STREAMS_END_CHANNEL } from './notifications.repository';
 
 /**
  * `lead.assigned`: leads were given to this agent. `resync`: the listener was disconnected for a
@@ -24,8 +28,10 @@ export type LiveEvent =
 export const LISTENER_APPLICATION_NAME = 'leadflow-live-events';
 
 type Subscriber = {
+  /** the hash of the session token the stream was opened with */
+  session: string;
   send(event: LiveEvent): void;
-  /** ends the stream (the app is closing) */
+  /** ends the stream (its session ended, the agent's status changed, the app is closing) */
   end(): void;
 };
 
@@ -41,6 +47,11 @@ export interface LiveEvents {
 }
 
 const payloadSchema = leadAssignedEvent.extend({ userId: leadAssignedEvent.shape.leadId });
+/** A user's streams end: those of one session when it is named, else all of them. */
+const streamsEndSchema = z.object({
+  userId: leadAssignedEvent.shape.leadId,
+  session: z.string().optional(),
+});
 
 const RECONNECT_FIRST_MS = 500;
 const RECONNECT_MAX_MS = 30_000;
@@ -67,16 +78,35 @@ export async function startLiveEvents(
     for (const subscriber of subscribers) subscriber.send({ type: 'lead.assigned', data });
   };
 
+  const endStreams = (payload: string | undefined) => {
+    let parsed: z.infer<typeof streamsEndSchema>;
+    try {
+      parsed = streamsEndSchema.parse(JSON.parse(payload ?? ''));
+    } catch (err) {
+      log.warn({ err }, 'live events: a message that is not live_streams_end');
+      return;
+    }
+    const subscribers = streams.get(parsed.userId);
+    if (!subscribers) return;
+    for (const subscriber of [...subscribers]) {
+      if (parsed.session === undefined || subscriber.session === parsed.session) subscriber.end();
+    }
+  };
+
   const resync = () => {
     for (const set of streams.values()) {
       for (const subscriber of set) subscriber.send({ type: 'resync', data: {} });
     }
   };
 
+  const handlers: Handlers = {
+    [LEAD_ASSIGNED_CHANNEL]: deliver,
+    [STREAMS_END_CHANNEL]: endStreams,
+  };
   const stopListening =
     database.kind === 'postgres'
-      ? await listenOnPostgres(database, deliver, resync, log)
-      : await listenOnPglite(database, deliver);
+      ? await listenOnPostgres(database, handlers, resync, log)
+      : await listenOnPglite(database, handlers);
 
   return {
     subscribe(userId, subscriber) {
@@ -101,15 +131,20 @@ export async function startLiveEvents(
   };
 }
 
+/** What each channel's messages are handed to. */
+type Handlers = Record<string, (payload: string | undefined) => void>;
+
 async function listenOnPglite(
   database: Database,
-  deliver: (payload: string | undefined) => void,
+  handlers: Handlers,
 ): Promise<() => Promise<void>> {
   const pglite = database.pglite;
   if (!pglite) throw new Error('live events: PGlite database without its engine');
-  const unlisten = await pglite.listen(LEAD_ASSIGNED_CHANNEL, deliver);
+  const unlisten = await Promise.all(
+    Object.entries(handlers).map(([channel, handle]) => pglite.listen(channel, handle)),
+  );
   return async () => {
-    if (!pglite.closed) await unlisten();
+    if (!pglite.closed) for (const stop of unlisten) await stop();
   };
 }
 
@@ -120,7 +155,7 @@ async function listenOnPglite(
  */
 async function listenOnPostgres(
   database: Database,
-  deliver: (payload: string | undefined) => void,
+  handlers: Handlers,
   reconnected: () => void,
   log: FastifyBaseLogger,
 ): Promise<() => Promise<void>> {
@@ -153,11 +188,11 @@ async function listenOnPostgres(
     next.on('error', onDrop);
     next.on('end', () => onDrop());
     next.on('notification', (message) => {
-      if (message.channel === LEAD_ASSIGNED_CHANNEL) deliver(message.payload);
+      handlers[message.channel]?.(message.payload);
     });
     try {
       await next.connect();
-      await next.query(`listen ${LEAD_ASSIGNED_CHANNEL}`);
+      for (const channel of Object.keys(handlers)) await next.query(`listen ${channel}`);
     } catch (err) {
       onDrop(err as Error);
       return;

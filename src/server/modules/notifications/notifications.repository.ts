@@ -8,6 +8,20 @@ export const LEAD_ASSIGNED_CHANNEL = 'lead_assigned';
 export const LEAD_ASSIGNED_KIND = 'lead.assigned';
 
 /**
+ * The channel that ends a user's live streams in every process: `{userId, session}` from the
+ * trigger on `sessions` when a session is deleted (db/sql/sessions_after_delete.sql names it
+ * too), `{userId}` when all of the user's streams end.
+ */
+export const STREAMS_END_CHANNEL = 'live_streams_end';
+
+/** Ends every live stream of the user, in whichever process holds it (on commit). */
+export async function notifyStreamsEnd(db: Db, userId: number): Promise<void> {
+  await db.execute(
+    sql`select pg_notify(${STREAMS_END_CHANNEL}, json_build_object('userId', ${userId}::int)::text)`,
+  );
+}
+
+/**
  * How a lead is named in a notification and an event: as the screens name it (`leadName`,
  * `leadPlace`, `categoryLabel` in shared/format), cut short so that a NOTIFY payload stays far
  * under PostgreSQL's 8000 bytes whatever a source sent.

@@ -7,6 +7,7 @@ import {
   notifyLeadIdsAssigned,
   notifyReturnDecided,
   notifyRunAssigned,
+  notifyStreamsEnd,
   notifyWebhookDisabled,
 } from './notifications.repository';
 
@@ -28,6 +29,15 @@ export async function notifyLeadsAssigned(tx: Db, assigned: AssignedLeads): Prom
   } else if (assigned.leadIds.length > 0) {
     await notifyLeadIdsAssigned(tx, assigned.leadIds);
   }
+}
+
+/**
+ * Ends every live event stream of the user at once, in every process (an admin changed the
+ * agent's status): the browser opens it again, and the new request passes the session and role
+ * checks of that moment.
+ */
+export function endLiveStreamsOf(db: Db, userId: number): Promise<void> {
+  return notifyStreamsEnd(db, userId);
 }
 
 /** The bell: the user's newest notifications (any role) and the unread count. */

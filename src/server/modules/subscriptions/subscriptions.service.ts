@@ -4,6 +4,7 @@ import type { SubscriptionActor, SubscriptionStatus } from '../../../shared/doma
 import type { Db } from '../../db/client';
 import { AppError, badRequest, notFound } from '../../lib/app-error';
 import { findAgent } from '../agents/agents.service';
+import { endLiveStreamsOf } from '../notifications/notifications.service';
 import { findPackageById } from '../packages/packages.service';
 import {
   findSubscription,
@@ -223,7 +224,11 @@ export function setSubscriptionStatus(
   return updateSubscriptionStatus(db, agentId, status, setBy);
 }
 
-/** An admin's change of an agent's subscription status; answers the agent's row. */
+/**
+ * An admin's change of an agent's subscription status (a suspension: INACTIVE, CANCELED); answers
+ * the agent's row. The agent's open live streams end at once, in every process: a stream opened
+ * again passes the checks of the new status.
+ */
 export async function setAgentSubscriptionStatus(
   db: Db,
   timeZone: string,
@@ -231,6 +236,7 @@ export async function setAgentSubscriptionStatus(
   status: SubscriptionStatus,
 ): Promise<AdminAgent> {
   const changed = await setSubscriptionStatus(db, agentId, status, 'ADMIN');
+  if (changed) await endLiveStreamsOf(db, agentId);
   const agent = await findAgent(db, timeZone, agentId);
   if (!agent) throw notFound('Agent');
   if (!changed) throw new AppError('NOT_FOUND', 'This agent has no subscription');
