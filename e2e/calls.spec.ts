@@ -1,6 +1,6 @@
 /**
- * Follow-ups and calls in the browser (docs/domain.md, Follow-up messages and calls): the agent saves a phone and a follow-up template
- * on the Services screen (live preview), starts a call from My Leads, Twilio's stand-in plays the
+ * Follow-ups and calls in the browser (docs/domain.md, Follow-up messages and calls): the agent saves a phone, verifies it by
+ * the code texted to it, and saves a follow-up template on the Services screen (live preview), starts a call from My Leads, Twilio's stand-in plays the
  * call through (signed callbacks over HTTP to this server, a WAV recording), and the drawer's call
  * log shows it with an audio element that loads the recording through the portal. The shared e2e
  * server has no Twilio, so this spec starts its own (E2E_PORT + 29, its own PGlite folder).
@@ -121,6 +121,28 @@ test('an agent saves a follow-up template, calls a lead from My Leads and plays 
   await phone.fill('(305) 555-0123');
   await page.getByRole('button', { name: 'Save Phone' }).click();
   await expect(page.getByTestId('toast-viewport').getByText('Phone number saved')).toBeVisible();
+  // calls ring a verified phone only: a code by SMS (the stand-in receives it), typed back
+  await expect(page.getByTestId('calls-state')).toContainText(
+    'Verify your phone number in Services to call leads',
+  );
+  const sentBefore = standIn.messages.size;
+  await page.getByRole('button', { name: 'Send code' }).click();
+  await expect(
+    page.getByTestId('toast-viewport').getByText('Code sent to (305) 555-0123'),
+  ).toBeVisible();
+  await expect.poll(() => standIn.messages.size).toBe(sentBefore + 1);
+  const text = [...standIn.messages.values()].at(-1);
+  expect(text?.To).toBe('+13055550123');
+  const code = text?.Body?.match(/code is (\d{6})/)?.[1] as string;
+  await page.getByLabel('Verification code').fill(code === '000000' ? '111111' : '000000');
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page.getByText('That code is not right')).toBeVisible();
+  await shoot(page, 'agent-services-verify-phone');
+  await page.getByLabel('Verification code').fill(code);
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page.getByTestId('phone-verified')).toHaveText(
+    'Verified: calls ring (305) 555-0123',
+  );
   await expect(page.getByTestId('calls-state')).toContainText('Ready: call leads from My Leads');
 
   const sms = page.getByLabel('SMS', { exact: true });

@@ -1,4 +1,4 @@
-import type { AgentServices, CallEntry, Profile } from '@shared/contracts/calls';
+import type { AgentServices, CallEntry, PhoneCodeSent, Profile } from '@shared/contracts/calls';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@web/lib/api-client';
 import { getQueryFn } from '@web/lib/query-client';
@@ -15,6 +15,23 @@ export function useSaveProfile() {
   return useMutation({
     mutationFn: (body: { phone: string | null }) =>
       apiJson<Profile>('PUT', '/api/agent/profile', body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: agentServicesQuery.queryKey }),
+  });
+}
+
+/** Texts a code to the saved phone (10 minutes, 5 tries). */
+export function useSendPhoneCode() {
+  return useMutation({
+    mutationFn: () => apiJson<PhoneCodeSent>('POST', '/api/agent/profile/phone/verify'),
+  });
+}
+
+/** The code back: the phone is verified, and calls can ring it. */
+export function useConfirmPhoneCode() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (code: string) =>
+      apiJson<Profile>('POST', '/api/agent/profile/phone/confirm', { code }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: agentServicesQuery.queryKey }),
   });
 }

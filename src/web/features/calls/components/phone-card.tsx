@@ -6,9 +6,9 @@ import { FormField } from '@web/components/ui/form-field';
 import { Spinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
 import { errorMessage, fieldIssues } from '@web/lib/api-client';
-import { Phone } from 'lucide-react';
+import { CircleCheck, Phone } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
-import { useSaveProfile } from '../api';
+import { useConfirmPhoneCode, useSaveProfile, useSendPhoneCode } from '../api';
 
 /** The agent's own phone: click-to-call rings it, and {agentPhone} in messages is it. */
 export function PhoneCard({ services }: { services: AgentServices }) {
@@ -60,7 +60,7 @@ export function PhoneCard({ services }: { services: AgentServices }) {
               value={phone}
               onChange={(e) => setPhone(e.target.value)}
               error={fieldError}
-              hint="A US number, or any number with its + country code."
+              hint="A mobile or landline number of your own; premium-rate and toll-free numbers cannot be rung."
             />
           </div>
           <Button type="submit" className="sm:mt-[22px]" disabled={save.isPending}>
@@ -68,7 +68,95 @@ export function PhoneCard({ services }: { services: AgentServices }) {
             Save Phone
           </Button>
         </form>
+        {services.phone &&
+          (services.phoneVerified ? (
+            <p
+              className="mt-3 flex items-center gap-2 text-sm text-emerald-700"
+              data-testid="phone-verified"
+            >
+              <CircleCheck className="size-4" aria-hidden="true" />
+              Verified: calls ring {formatPhone(services.phone)}
+            </p>
+          ) : (
+            <PhoneVerification phone={services.phone} />
+          ))}
       </CardContent>
     </Card>
+  );
+}
+
+/** A code texted to the saved phone, typed back: proof the number is the agent's. */
+function PhoneVerification({ phone }: { phone: string }) {
+  const [code, setCode] = useState('');
+  const send = useSendPhoneCode();
+  const confirm = useConfirmPhoneCode();
+  const codeError = fieldIssues(confirm.error).find((i) => i.field === 'code')?.message;
+  function sendCode() {
+    send.mutate(undefined, {
+      onSuccess: () => toast({ title: `Code sent to ${formatPhone(phone)}` }),
+      onError: (error) =>
+        toast({
+          variant: 'destructive',
+          title: 'No code sent',
+          description: errorMessage(error, 'The code could not be sent'),
+        }),
+    });
+  }
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    confirm.mutate(code.trim(), {
+      onSuccess: () => toast({ title: 'Phone number verified' }),
+      onError: (error) => {
+        if (fieldIssues(error).length === 0)
+          toast({
+            variant: 'destructive',
+            title: 'Not verified',
+            description: errorMessage(error, 'The code could not be checked'),
+          });
+      },
+    });
+  }
+  return (
+    <div
+      className="mt-4 rounded-md border border-amber-300 bg-amber-50 p-3"
+      data-testid="phone-verification"
+    >
+      <p className="text-sm text-amber-900">
+        Not verified yet. We text a 6-digit code to {formatPhone(phone)} to make sure it is yours;
+        calls ring only a verified phone.
+      </p>
+      <div className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-start">
+        <Button type="button" variant="outline" onClick={sendCode} disabled={send.isPending}>
+          {send.isPending && <Spinner />}
+          {send.isSuccess ? 'Send a new code' : 'Send code'}
+        </Button>
+        {send.isSuccess && (
+          <form onSubmit={submit} className="flex flex-1 flex-col gap-3 sm:flex-row sm:items-start">
+            <div className="flex-1">
+              <FormField
+                label="Verification code"
+                name="code"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                maxLength={6}
+                placeholder="123456"
+                value={code}
+                onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
+                error={codeError}
+                hint="Good for 10 minutes and 5 tries."
+              />
+            </div>
+            <Button
+              type="submit"
+              className="sm:mt-[22px]"
+              disabled={confirm.isPending || code.length !== 6}
+            >
+              {confirm.isPending && <Spinner />}
+              Verify
+            </Button>
+          </form>
+        )}
+      </div>
+    </div>
   );
 }
