@@ -277,6 +277,50 @@ describe('import: duplicates and the do-not-call list', () => {
   });
 });
 
+describe('where leads come from, and finding them by phone', () => {
+  it('stores a Washington DC and a Puerto Rico lead with their zones, and refuses a ZIP of another state (422 on zip)', async () => {
+    const { key } = await newSource();
+    const dc = await postLead(key, intakeLead({ state: 'DC', city: 'Washington', zip: '20001' }));
+    expect(dc.statusCode, dc.body).toBe(201);
+    const pr = await postLead(key, intakeLead({ state: 'PR', city: 'San Juan' }));
+    expect(pr.statusCode, pr.body).toBe(201);
+    expect(await leadById(dc.json().id)).toMatchObject({
+      zip: '20001',
+      time_zone: 'America/New_York',
+    });
+    expect(await leadById(pr.json().id)).toMatchObject({ time_zone: 'America/Puerto_Rico' });
+    const wrong = await postLead(key, intakeLead({ state: 'WI', city: 'Madison', zip: '63005' }));
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json().errors).toEqual([{ field: 'zip', message: 'Zip 63005 is in MO, not WI' }]);
+  });
+
+  it('finds a lead by its phone however it is written, in the admin list and the export', async () => {
+    const { key, admin } = await newSource();
+    const phone = uniquePhone(); // 212-NXX-XXXX
+    const digits = phone.replace(/\D/g, '');
+    const stored = await postLead(key, intakeLead({ phone }));
+    const id = stored.json().id as number;
+    const spellings = [
+      `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}`,
+      `${digits.slice(0, 3)}.${digits.slice(3, 6)}.${digits.slice(6)}`,
+      `+1 ${digits.slice(0, 3)} ${digits.slice(3, 6)} ${digits.slice(6)}`,
+      `${digits.slice(3, 6)}-${digits.slice(6)}`,
+    ];
+    for (const q of spellings) {
+      const res = await admin.client.get(`/api/admin/leads?q=${encodeURIComponent(q)}&limit=100`);
+      expect(res.statusCode).toBe(200);
+      expect(
+        (res.json() as { id: number }[]).map((l) => l.id),
+        q,
+      ).toContain(id);
+    }
+    const csv = await admin.client.get(
+      `/api/admin/leads/export?q=${encodeURIComponent(spellings[0] as string)}`,
+    );
+    expect(csv.body).toContain(e164(phone));
+  });
+});
+
 describe('intake: the same rules', () => {
   it('stores the phone in E.164, the email lower-cased, the ZIP and its time zone', async () => {
     const { key } = await newSource();

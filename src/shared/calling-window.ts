@@ -9,7 +9,7 @@ export const CALLING_CLOSES_HOUR = 21;
 /** States whose own law closes the window earlier than the federal 9 PM. */
 export const EARLIER_CLOSE: Record<string, number> = { FL: 20 };
 
-/** The main time zone of each state (and DC): a lead without a known ZIP gets its state's. */
+/** The main time zone of each state (and DC, PR): a lead without a known ZIP gets its state's. */
 export const STATE_TIME_ZONES: Record<string, string> = {
   AL: 'America/Chicago',
   AK: 'America/Anchorage',
@@ -20,6 +20,7 @@ export const STATE_TIME_ZONES: Record<string, string> = {
   CT: 'America/New_York',
   DE: 'America/New_York',
   DC: 'America/New_York',
+  PR: 'America/Puerto_Rico',
   FL: 'America/New_York',
   GA: 'America/New_York',
   HI: 'Pacific/Honolulu',
@@ -71,7 +72,7 @@ export interface CallingWindow {
   opensAt: string;
   /** when the current or next window closes, ISO UTC */
   closesAt: string;
-  /** the zone's short name: ET, CT, MT, PT, AKT, HT */
+  /** the zone's short name: ET, CT, MT, PT, AKT, HT, AT (Atlantic: Puerto Rico) */
   zone: string;
   /** "Callable now until 9 PM CT" or "Call after 8 AM ET" (with the day when not today) */
   label: string;

@@ -106,7 +106,10 @@ export const MIN_PASSWORD_LENGTH = 6;
 export const MIN_LEAD_AGE = 18;
 export const MAX_LEAD_AGE = 120;
 
-/** The 50 US state codes with their names (for CSV imports that spell the name out). */
+/**
+ * The places leads come from: the 50 US states, the District of Columbia and Puerto Rico, with
+ * their names (for CSV imports that spell the name out).
+ */
 export const US_STATES = {
   AL: 'Alabama',
   AK: 'Alaska',
@@ -116,6 +119,7 @@ export const US_STATES = {
   CO: 'Colorado',
   CT: 'Connecticut',
   DE: 'Delaware',
+  DC: 'District of Columbia',
   FL: 'Florida',
   GA: 'Georgia',
   HI: 'Hawaii',
@@ -146,6 +150,7 @@ export const US_STATES = {
   OK: 'Oklahoma',
   OR: 'Oregon',
   PA: 'Pennsylvania',
+  PR: 'Puerto Rico',
   RI: 'Rhode Island',
   SC: 'South Carolina',
   SD: 'South Dakota',

@@ -2,7 +2,9 @@
  * The email channel (docs/domain.md, Delivery of assigned leads): nodemailer over SMTP_URL from MAIL_FROM. One email per new lead,
  * or one digest when an assignment gives the agent more than DIGEST_OVER at once.
  */
+
 import nodemailer, { type Transporter } from 'nodemailer';
+import { formatPhone } from '../../../shared/phone';
 import type { EmailSender } from '../../lib/email-sender';
 
 export const DIGEST_OVER = 3;
@@ -84,13 +86,13 @@ function leadLines(lead: EmailLead, publicUrl: string) {
   const link = leadLink(publicUrl, lead.id);
   const text = [
     name,
-    lead.phone ? `Phone: ${lead.phone} (${telHref(lead.phone)})` : 'Phone: not given',
+    lead.phone ? `Phone: ${formatPhone(lead.phone)} (${telHref(lead.phone)})` : 'Phone: not given',
     `Where: ${place}`,
     `Category: ${lead.category}`,
     `Open it: ${link}`,
   ].join('\n');
   const html = `<p><strong>${escapeHtml(name)}</strong><br>
-${lead.phone ? `Phone: <a href="${escapeHtml(telHref(lead.phone))}">${escapeHtml(lead.phone)}</a><br>` : ''}
+${lead.phone ? `Phone: <a href="${escapeHtml(telHref(lead.phone))}">${escapeHtml(formatPhone(lead.phone))}</a><br>` : ''}
 Where: ${escapeHtml(place)}<br>
 Category: ${escapeHtml(lead.category)}<br>
 <a href="${escapeHtml(link)}">Open the lead in LeadFlow</a></p>`;

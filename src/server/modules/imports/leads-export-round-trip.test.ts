@@ -118,7 +118,7 @@ describe('csvRow', () => {
               r.lastName,
               'agent@example.com',
               '2030-01-02T00:00:00.000Z',
-              '32501',
+              '78701',
               'America/Chicago',
               '2029-12-31T23:00:00.000Z',
               r.consentText,
@@ -141,7 +141,7 @@ describe('csvRow', () => {
           // the ZIP, its zone and the consent come back as they went out
           for (const l of parsed.leads) {
             expect(l).toMatchObject({
-              zip: '32501',
+              zip: '78701',
               timeZone: 'America/Chicago',
               consentAt: '2029-12-31T23:00:00.000Z',
               trustedFormCertUrl: 'https://cert.trustedform.com/0123456789abcdef',

@@ -51,6 +51,32 @@ describe('validateLead (one lead as named values)', () => {
   });
 });
 
+describe('the places leads come from', () => {
+  const base = { email: 'a@example.com', city: 'Here', age: '67', category: 'MEDICARE' };
+
+  it('takes Washington DC and Puerto Rico, by code or name, with their own time zones', () => {
+    expect(validateLead({ ...base, state: 'DC' })).toMatchObject({
+      state: 'DC',
+      timeZone: 'America/New_York',
+    });
+    expect(validateLead({ ...base, state: 'District of Columbia', zip: '20001' })).toMatchObject({
+      state: 'DC',
+      zip: '20001',
+    });
+    expect(validateLead({ ...base, state: 'puerto rico' })).toMatchObject({
+      state: 'PR',
+      timeZone: 'America/Puerto_Rico',
+    });
+  });
+
+  it('refuses a ZIP of another state, naming both (the ZIP sets the calling hours)', () => {
+    expect(validateLead({ ...base, state: 'WI', zip: '63005' })).toBe('Zip 63005 is in MO, not WI');
+    expect(validateLead({ ...base, state: 'MO', zip: '63005-1234' })).toMatchObject({
+      zip: '63005',
+    });
+  });
+});
+
 describe('mapLeadHeader and validateLeadRow (a CSV row by its columns)', () => {
   it('finds the columns by name, aliases and spelling variants, ignoring unknown ones', () => {
     const columns = mapLeadHeader([

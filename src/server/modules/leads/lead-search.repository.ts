@@ -90,12 +90,18 @@ export function likePattern(q: string): string {
   return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** Only what phone numbers are written with: digits, spaces, brackets, dots, dashes, a plus. */
+const PHONE_LIKE = /^[\d\s().+-]+$/;
+
 /**
  * A search's words: what the user typed, split at white space. A lead matches when every word is
  * found in one of its fields, so "Karen Brown" and "Brown Karen" both find Karen Brown
  * (docs/domain.md, Lists, search and export).
  */
 export function searchTerms(q: string): string[] {
+  // a phone number in any spelling ('(813) 555-0199', '813.555.0199', '+1 813 555 0199', or a
+  // part of one): its digits, found within the stored E.164
+  if (PHONE_LIKE.test(q) && (q.match(/\d/g)?.length ?? 0) >= 3) return [q.replace(/\D/g, '')];
   const words = q
     .trim()
     .split(/\s+/)

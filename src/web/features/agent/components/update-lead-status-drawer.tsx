@@ -1,6 +1,7 @@
 import type { Lead } from '@shared/contracts/leads';
 import { AGENT_SETTABLE_STATUSES, type AgentSettableStatus } from '@shared/domain';
 import { leadName, leadPlace, leadStatusLabel } from '@shared/format';
+import { formatPhone } from '@shared/phone';
 import { Button } from '@web/components/ui/button';
 import {
   Drawer,
@@ -86,7 +87,7 @@ function StatusForm({ lead, onDone }: { lead: Lead; onDone: () => void }) {
 
   const details: [string, string][] = [
     ['Name', leadName(lead)],
-    ['Phone', lead.phone ?? '—'],
+    ['Phone', lead.phone ? formatPhone(lead.phone) : '—'],
     ['Email', lead.email ?? '—'],
     ['Location', leadPlace(lead)],
   ];

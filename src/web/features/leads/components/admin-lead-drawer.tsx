@@ -1,5 +1,6 @@
 import type { Lead } from '@shared/contracts/leads';
 import { categoryLabel, formatBusinessTime, leadName, leadPlace } from '@shared/format';
+import { formatPhone } from '@shared/phone';
 import { Button } from '@web/components/ui/button';
 import {
   Drawer,
@@ -41,7 +42,7 @@ function Details({ lead }: { lead: Lead }) {
   const timeZone = useBusinessTimeZone();
   const details: [string, string][] = [
     ['Name', leadName(lead)],
-    ['Phone', lead.phone ?? '—'],
+    ['Phone', lead.phone ? formatPhone(lead.phone) : '—'],
     ['Email', lead.email ?? '—'],
     ['Location', `${leadPlace(lead)}${lead.zip ? ` ${lead.zip}` : ''}`],
     ['Age', String(lead.age)],

@@ -1,5 +1,6 @@
 import type { Lead } from '@shared/contracts/leads';
 import { categoryLabel, leadName, leadPlace } from '@shared/format';
+import { formatPhone } from '@shared/phone';
 import { Badge } from '@web/components/ui/badge';
 import { type DataColumn, DataTable, type DataTableProps } from '@web/components/ui/data-table';
 import { EmailText } from '@web/components/ui/email-text';
@@ -22,8 +23,12 @@ function ContactLinks({ lead, callingWindow = false }: { lead: Lead; callingWind
   return (
     <div className="flex flex-col text-sm">
       {lead.phone ? (
-        <a href={telHref(lead.phone)} className={linkClass} aria-label={`Call ${lead.phone}`}>
-          {lead.phone}
+        <a
+          href={telHref(lead.phone)}
+          className={linkClass}
+          aria-label={`Call ${formatPhone(lead.phone)}`}
+        >
+          {formatPhone(lead.phone)}
         </a>
       ) : (
         <span>—</span>
