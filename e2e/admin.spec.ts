@@ -280,7 +280,7 @@ test("agents: package, status, today's quota bar and a status change", async ({
         name: `${t}.csv`,
         mimeType: 'text/csv',
         buffer: Buffer.from(
-          `state,city,age,category,firstName,lastName\nTX,Austin,50,ACA,Quota,${t}\n`,
+          `state,city,age,category,firstName,lastName,email\nTX,Austin,50,ACA,Quota,${t},quota.${t}@e2e.test\n`,
         ),
       },
     },
@@ -370,13 +370,15 @@ test('dashboard and analytics show the platform figures', async ({ page, baseURL
   const closers = await Promise.all(
     Array.from({ length: 10 }, (_, i) => agentApi(baseURL!, `Closer ${i}${t}`)),
   );
-  const rows = closers.map((_, i) => `OH,Akron,70,FINAL_EXPENSE,${t}n${i}`).join('\n');
+  const rows = closers
+    .map((_, i) => `OH,Akron,70,FINAL_EXPENSE,${t}n${i},${t}n${i}@e2e.test`)
+    .join('\n');
   await api.post('/api/admin/leads/import', {
     multipart: {
       file: {
         name: `${t}.csv`,
         mimeType: 'text/csv',
-        buffer: Buffer.from(`state,city,age,category,firstName\n${rows}\n`),
+        buffer: Buffer.from(`state,city,age,category,firstName,email\n${rows}\n`),
       },
     },
   });

@@ -5,7 +5,11 @@ import { loginAsAdmin, uniqueEmail } from './support';
 const toastViewport = (page: Page) => page.getByTestId('toast-viewport');
 
 async function importLeads(admin: APIRequestContext, tag: string, rows: string[]) {
-  const csv = ['firstName,lastName,city,state,age,category,externalId', ...rows].join('\n');
+  // every lead needs a phone or an email: one of this file's own each
+  const csv = [
+    'firstName,lastName,city,state,age,category,externalId,email',
+    ...rows.map((row, i) => `${row},${tag}-${i}@e2e.test`),
+  ].join('\n');
   const res = await admin.post('/api/admin/leads/import', {
     multipart: { file: { name: `${tag}.csv`, mimeType: 'text/csv', buffer: Buffer.from(csv) } },
   });

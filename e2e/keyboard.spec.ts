@@ -594,7 +594,7 @@ test.describe('keyboard only', () => {
       name: `${t}.csv`,
       mimeType: 'text/csv',
       buffer: Buffer.from(
-        `firstName,lastName,city,state,age,category,externalId\nIda,${t},Rutland,VT,61,MEDICARE,${t}\n`,
+        `firstName,lastName,city,state,age,category,externalId,email\nIda,${t},Rutland,VT,61,MEDICARE,${t},ida.${t}@e2e.test\n`,
       ),
     });
     await expect(toast(page, 'Import successful')).toBeVisible();

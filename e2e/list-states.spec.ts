@@ -45,7 +45,9 @@ test.describe('lists that fail to load: the error and Retry, alone', () => {
         file: {
           name: 'states.csv',
           mimeType: 'text/csv',
-          buffer: Buffer.from('state,city,age,category\nTX,Austin,40,ACA\n'),
+          buffer: Buffer.from(
+            `state,city,age,category,email\nTX,Austin,40,ACA,states-${Date.now()}@e2e.test\n`,
+          ),
         },
       },
     });

@@ -106,7 +106,7 @@ function seed(baseURL: string): Promise<Seed> {
             name: `${t}.csv`,
             mimeType: 'text/csv',
             buffer: Buffer.from(
-              `firstName,lastName,city,state,age,category\nNora,New${t},Nome,AK,45,${category}\n`,
+              `firstName,lastName,city,state,age,category,email\nNora,New${t},Nome,AK,45,${category},nora.${t}@e2e.test\n`,
             ),
           },
         },

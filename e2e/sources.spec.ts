@@ -127,7 +127,7 @@ test('an import names its source, and its leads count for that source', async ({
     name: 'vendor.csv',
     mimeType: 'text/csv',
     buffer: Buffer.from(
-      `externalId,city,state,age,category\n${tag}-1,Austin,TX,65,MEDICARE\n${tag}-2,Dallas,TX,70,ACA\n`,
+      `externalId,city,state,age,category,email\n${tag}-1,Austin,TX,65,MEDICARE,${tag}-1@e2e.test\n${tag}-2,Dallas,TX,70,ACA,${tag}-2@e2e.test\n`,
     ),
   });
   await expect(toast(page, 'Import successful')).toBeVisible();

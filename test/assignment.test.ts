@@ -12,6 +12,7 @@ import {
   leadStates,
   resetAssignmentData,
 } from './support/assignment-fixtures';
+import { uniqueEmail } from './support/lead-contact';
 import { Client, loginAdmin, registerAgent, setupTestApp } from './support/test-app';
 
 const ctx = setupTestApp();
@@ -591,11 +592,11 @@ describe('assignment after an import', () => {
     const admin = await loginAdmin(ctx);
     const agent = await createAgent(db(), { category: 'ACA', quota: 2, states: ['CA'] });
     const csv = [
-      'state,city,age,category',
-      'CA,San Jose,40,ACA',
-      'CA,Fresno,41,aca',
-      'CA,Fresno,42,ACA',
-      'TX,Austin,43,ACA',
+      'state,city,age,category,email',
+      `CA,San Jose,40,ACA,${uniqueEmail()}`,
+      `CA,Fresno,41,aca,${uniqueEmail()}`,
+      `CA,Fresno,42,ACA,${uniqueEmail()}`,
+      `TX,Austin,43,ACA,${uniqueEmail()}`,
     ].join('\n');
     const form = new FormData();
     form.append('file', new Blob([csv], { type: 'text/csv' }), 'leads.csv');

@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEAD_CATEGORIES, STATE_CODES, US_STATES } from '../src/shared/domain';
+import { uniqueEmail } from './support/lead-contact';
 import {
   createFixtures,
   type Fixtures,
@@ -433,8 +434,8 @@ describe('fuzzing the CSV import', () => {
   });
 
   it('huge fields are row errors, the rest of the file is kept', { timeout: TIMEOUT }, async () => {
-    const head = 'externalId,city,state,age,category\n';
-    const wide = `${head}${Array.from({ length: 50 }, (_, i) => `wide-${process.pid}-${i},"${'c'.repeat(5000)}",TX,60,ACA`).join('\n')}\nok-${process.pid},Austin,TX,60,ACA\n`;
+    const head = 'externalId,city,state,age,category,email\n';
+    const wide = `${head}${Array.from({ length: 50 }, (_, i) => `wide-${process.pid}-${i},"${'c'.repeat(5000)}",TX,60,ACA,${uniqueEmail()}`).join('\n')}\nok-${process.pid},Austin,TX,60,ACA,${uniqueEmail()}\n`;
     const res = await tryUpload({ ...multipartFile(wide), label: 'huge fields' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ imported: 1, errorCount: 50 });

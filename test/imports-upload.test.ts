@@ -20,23 +20,25 @@ describe('POST /api/admin/leads/import', () => {
     const csv = [
       'State,City,Age,Category,firstName,lastName,Phone,Email,externalId',
       `TX,Austin,65,MEDICARE,Ann,${t},512-555-0001,ann@example.com,${t}-1`,
-      `california,"San Jose, CA",40,aca,Bob,${t},,,${t}-2`,
-      `ZZ,Dallas,70,MEDICARE,Bad,${t},,,${t}-3`,
-      `TX,Dallas,17,MEDICARE,Young,${t},,,${t}-4`,
-      `FL,Miami,80,LIFE,Cat,${t},,,${t}-5`,
+      `california,"San Jose, CA",40,aca,Bob,${t},,${t}-bob@example.com,${t}-2`,
+      `ZZ,Dallas,70,MEDICARE,Bad,${t},,${t}-3@example.com,${t}-3`,
+      `TX,Dallas,17,MEDICARE,Young,${t},,${t}-4@example.com,${t}-4`,
+      `FL,Miami,80,LIFE,Cat,${t},,${t}-5@example.com,${t}-5`,
       '',
-      `NY,Albany,55,final expense,Dee,${t},,,`,
+      `NY,Albany,55,final expense,Dee,${t},,${t}-dee@example.com,`,
+      `TX,Waco,60,ACA,Nobody,${t},,,${t}-6`,
     ].join('\r\n');
     const res = await upload(admin.client, `\uFEFF${csv}`);
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ imported: 3, duplicates: 0, errorCount: 3 });
+    expect(body).toMatchObject({ imported: 3, duplicates: 0, errorCount: 4 });
     // no agent of this file has a subscription, so whatever runs after the import assigns none
     expect([0, null]).toContain(body.assigned);
     expect(body.errors).toEqual([
       { line: 4, reason: "Invalid state: 'ZZ'" },
       { line: 5, reason: "Age must be an integer from 18 to 120: '17'" },
       { line: 6, reason: "Unknown category: 'LIFE'" },
+      { line: 9, reason: 'Missing phone and email: a lead needs at least one of them' },
     ]);
     const stored = (await admin.client.get(`/api/admin/leads?q=${t}`)).json();
     expect(stored.map((l: { firstName: string }) => l.firstName).sort()).toEqual([
@@ -64,10 +66,10 @@ describe('POST /api/admin/leads/import', () => {
       status: 'DONE',
       filename: 'leads.csv',
       userId: admin.id,
-      rowsSeen: 6,
+      rowsSeen: 7,
       imported: 3,
       duplicates: 0,
-      errorCount: 3,
+      errorCount: 4,
     });
     expect(record.errors).toEqual(body.errors);
     // each lead carries its import (who and when are on the import record); an import writes
@@ -88,15 +90,15 @@ describe('POST /api/admin/leads/import', () => {
   it('does not store a row twice when its externalId was imported before', async () => {
     const admin = await loginAdmin(ctx);
     const t = tag('dup');
-    const header = 'state,city,age,category,externalId,firstName';
+    const header = 'state,city,age,category,externalId,firstName,email';
     const first = await upload(
       admin.client,
-      `${header}\nTX,Austin,65,MEDICARE,${t}-a,${t}\nTX,Austin,66,MEDICARE,${t}-b,${t}\n`,
+      `${header}\nTX,Austin,65,MEDICARE,${t}-a,${t},${t}-1@example.com\nTX,Austin,66,MEDICARE,${t}-b,${t},${t}-2@example.com\n`,
     );
     expect(first.json()).toMatchObject({ imported: 2, duplicates: 0, errorCount: 0 });
     const second = await upload(
       admin.client,
-      `${header}\nTX,Austin,65,MEDICARE,${t}-b,${t}\nTX,Austin,67,MEDICARE,${t}-c,${t}\nTX,Austin,68,MEDICARE,,${t}\n`,
+      `${header}\nTX,Austin,65,MEDICARE,${t}-b,${t},${t}-3@example.com\nTX,Austin,67,MEDICARE,${t}-c,${t},${t}-4@example.com\nTX,Austin,68,MEDICARE,,${t},${t}-5@example.com\n`,
     );
     expect(second.statusCode).toBe(200);
     expect(second.json()).toMatchObject({ imported: 2, duplicates: 1, errorCount: 0 });
@@ -155,8 +157,11 @@ describe('import size limit', () => {
   it('answers 413 with a message when the file is over MAX_UPLOAD_BYTES, and stores none of it', async () => {
     const admin = await loginAdmin(small);
     const t = tag('big');
-    const rows = Array.from({ length: 400 }, (_, i) => `TX,Austin,65,MEDICARE,${t}-${i}`);
-    const csv = `state,city,age,category,firstName\n${rows.join('\n')}\n`;
+    const rows = Array.from(
+      { length: 300 },
+      (_, i) => `TX,Austin,65,MEDICARE,${t}-${i},${t}-${i}@x.io`,
+    );
+    const csv = `state,city,age,category,firstName,email\n${rows.join('\n')}\n`;
     expect(csv.length).toBeGreaterThan(10_000);
     const res = await upload(admin.client, csv);
     expect(res.statusCode).toBe(413);
@@ -171,7 +176,7 @@ describe('import size limit', () => {
     expect(early.json().message).toBe('The file is larger than the upload limit of 9.8 KB');
 
     // a file just under the limit goes through
-    const fits = `state,city,age,category,firstName\n${rows.slice(0, 100).join('\n')}\n`;
+    const fits = `state,city,age,category,firstName,email\n${rows.slice(0, 100).join('\n')}\n`;
     expect(fits.length).toBeLessThan(10_000);
     const ok = await upload(admin.client, fits);
     expect(ok.statusCode, ok.body).toBe(200);

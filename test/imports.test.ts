@@ -227,7 +227,7 @@ describe('import through COPY', () => {
       'firstName,lastName,phone,email,city,state,age,category,externalId',
       `"A\tB${t}","back\\slash \\N \\.
 line break","(314) 555-0142","q""uote@example.com",St. Louis,MO,70,MEDICARE,${t}-1`,
-      `\\N${t},,,,"Coeur d’Alene",ID,66,ACA,`,
+      `\\N${t},,,${t}-b@example.com,"Coeur d’Alene",ID,66,ACA,`,
     ].join('\r\n');
     const res = await upload(admin.client, csv);
     expect(res.json()).toMatchObject({ imported: 2, errorCount: 0 });
@@ -249,7 +249,7 @@ line break","(314) 555-0142","q""uote@example.com",St. Louis,MO,70,MEDICARE,${t}
       firstName: `\\N${t}`,
       lastName: null,
       phone: null,
-      email: null,
+      email: `${t}-b@example.com`,
       city: 'Coeur d’Alene',
       externalId: null,
     });
@@ -271,10 +271,10 @@ line break","(314) 555-0142","q""uote@example.com",St. Louis,MO,70,MEDICARE,${t}
   it('stores an externalId repeated within a file once, the first row, and counts the repeat', async () => {
     const admin = await loginAdmin(ctx);
     const t = tag('twice');
-    const csv = `state,city,age,category,externalId,firstName
-TX,Austin,61,MEDICARE,${t}-a,${t}
-TX,Austin,62,MEDICARE,${t}-b,${t}
-TX,Austin,63,MEDICARE,${t}-a,${t}
+    const csv = `state,city,age,category,externalId,firstName,email
+TX,Austin,61,MEDICARE,${t}-a,${t},${t}-1@example.com
+TX,Austin,62,MEDICARE,${t}-b,${t},${t}-2@example.com
+TX,Austin,63,MEDICARE,${t}-a,${t},${t}-3@example.com
 `;
     const res = await upload(admin.client, csv);
     expect(res.json()).toMatchObject({ imported: 2, duplicates: 1, errorCount: 0 });

@@ -126,10 +126,10 @@ describe('kept counts', () => {
     const t = `cnt${process.pid}${Date.now().toString(36)}`;
     const categories = ['MEDICARE', 'ACA', 'FINAL_EXPENSE'];
     const csv = (from: number, to: number) =>
-      `firstName,lastName,city,state,age,category,externalId\n${Array.from(
+      `firstName,lastName,city,state,age,category,externalId,email\n${Array.from(
         { length: to - from },
         (_, k) =>
-          `${t}-${from + k},Doe,Austin,TX,70,${categories[(from + k) % 3]},${t}-${from + k}`,
+          `${t}-${from + k},Doe,Austin,TX,70,${categories[(from + k) % 3]},${t}-${from + k},${t}-${from + k}@example.com`,
       ).join('\n')}\n`;
     const first = await upload(admin.client, csv(0, 2500));
     expect(first.json()).toMatchObject({ imported: 2500 });

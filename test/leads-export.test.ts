@@ -312,7 +312,7 @@ describe('GET /api/admin/leads/export', () => {
     const lines = [
       'externalId,firstName,lastName,phone,email,city,state,age,category',
       `${t}-1,Ann,${t},918-555-0100,ann.${t}@example.com,Tulsa,OK,61,FINAL_EXPENSE`,
-      `${t}-2,"O'Hara, Jr.",${t},,,"San Antonio",TX,88,MEDICARE`,
+      `${t}-2,"O'Hara, Jr.",${t},,ohara.${t}@example.com,"San Antonio",TX,88,MEDICARE`,
       `${t}-3,"Zoë ""Z""",${t},(208) 555-0200,zoe.${t}@example.com,Boise,ID,45,ACA`,
     ];
     const first = await upload(admin.client, `${lines.join('\r\n')}\r\n`);
@@ -337,7 +337,7 @@ describe('GET /api/admin/leads/export', () => {
       "O'Hara, Jr.",
       t,
       '',
-      '',
+      `ohara.${t}@example.com`,
       'San Antonio',
       'TX',
       '88',

@@ -135,19 +135,24 @@ describe('API keys', () => {
 });
 
 describe('CSV import with a source', () => {
-  const csv =
-    'externalId,city,state,age,category\nS-1,Austin,TX,65,MEDICARE\nS-2,Dallas,TX,70,MEDICARE\n';
+  let seq = 0;
+  /** the same two externalIds, with emails not used before (an email is a duplicate within the window) */
+  const file = () => {
+    const e = `src-${process.pid}-${Date.now()}-${++seq}`;
+    return `externalId,city,state,age,category,email\nS-1,Austin,TX,65,MEDICARE,${e}-1@example.com\nS-2,Dallas,TX,70,MEDICARE,${e}-2@example.com\n`;
+  };
 
   it('stores the source on the import and on every lead; the same externalId is per source', async () => {
     const admin = await loginAdmin(ctx);
     const a = await createSource(admin.client);
     const b = await createSource(admin.client);
+    const csv = file();
     const first = await uploadWithSource(admin.client, csv, String(a.id));
     expect(first.statusCode).toBe(200);
     expect(first.json()).toMatchObject({ imported: 2, duplicates: 0 });
     const again = await uploadWithSource(admin.client, csv, String(a.id));
     expect(again.json()).toMatchObject({ imported: 0, duplicates: 2 });
-    const other = await uploadWithSource(admin.client, csv, String(b.id));
+    const other = await uploadWithSource(admin.client, file(), String(b.id));
     expect(other.json()).toMatchObject({ imported: 2, duplicates: 0 });
 
     const rows = await ctx.database.db.execute(
@@ -167,6 +172,7 @@ describe('CSV import with a source', () => {
     const admin = await loginAdmin(ctx);
     const off = await createSource(admin.client);
     await admin.client.patch(`/api/admin/sources/${off.id}`, { active: false });
+    const csv = file();
     const unknown = await uploadWithSource(admin.client, csv, '999999');
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().message).toMatch(/Unknown source/);
@@ -182,7 +188,10 @@ describe('CSV import with a source', () => {
 
   it('still imports without a source', async () => {
     const admin = await loginAdmin(ctx);
-    const res = await uploadCsv(admin.client, 'city,state,age,category\nAustin,TX,65,MEDICARE\n');
+    const res = await uploadCsv(
+      admin.client,
+      `city,state,age,category,email\nAustin,TX,65,MEDICARE,nosource-${process.pid}-${Date.now()}@example.com\n`,
+    );
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ imported: 1 });
   });

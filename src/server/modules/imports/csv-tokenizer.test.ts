@@ -161,7 +161,7 @@ describe('parseLeadCsv: pathological files parse in linear time', () => {
     ],
     [
       'long quoted fields made of doubled quotes (3 MB)',
-      `${HEADER}\n${`x,"${'""'.repeat(400_000)}",,,,Austin,TX,65,ACA\n`.repeat(4)}`,
+      `${HEADER}\n${`x,"${'""'.repeat(400_000)}",,,a@example.com,Austin,TX,65,ACA\n`.repeat(4)}`,
       { leads: 0, errors: rowErrors([2, 3, 4, 5], 'firstName is longer than 200 characters') },
     ],
     [
@@ -172,7 +172,7 @@ describe('parseLeadCsv: pathological files parse in linear time', () => {
     [
       // white space only: a blank row (skipped), and a first name left empty (a valid lead)
       'many carriage returns, bare and quoted (3.6 MB)',
-      `${HEADER}\r\n${`${'\r'.repeat(900_000)}\nx,"${'\r'.repeat(900_000)}",,,,Austin,TX,65,ACA\r\n`.repeat(2)}`,
+      `${HEADER}\r\n${`${'\r'.repeat(900_000)}\nx,"${'\r'.repeat(900_000)}",,,a@example.com,Austin,TX,65,ACA\r\n`.repeat(2)}`,
       { leads: 2, errors: [] },
     ],
   ];

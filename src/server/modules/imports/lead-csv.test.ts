@@ -59,7 +59,8 @@ const lead = (over: Partial<ParsedLead>): ParsedLead => ({
   firstName: null,
   lastName: null,
   phone: null,
-  email: null,
+  // a lead needs a phone or an email: rows without a phone carry this one
+  email: over.phone != null ? null : 'lead@example.com',
   city: 'Austin',
   state: 'TX',
   age: 65,
@@ -79,7 +80,7 @@ describe('parseLeadCsv: valid rows', () => {
     const { leads, errors, batches } = await parse(
       csv(
         'A-1, Ann , Lee ,212-555-0100,ann@example.com,  Austin ,TX, 65 ,MEDICARE',
-        ',,,,,Miami,FL,70,ACA',
+        ',,,,lead@example.com,Miami,FL,70,ACA',
       ),
     );
     expect(errors).toEqual([]);
@@ -99,7 +100,7 @@ describe('parseLeadCsv: valid rows', () => {
 
   it('works with only the required columns, in any order, and ignores unknown columns', async () => {
     const { leads, errors } = await parse(
-      'category,Notes,age,city,state\nACA,"call after 5pm, not before",40,Boise,ID\n',
+      'category,Notes,age,email,city,state\nACA,"call after 5pm, not before",40,lead@example.com,Boise,ID\n',
     );
     expect(errors).toEqual([]);
     expect(leads).toEqual([lead({ city: 'Boise', state: 'ID', age: 40, category: 'ACA' })]);
@@ -109,7 +110,7 @@ describe('parseLeadCsv: valid rows', () => {
     const { leads, errors } = await parse(
       Buffer.concat([
         Buffer.from([0xef, 0xbb, 0xbf]),
-        Buffer.from(csv(',,,,,Austin,TX,65,MEDICARE')),
+        Buffer.from(csv(',,,,lead@example.com,Austin,TX,65,MEDICARE')),
       ]),
     );
     expect(errors).toEqual([]);
@@ -117,7 +118,7 @@ describe('parseLeadCsv: valid rows', () => {
   });
 
   it('accepts CRLF line endings', async () => {
-    const text = `${HEADER}\r\nX1,Ann,,,,Austin,TX,65,MEDICARE\r\nX2,Bob,,,,Dallas,TX,70,ACA\r\n`;
+    const text = `${HEADER}\r\nX1,Ann,,,lead@example.com,Austin,TX,65,MEDICARE\r\nX2,Bob,,,lead@example.com,Dallas,TX,70,ACA\r\n`;
     const { leads, errors } = await parse(text);
     expect(errors).toEqual([]);
     expect(leads).toEqual([
@@ -135,14 +136,14 @@ describe('parseLeadCsv: valid rows', () => {
 
   it('accepts a last row without a line break, and ignores trailing and blank lines', async () => {
     const { leads, errors } = await parse(
-      `${HEADER}\n,,,,,Austin,TX,65,MEDICARE\n\n,,,,,Dallas,TX,70,ACA\n\r\n,,,,,,,,\n\n`,
+      `${HEADER}\n,,,,lead@example.com,Austin,TX,65,MEDICARE\n\n,,,,lead@example.com,Dallas,TX,70,ACA\n\r\n,,,,,,,,\n\n`,
     );
     expect(errors).toEqual([]);
     expect(leads.map((l) => [l.line, l.city])).toEqual([
       [2, 'Austin'],
       [4, 'Dallas'],
     ]);
-    const noFinalBreak = await parse(`${HEADER}\n,,,,,Austin,TX,65,MEDICARE`);
+    const noFinalBreak = await parse(`${HEADER}\n,,,,lead@example.com,Austin,TX,65,MEDICARE`);
     expect(noFinalBreak.leads).toEqual([lead({})]);
   });
 
@@ -151,8 +152,8 @@ describe('parseLeadCsv: valid rows', () => {
       HEADER,
       '"Q-1","Mary ""Mo""","O\'Brien, Jr.","(212) 555-0101","m@x.io","Salt Lake City","UT","66","ACA"',
       'Q-2,"Two',
-      'line name",Smith,,,"Austin",TX,65,MEDICARE',
-      'Q-3,"",Poe,,,Reno,NV,"70",FINAL_EXPENSE',
+      'line name",Smith,,lead@example.com,"Austin",TX,65,MEDICARE',
+      'Q-3,"",Poe,,lead@example.com,Reno,NV,"70",FINAL_EXPENSE',
       '',
     ].join('\r\n');
     const { leads, errors } = await parse(text);
@@ -186,9 +187,9 @@ describe('parseLeadCsv: valid rows', () => {
     const text = csv(
       'L-1,"a',
       '',
-      'b",,,,Austin,TX,65,MEDICARE',
-      'L-2,,,,,Austin,XX,65,MEDICARE',
-      'L-3,,,,,Austin,TX,65,MEDICARE',
+      'b",,,lead@example.com,Austin,TX,65,MEDICARE',
+      'L-2,,,,lead@example.com,Austin,XX,65,MEDICARE',
+      'L-3,,,,lead@example.com,Austin,TX,65,MEDICARE',
     );
     const { leads, errors } = await parse(text);
     expect(leads.map((l) => [l.externalId, l.line])).toEqual([
@@ -218,7 +219,7 @@ describe('parseLeadCsv: valid rows', () => {
 
   it('reads categories case-insensitively, with spaces or dashes for underscores', async () => {
     const rows = ['medicare', 'Aca', 'final expense', 'Final-Expense', ' FINAL_EXPENSE '].map(
-      (c) => `,,,,,Austin,TX,65,${c}`,
+      (c) => `,,,,lead@example.com,Austin,TX,65,${c}`,
     );
     const { leads, errors } = await parse(csv(...rows));
     expect(errors).toEqual([]);
@@ -233,7 +234,7 @@ describe('parseLeadCsv: valid rows', () => {
 
   it('maps state codes in any case and full state names to the code', async () => {
     const rows = ['ny', 'Ca', 'New York', 'new york', 'NORTH  CAROLINA', ' texas '].map(
-      (s) => `,,,,,Somewhere,${s},65,ACA`,
+      (s) => `,,,,lead@example.com,Somewhere,${s},65,ACA`,
     );
     const { leads, errors } = await parse(csv(...rows));
     expect(errors).toEqual([]);
@@ -243,10 +244,10 @@ describe('parseLeadCsv: valid rows', () => {
   it('accepts ages 18 and 120 and surrounding spaces', async () => {
     const { leads, errors } = await parse(
       csv(
-        ',,,,,Austin,TX,18,ACA',
-        ',,,,,Austin,TX,120,ACA',
-        ',,,,,Austin,TX," 65 ",ACA',
-        ',,,,,Austin,TX,0065,ACA',
+        ',,,,lead@example.com,Austin,TX,18,ACA',
+        ',,,,lead@example.com,Austin,TX,120,ACA',
+        ',,,,lead@example.com,Austin,TX," 65 ",ACA',
+        ',,,,lead@example.com,Austin,TX,0065,ACA',
       ),
     );
     expect(errors).toEqual([]);
@@ -254,7 +255,7 @@ describe('parseLeadCsv: valid rows', () => {
   });
 
   it('reads a Node Readable stream', async () => {
-    const stream = Readable.from([Buffer.from(csv(',,,,,Austin,TX,65,MEDICARE'))]);
+    const stream = Readable.from([Buffer.from(csv(',,,,lead@example.com,Austin,TX,65,MEDICARE'))]);
     const leads: ParsedLead[] = [];
     for await (const batch of parseLeadCsv(stream)) leads.push(...batch.leads);
     expect(leads).toEqual([lead({})]);
@@ -263,28 +264,38 @@ describe('parseLeadCsv: valid rows', () => {
 
 describe('parseLeadCsv: row errors', () => {
   it('rejects invalid states', async () => {
-    expect(await reasonFor(',,,,,Austin,Xx,65,ACA')).toBe("Invalid state: 'Xx'");
-    expect(await reasonFor(',,,,,Austin,Texas!,65,ACA')).toBe("Invalid state: 'Texas!'");
-    expect(await reasonFor(',,,,,Austin,,65,ACA')).toBe('Missing state');
+    expect(await reasonFor(',,,,lead@example.com,Austin,Xx,65,ACA')).toBe("Invalid state: 'Xx'");
+    expect(await reasonFor(',,,,lead@example.com,Austin,Texas!,65,ACA')).toBe(
+      "Invalid state: 'Texas!'",
+    );
+    expect(await reasonFor(',,,,lead@example.com,Austin,,65,ACA')).toBe('Missing state');
   });
 
   it('rejects ages out of 18..120 and non-integers', async () => {
     for (const age of ['17', '121', '65.0', 'abc', '-20', '6 5', '1e2', '0x41', '99999999999']) {
-      expect(await reasonFor(`,,,,,Austin,TX,${age},ACA`)).toBe(
+      expect(await reasonFor(`,,,,lead@example.com,Austin,TX,${age},ACA`)).toBe(
         `Age must be an integer from 18 to 120: '${age}'`,
       );
     }
-    expect(await reasonFor(',,,,,Austin,TX,,ACA')).toBe('Missing age');
+    expect(await reasonFor(',,,,lead@example.com,Austin,TX,,ACA')).toBe('Missing age');
   });
 
   it('rejects unknown categories', async () => {
-    expect(await reasonFor(',,,,,Austin,TX,65,LIFE')).toBe("Unknown category: 'LIFE'");
-    expect(await reasonFor(',,,,,Austin,TX,65,')).toBe('Missing category');
+    expect(await reasonFor(',,,,lead@example.com,Austin,TX,65,LIFE')).toBe(
+      "Unknown category: 'LIFE'",
+    );
+    expect(await reasonFor(',,,,lead@example.com,Austin,TX,65,')).toBe('Missing category');
   });
 
   it('rejects a missing city', async () => {
-    expect(await reasonFor(',,,,,,TX,65,ACA')).toBe('Missing city');
-    expect(await reasonFor(',,,,,"   ",TX,65,ACA')).toBe('Missing city');
+    expect(await reasonFor(',,,,lead@example.com,,TX,65,ACA')).toBe('Missing city');
+    expect(await reasonFor(',,,,lead@example.com,"   ",TX,65,ACA')).toBe('Missing city');
+  });
+
+  it('rejects a lead with neither phone nor email', async () => {
+    expect(await reasonFor(',Ann,Lee,,,Austin,TX,65,ACA')).toBe(
+      'Missing phone and email: a lead needs at least one of them',
+    );
   });
 
   it('rejects a malformed email and over-long values', async () => {
@@ -292,15 +303,15 @@ describe('parseLeadCsv: row errors', () => {
       "Invalid email: 'not-an-email'",
     );
     expect(await reasonFor(',,,,a b@c.com,Austin,TX,65,ACA')).toBe("Invalid email: 'a b@c.com'");
-    expect(await reasonFor(`,${'x'.repeat(201)},,,,Austin,TX,65,ACA`)).toBe(
+    expect(await reasonFor(`,${'x'.repeat(201)},,,lead@example.com,Austin,TX,65,ACA`)).toBe(
       'firstName is longer than 200 characters',
     );
-    const ok = await parse(csv(`,${'x'.repeat(200)},,,,Austin,TX,65,ACA`));
+    const ok = await parse(csv(`,${'x'.repeat(200)},,,lead@example.com,Austin,TX,65,ACA`));
     expect(ok.errors).toEqual([]);
   });
 
   it('lists every problem of a row in one error', async () => {
-    expect(await reasonFor(',,,,,,ZZ,12,LIFE')).toBe(
+    expect(await reasonFor(',,,,lead@example.com,,ZZ,12,LIFE')).toBe(
       "Missing city; Invalid state: 'ZZ'; Age must be an integer from 18 to 120: '12'; Unknown category: 'LIFE'",
     );
   });
@@ -308,10 +319,10 @@ describe('parseLeadCsv: row errors', () => {
   it('reports a row with the wrong number of fields, and keeps the rows around it', async () => {
     const { leads, errors } = await parse(
       csv(
-        ',,,,,Austin,TX,65,ACA',
+        ',,,,lead@example.com,Austin,TX,65,ACA',
         'Austin,TX,65,ACA,,,',
         ',,,,,Austin,TX,65,ACA,extra',
-        ',,,,,Dallas,TX,65,ACA',
+        ',,,,lead@example.com,Dallas,TX,65,ACA',
       ),
     );
     expect(leads.map((l) => [l.line, l.city])).toEqual([
@@ -327,10 +338,10 @@ describe('parseLeadCsv: row errors', () => {
   it('leaves a repeated externalId to the database (it keeps no set of the ids seen)', async () => {
     const { leads, errors } = await parse(
       csv(
-        'dup,,,,,Austin,TX,65,ACA',
-        'other,,,,,Austin,TX,65,ACA',
-        'dup,,,,,Dallas,TX,70,ACA',
-        ' dup ,,,,,Dallas,TX,70,ACA',
+        'dup,,,,lead@example.com,Austin,TX,65,ACA',
+        'other,,,,lead@example.com,Austin,TX,65,ACA',
+        'dup,,,,lead@example.com,Dallas,TX,70,ACA',
+        ' dup ,,,,lead@example.com,Dallas,TX,70,ACA',
       ),
     );
     expect(leads.map((l) => [l.line, l.externalId])).toEqual([
@@ -344,7 +355,7 @@ describe('parseLeadCsv: row errors', () => {
 
   it('reports text after a closing quote as a malformed row', async () => {
     const { leads, errors } = await parse(
-      csv(',"Ann"x,,,,Austin,TX,65,ACA', ',,,,,Dallas,TX,65,ACA'),
+      csv(',"Ann"x,,,lead@example.com,Austin,TX,65,ACA', ',,,,lead@example.com,Dallas,TX,65,ACA'),
     );
     expect(errors).toEqual([
       { line: 2, reason: 'Malformed quoted field (text after the closing quote)' },
@@ -353,7 +364,9 @@ describe('parseLeadCsv: row errors', () => {
   });
 
   it('keeps a quote inside an unquoted field as text', async () => {
-    const { leads, errors } = await parse(csv(',Ann "Nan" Lee,,,,Austin,TX,65,ACA'));
+    const { leads, errors } = await parse(
+      csv(',Ann "Nan" Lee,,,lead@example.com,Austin,TX,65,ACA'),
+    );
     expect(errors).toEqual([]);
     expect(leads[0].firstName).toBe('Ann "Nan" Lee');
   });
@@ -362,7 +375,7 @@ describe('parseLeadCsv: row errors', () => {
     const bytes = Buffer.concat([
       Buffer.from(`${HEADER}\n,Jos`),
       Buffer.from([0xe9]), // "é" in Latin-1
-      Buffer.from(',,,,Austin,TX,65,ACA\n,,,,,Dallas,TX,65,ACA\n'),
+      Buffer.from(',,,lead@example.com,Austin,TX,65,ACA\n,,,,lead@example.com,Dallas,TX,65,ACA\n'),
     ]);
     const { leads, errors } = await parse(bytes);
     expect(errors).toEqual([{ line: 2, reason: 'Contains bytes that are not valid UTF-8 text' }]);
@@ -407,19 +420,23 @@ describe('parseLeadCsv: unusable files', () => {
   });
 
   it('rejects NUL bytes after the header', async () => {
-    const err = await fileError(csv(',,,,,Austin,TX,65,ACA', ',,,,,Aus\0tin,TX,65,ACA'));
+    const err = await fileError(
+      csv(',,,,lead@example.com,Austin,TX,65,ACA', ',,,,lead@example.com,Aus\0tin,TX,65,ACA'),
+    );
     expect(err.message).toMatch(/binary data/);
   });
 
   it('rejects a quoted field left open at the end of the file', async () => {
-    const err = await fileError(csv(',,,,,Austin,TX,65,ACA', ',"Ann,,,,Austin,TX,65,ACA'));
+    const err = await fileError(
+      csv(',,,,lead@example.com,Austin,TX,65,ACA', ',"Ann,,,,Austin,TX,65,ACA'),
+    );
     expect(err.message).toBe('Line 3: a quoted field is not closed before the end of the file');
     expect(err.line).toBe(3);
   });
 
   it('rejects a line longer than the limit, even when it arrives in small chunks', async () => {
-    const long = `,${'x'.repeat(MAX_ROW_CHARS)},,,,Austin,TX,65,ACA`;
-    const err = await fileError(csv(',,,,,Austin,TX,65,ACA', long));
+    const long = `,${'x'.repeat(MAX_ROW_CHARS)},,,lead@example.com,Austin,TX,65,ACA`;
+    const err = await fileError(csv(',,,,lead@example.com,Austin,TX,65,ACA', long));
     expect(err.message).toMatch(/^Line 3 is longer than/);
     const chunks = [csv(), '"', ...Array.from({ length: 20 }, () => 'y'.repeat(64 * 1024))];
     expect((await fileError(chunks)).message).toMatch(/^Line 2 is longer than/);
@@ -430,8 +447,8 @@ describe('parseLeadCsv: streaming', () => {
   const tricky = Buffer.from(
     `\uFEFF${HEADER}\r\n` +
       'é-1,"José ""Pepe""","Muñoz\r\nGarcía",212.555.0101,jose@example.com,San José,CA,65,"medicare"\r\n' +
-      '€-2,Zoë 😀,,,,"Coeur d\'Alene, East",Idaho,70,"final expense"\r\n' +
-      'bad,,,,,Austin,TX,17,ACA\r\n',
+      '€-2,Zoë 😀,,,lead@example.com,"Coeur d\'Alene, East",Idaho,70,"final expense"\r\n' +
+      'bad,,,,lead@example.com,Austin,TX,17,ACA\r\n',
     'utf8',
   );
   const expected = {
@@ -472,8 +489,11 @@ describe('parseLeadCsv: streaming', () => {
   });
 
   it('yields batches of the requested size with cumulative counters', async () => {
-    const rows = Array.from({ length: 5 }, (_, i) => `id-${i},,,,,Austin,TX,65,ACA`);
-    rows[3] = 'id-3,,,,,Austin,TX,65,LIFE';
+    const rows = Array.from(
+      { length: 5 },
+      (_, i) => `id-${i},,,,lead@example.com,Austin,TX,65,ACA`,
+    );
+    rows[3] = 'id-3,,,,lead@example.com,Austin,TX,65,LIFE';
     const text = csv(...rows);
     const { batches } = await parse(text, { batchSize: 2 });
     expect(batches.map((b) => [b.leads.length, b.errors.length, b.rowsSeen])).toEqual([
@@ -515,7 +535,7 @@ describe('parseLeadCsv: streaming', () => {
         async (rows, crlf, quoteLast, cuts) => {
           const eol = crlf ? '\r\n' : '\n';
           const quote = (v: string) => `"${v.replaceAll('"', '""')}"`;
-          const lines = ['externalId,firstName,city,state,age,category'];
+          const lines = ['externalId,firstName,city,state,age,category,email'];
           const want: Partial<ParsedLead>[] = [];
           let line = 2;
           for (const r of rows) {
@@ -530,6 +550,7 @@ describe('parseLeadCsv: streaming', () => {
                 'ny',
                 r.age,
                 quoteLast ? '"aca"' : 'aca',
+                'lead@example.com',
               ].join(','),
             );
             want.push({ line, externalId: r.externalId, firstName, city, age: r.age });

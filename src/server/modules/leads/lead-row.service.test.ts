@@ -39,11 +39,27 @@ describe('validateLead (one lead as named values)', () => {
       "Invalid email: 'not-an-email'; Missing city; Invalid state: 'ZZ'; " +
         "Age must be an integer from 18 to 120: '17'; Missing category",
     );
-    expect(validateLead({ city: 'x'.repeat(201), state: 'TX', age: '65', category: 'ACA' })).toBe(
-      'city is longer than 200 characters',
+    expect(
+      validateLead({
+        email: 'a@example.com',
+        city: 'x'.repeat(201),
+        state: 'TX',
+        age: '65',
+        category: 'ACA',
+      }),
+    ).toBe('city is longer than 200 characters');
+    expect(validateLead({ city: 'Austin', state: 'TX', age: '65', category: 'ACA' })).toBe(
+      'Missing phone and email: a lead needs at least one of them',
     );
     expect(
-      validateLead({ firstName: null, city: 'Austin', state: 'tx', age: '120', category: 'aca' }),
+      validateLead({
+        firstName: null,
+        phone: '(212) 555-0100',
+        city: 'Austin',
+        state: 'tx',
+        age: '120',
+        category: 'aca',
+      }),
     ).toMatchObject({
       firstName: null,
       age: 120,

@@ -297,6 +297,9 @@ export function validateLeadRow(
     );
   }
 
+  if (phoneRaw === null && emailRaw === null) {
+    reason = addReason(reason, 'Missing phone and email: a lead needs at least one of them');
+  }
   if (reason !== '') return reason;
   return {
     externalId,
