@@ -4,7 +4,7 @@ import { migrateDatabase, openDatabase } from './db/client';
 import { createLeadPorts } from './events/handlers';
 import { startAssignmentScheduler } from './jobs/assignment-scheduler';
 import { NO_JOB_QUEUE } from './jobs/job-queue';
-import { ensureFirstAdmin } from './modules/auth/bootstrap-admin';
+import { ensureFirstAdmin, firstAdminBox } from './modules/auth/bootstrap-admin';
 import { seedDemo } from './modules/demo/seed-demo';
 
 async function main() {
@@ -14,7 +14,7 @@ async function main() {
     dataDir: config.DATA_DIR,
   });
   await migrateDatabase(database);
-  await ensureFirstAdmin(database.db, {
+  const firstAdmin = await ensureFirstAdmin(database.db, {
     email: config.ADMIN_EMAIL,
     password: config.ADMIN_PASSWORD,
     print: (line) => console.log(line),
@@ -64,6 +64,11 @@ async function main() {
   console.log(`LeadFlow is running at http://${config.HOST}:${config.PORT} (database: ${where})`);
   // requests naming any other host get 421 (DNS-rebinding defence): say which are served
   console.log(`Answering for hosts: ${config.ALLOWED_HOSTS.join(', ')} (ALLOWED_HOSTS)`);
+  // last, so that it is not lost in the build's output above
+  if (firstAdmin) {
+    const url = `http://${config.HOST}:${config.PORT}/login`;
+    for (const line of firstAdminBox(firstAdmin, url)) console.log(line);
+  }
 }
 
 main().catch((err) => {
