@@ -150,10 +150,17 @@ test('an agent saves a follow-up template, calls a lead from My Leads and plays 
   await expect(page.getByTestId('preview-sms')).toHaveText(
     'Hi Maria, Casey Caller here about your quote. Call (305) 555-0123.',
   );
+  // an SMS must say how to stop them
+  await expect(page.getByText('Add opt-out wording to the SMS')).toBeVisible();
   await sms.fill('Hi {name}');
   await expect(page.getByText('Unknown placeholder {name}')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Save Follow-up Messages' })).toBeDisabled();
-  await sms.fill('Hi {firstName}, {agentName} here about your quote. Call {agentPhone}.');
+  await sms.fill(
+    'Hi {firstName} {lastName}, {agentName} here about your quote. Call {agentPhone}. Reply STOP to opt out.',
+  );
+  await expect(page.getByTestId('preview-sms')).toHaveText(
+    'Hi Maria Lopez, Casey Caller here about your quote. Call (305) 555-0123. Reply STOP to opt out.',
+  );
   await page.getByRole('switch', { name: 'Send follow-up messages' }).click();
   await page.getByRole('button', { name: 'Save Follow-up Messages' }).click();
   await expect(
@@ -162,7 +169,7 @@ test('an agent saves a follow-up template, calls a lead from My Leads and plays 
   await shoot(page, 'agent-services');
   await page.reload();
   await expect(page.getByLabel('SMS', { exact: true })).toHaveValue(
-    'Hi {firstName}, {agentName} here about your quote. Call {agentPhone}.',
+    'Hi {firstName} {lastName}, {agentName} here about your quote. Call {agentPhone}. Reply STOP to opt out.',
   );
   await expect(page.getByRole('switch', { name: 'Send follow-up messages' })).toBeChecked();
 

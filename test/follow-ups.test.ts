@@ -99,7 +99,10 @@ async function enableFollowUps(agent: Awaited<ReturnType<typeof servicedAgent>>)
   const res = await agent.client.put('/api/agent/follow-up', {
     enabled: true,
     sms: 'Hi {firstName}, {agentName} here. Call me at {agentPhone}. Reply STOP to opt out.',
-    email: { subject: 'Hello {firstName}', body: 'Dear {firstName},\n{agentName} ({agentPhone})' },
+    email: {
+      subject: 'Hello {firstName}',
+      body: 'Dear {firstName} {lastName},\n{agentName} ({agentPhone})',
+    },
   });
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
@@ -144,9 +147,19 @@ describe('agent profile and templates', () => {
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().errors[0]).toMatchObject({ field: 'sms' });
     expect(unknown.json().message).toContain('{firstname}');
+    // an SMS to a consumer must say how to stop them
+    const noOptOut = await agent.client.put('/api/agent/follow-up', {
+      enabled: false,
+      sms: 'Hi {firstName} {lastName}, call me back!',
+      email: { subject: '', body: '' },
+    });
+    expect(noOptOut.statusCode).toBe(400);
+    expect(noOptOut.json().errors).toEqual([
+      { field: 'sms', message: 'Add opt-out wording to the SMS, like "Reply STOP to opt out."' },
+    ]);
     const refused = await agent.client.put('/api/agent/follow-up', {
       enabled: true,
-      sms: 'Hi {firstName}',
+      sms: 'Hi {firstName} {lastName}. Reply STOP to opt out.',
       email: { subject: '', body: '' },
     });
     expect(refused.statusCode).toBe(409);
@@ -154,11 +167,14 @@ describe('agent profile and templates', () => {
     // saving the templates switched off is allowed
     const saved = await agent.client.put('/api/agent/follow-up', {
       enabled: false,
-      sms: 'Hi {firstName}',
+      sms: 'Hi {firstName} {lastName}. Reply STOP to opt out.',
       email: { subject: 'S', body: 'B' },
     });
     expect(saved.statusCode).toBe(200);
-    expect(saved.json()).toMatchObject({ enabled: false, sms: 'Hi {firstName}' });
+    expect(saved.json()).toMatchObject({
+      enabled: false,
+      sms: 'Hi {firstName} {lastName}. Reply STOP to opt out.',
+    });
   });
 });
 
@@ -190,6 +206,7 @@ describe('the first messages at assignment', () => {
     );
     expect(mail.mail.subject).toBe('Hello Maria');
     expect(mail.mail.text).toContain('Dana Agent ((305) 555-0123)');
+    expect(mail.mail.text).toContain(`Dear Maria ${lead.lastName}`);
     expect(mail.mail.replyTo?.text).toContain(agent.email);
     const [first] = await queryRows<{ firstContactAt: string | null }>(
       ctx.database.db,

@@ -4,7 +4,17 @@ import { MESSAGE_CHANNELS, MESSAGE_STATUSES } from '../domain';
 import { serviceAvailability } from './calls';
 
 /** The placeholders a follow-up template may use. */
-export const FOLLOW_UP_PLACEHOLDERS = ['firstName', 'agentName', 'agentPhone'] as const;
+export const FOLLOW_UP_PLACEHOLDERS = ['firstName', 'lastName', 'agentName', 'agentPhone'] as const;
+
+/**
+ * An SMS to a consumer must tell how to stop them (the carriers' and the TCPA's rule): "STOP",
+ * "opt out" or "unsubscribe" somewhere in the text.
+ */
+export function hasOptOutWording(sms: string): boolean {
+  return /\b(stop|opt[\s-]?out|unsubscribe)\b/i.test(sms);
+}
+
+export const OPT_OUT_MISSING = 'Add opt-out wording to the SMS, like "Reply STOP to opt out."';
 
 export const followUpBody = z.object({
   enabled: z.boolean(),

@@ -105,6 +105,7 @@ export interface SendContext {
   leadAgentId: number | null;
   leadStatus: LeadStatus;
   firstName: string | null;
+  lastName: string | null;
   state: string;
   timeZone: string | null;
   phone: string | null;
@@ -124,7 +125,7 @@ export async function sendContext(db: Db, id: number): Promise<SendContext | nul
     db,
     sql`select m.id, m.lead_id::int as "leadId", m.channel, m.to_address as "toAddress", m.subject, m.body,
         m.agent_id as "agentId", l.agent_id as "leadAgentId", l.status as "leadStatus",
-        l.first_name as "firstName", l.state, l.time_zone as "timeZone", l.phone,
+        l.first_name as "firstName", l.last_name as "lastName", l.state, l.time_zone as "timeZone", l.phone,
         l.consent_at as "consentAt", l.opted_out_at as "optedOutAt",
         l.returned_at as "returnedAt",
         (l.phone is not null and exists (select 1 from dnc_numbers d where d.phone = l.phone))

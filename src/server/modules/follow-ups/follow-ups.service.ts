@@ -14,6 +14,8 @@ import {
   type FollowUpSettings,
   type FollowUpStats,
   fillTemplate,
+  hasOptOutWording,
+  OPT_OUT_MISSING,
   unknownPlaceholders,
 } from '../../../shared/contracts/follow-ups';
 import { formatPhone } from '../../../shared/phone';
@@ -112,9 +114,10 @@ export async function saveFollowUp(
     if (unknown.length > 0)
       throw badField(
         field,
-        `Unknown placeholder {${unknown[0]}}: use {firstName}, {agentName} or {agentPhone}`,
+        `Unknown placeholder {${unknown[0]}}: use {firstName}, {lastName}, {agentName} or {agentPhone}`,
       );
   }
+  if (body.sms.trim() !== '' && !hasOptOutWording(body.sms)) throw badField('sms', OPT_OUT_MISSING);
   if (body.enabled) {
     const availability = await followUpAvailability(db, config, agentId);
     if (!availability.available) throw conflict(availability.reason ?? NO_SERVICE);
@@ -200,6 +203,7 @@ function gate(ctx: SendContext, config: AppConfig): string | null {
 function fill(ctx: SendContext, text: string): string {
   return fillTemplate(text, {
     firstName: ctx.firstName?.trim() || 'there',
+    lastName: ctx.lastName?.trim() || '',
     agentName: ctx.agentName,
     agentPhone: ctx.agentPhone ? formatPhone(ctx.agentPhone) : '',
   });

@@ -1,5 +1,10 @@
 import type { FollowUpResponse } from '@shared/contracts/follow-ups';
-import { fillTemplate, unknownPlaceholders } from '@shared/contracts/follow-ups';
+import {
+  fillTemplate,
+  hasOptOutWording,
+  OPT_OUT_MISSING,
+  unknownPlaceholders,
+} from '@shared/contracts/follow-ups';
 import { formatPhone } from '@shared/phone';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
@@ -15,7 +20,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { useSaveFollowUp } from '../api';
 
 /** The sample lead of the live preview. */
-const SAMPLE_LEAD = { firstName: 'Maria' };
+const SAMPLE_LEAD = { firstName: 'Maria', lastName: 'Lopez' };
 
 function TemplateArea({
   label,
@@ -85,7 +90,10 @@ export function FollowUpCard({
     return unknown.length > 0 ? `Unknown placeholder {${unknown[0]}}` : undefined;
   };
   const errors = {
-    sms: local(sms) ?? issues.find((i) => i.field === 'sms')?.message,
+    sms:
+      local(sms) ??
+      (sms.trim() !== '' && !hasOptOutWording(sms) ? OPT_OUT_MISSING : undefined) ??
+      issues.find((i) => i.field === 'sms')?.message,
     subject: local(subject) ?? issues.find((i) => i.field === 'email.subject')?.message,
     body: local(body) ?? issues.find((i) => i.field === 'email.body')?.message,
   };
@@ -151,8 +159,9 @@ export function FollowUpCard({
             testId="follow-up-enabled"
           />
           <p className="text-muted-foreground text-sm">
-            Placeholders: <code>{'{firstName}'}</code> (the lead's first name),{' '}
-            <code>{'{agentName}'}</code>, <code>{'{agentPhone}'}</code>.
+            Placeholders: <code>{'{firstName}'}</code> and <code>{'{lastName}'}</code> (the lead's
+            names), <code>{'{agentName}'}</code>, <code>{'{agentPhone}'}</code>. An SMS must say how
+            to stop them ("Reply STOP to opt out.").
           </p>
           <div className="grid gap-6 lg:grid-cols-2">
             <div className="space-y-4">
