@@ -86,6 +86,8 @@ export const importRecord = z.object({
   dnc: z.number().int(),
   /** the first refused rows (duplicates and do-not-call), by line, with why */
   duplicateLines: z.array(importRowError),
+  /** the first invalid rows, by line, with why */
+  errors: z.array(importRowError),
   errorCount: z.number().int(),
   /** why a FAILED import stored nothing */
   message: z.string().nullable(),

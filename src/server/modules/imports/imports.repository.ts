@@ -141,6 +141,7 @@ function toImportRecord(row: ImportRow): ImportRecord {
     duplicates: Math.max(row.duplicates, live?.duplicates ?? 0),
     dnc: Math.max(row.dnc, live?.dnc ?? 0),
     duplicateLines: row.duplicateLines,
+    errors: row.errors,
     errorCount: Math.max(row.errorCount, live?.errorCount ?? 0),
     message: row.message,
     startedAt: row.startedAt.toISOString(),

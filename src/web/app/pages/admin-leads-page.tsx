@@ -5,6 +5,7 @@ import { adminAgentsQuery } from '@web/features/admin/api';
 import { AdminLeadsPanel } from '@web/features/leads/components/admin-leads-panel';
 import { CsvFormatCard } from '@web/features/leads/components/csv-format-card';
 import { ImportCsvButton } from '@web/features/leads/components/import-csv-button';
+import { ImportHistory } from '@web/features/leads/components/import-history';
 import { ImportProgress } from '@web/features/leads/components/import-progress';
 import { ImportReport } from '@web/features/leads/components/import-report';
 import { useLeadsListState } from '@web/features/leads/components/leads-list-controls';
@@ -42,6 +43,7 @@ export function AdminLeadsPage() {
       {lastImport && <ImportReport result={lastImport} onDismiss={() => setLastImport(null)} />}
       <CsvFormatCard />
       <AdminLeadsPanel list={list} agents={agents.data ?? []} agentsLoading={agents.isPending} />
+      <ImportHistory />
     </div>
   );
 }

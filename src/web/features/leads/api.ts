@@ -64,6 +64,12 @@ export const runningImportsQuery = queryOptions({
   queryFn: getQueryFn<ImportRecord[]>({ on401: 'throw' }),
 });
 
+/** The recent imports, newest first: the page's import history. */
+export const recentImportsQuery = queryOptions({
+  queryKey: ['/api/admin/imports'] as const,
+  queryFn: getQueryFn<ImportRecord[]>({ on401: 'throw' }),
+});
+
 /** One import with the rows it has processed so far. */
 export function importQuery(id: number) {
   return queryOptions({

@@ -39,7 +39,16 @@ export function ImportCsvButton({
         onSuccess: (result) => {
           if (result.errors.length > 0) console.log('Import errors:', result.errors);
           onImported(result);
-          toast({ title: 'Import successful', description: importSummary(result) });
+          // "successful" only when something was imported: a file of refused rows says so
+          if (result.imported > 0) {
+            toast({ title: 'Import successful', description: importSummary(result) });
+          } else {
+            toast({
+              variant: 'destructive',
+              title: 'Nothing imported',
+              description: `${importSummary(result)} See the report below.`,
+            });
+          }
         },
         onError: (error) => {
           toast({

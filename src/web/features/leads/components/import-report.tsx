@@ -12,9 +12,11 @@ const number = (n: number) => n.toLocaleString('en-US');
 export function ImportReport({
   result,
   onDismiss,
+  title = 'Last import',
 }: {
   result: ImportResult;
   onDismiss: () => void;
+  title?: string;
 }) {
   const refused = result.duplicates + result.dnc;
   return (
@@ -22,7 +24,7 @@ export function ImportReport({
       <CardHeader className="flex flex-row items-start justify-between gap-2">
         <div className="space-y-1">
           <CardTitle asChild>
-            <h2>Last import</h2>
+            <h2>{title}</h2>
           </CardTitle>
           <p className="text-muted-foreground text-sm" data-testid="import-counts">
             {number(result.imported)} imported · {number(result.duplicates)} duplicates skipped ·{' '}
