@@ -1,5 +1,3 @@
-import { adminResetLink } from '../../../src/server/modules/auth/passwords.service';
-import { findUserByEmail } from '../../../src/server/modules/auth/users.repository';
 import { uniqueEmail } from '../test-app';
 
 import { ADMIN_ONLY, PUBLIC, type RouteCase, SIGNED_IN } from './route-case';
@@ -54,13 +52,10 @@ export const authRoutes: RouteCase[] = [
     path: '/api/auth/password/reset',
     expect: PUBLIC(200),
     // a fresh link of an account no caller signs in as
-    request: async (fx) => {
-      const spare = await fx.spareAccount();
-      const user = await findUserByEmail(fx.ctx.database.db, spare.email);
-      const url = await adminResetLink(fx.ctx.database.db, 'http://localhost', user!.id);
-      const token = new URL(url).searchParams.get('token');
-      return { url: '/api/auth/password/reset', body: { token, password: 'new-plum-tree-42' } };
-    },
+    request: async (fx) => ({
+      url: '/api/auth/password/reset',
+      body: { token: await fx.resetToken(), password: 'new-plum-tree-42' },
+    }),
     invalid: () => ({ url: '/api/auth/password/reset', body: { token: 'x', password: '123' } }),
   },
   {

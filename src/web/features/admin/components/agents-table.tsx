@@ -21,6 +21,7 @@ import { cn } from '@web/lib/utils';
 import { useMemo } from 'react';
 import { AgentContactLine, LicencesCell } from '../../licences/components/agent-licences';
 import { useSetSubscriptionStatus } from '../api';
+import { ApprovalActions, ResetLinkAction } from './agent-account-actions';
 
 const COLUMNS: DataColumn<AdminAgent>[] = [
   {
@@ -35,6 +36,9 @@ const COLUMNS: DataColumn<AdminAgent>[] = [
         </div>
         <AgentContactLine agent={agent} />
         <LicencesCell agent={agent} />
+        {agent.approval === 'REFUSED' && (
+          <div className="text-muted-foreground text-xs">Not approved</div>
+        )}
       </>
     ),
   },
@@ -63,6 +67,18 @@ const COLUMNS: DataColumn<AdminAgent>[] = [
     nowrap: true,
   },
 ];
+
+/** Account: Approve / Refuse while waiting for approval, else a password reset link to hand over. */
+const ACCOUNT_COLUMN: DataColumn<AdminAgent> = {
+  header: 'Account',
+  cell: (agent) =>
+    agent.approval === 'PENDING' ? (
+      <ApprovalActions agent={agent} />
+    ) : (
+      <ResetLinkAction agent={agent} />
+    ),
+  nowrap: true,
+};
 
 /** An agent's speed to lead, last 30 days (docs/domain.md, Analytics that explain): loaded apart, so the table never waits. */
 export type AgentSpeed = Pick<
@@ -172,6 +188,7 @@ export function AgentsTable({
     () => [
       ...(billed ? [...COLUMNS.slice(0, 3), BILLING_COLUMN, ...COLUMNS.slice(3)] : COLUMNS),
       speedColumn(speed),
+      ACCOUNT_COLUMN,
     ],
     [billed, speed],
   );
