@@ -36,9 +36,7 @@ const COLUMNS: DataColumn<AdminAgent>[] = [
         </div>
         <AgentContactLine agent={agent} />
         <LicencesCell agent={agent} />
-        {agent.approval === 'REFUSED' && (
-          <div className="text-muted-foreground text-xs">Not approved</div>
-        )}
+        <AccountCell agent={agent} />
       </>
     ),
   },
@@ -68,17 +66,27 @@ const COLUMNS: DataColumn<AdminAgent>[] = [
   },
 ];
 
-/** Account: Approve / Refuse while waiting for approval, else a password reset link to hand over. */
-const ACCOUNT_COLUMN: DataColumn<AdminAgent> = {
-  header: 'Account',
-  cell: (agent) =>
-    agent.approval === 'PENDING' ? (
-      <ApprovalActions agent={agent} />
-    ) : (
-      <ResetLinkAction agent={agent} />
-    ),
-  nowrap: true,
-};
+/**
+ * The account, under the agent's name where the narrowest table still shows it: Approve / Refuse
+ * while waiting for approval (docs/domain.md, Accounts), else a password reset link to hand over.
+ */
+function AccountCell({ agent }: { agent: AdminAgent }) {
+  return (
+    <div className="mt-2 space-y-1 font-normal">
+      {agent.approval === 'PENDING' && (
+        <div className="font-medium text-xs">Waiting for approval</div>
+      )}
+      {agent.approval === 'REFUSED' && (
+        <div className="text-muted-foreground text-xs">Not approved</div>
+      )}
+      {agent.approval === 'PENDING' ? (
+        <ApprovalActions agent={agent} />
+      ) : (
+        <ResetLinkAction agent={agent} />
+      )}
+    </div>
+  );
+}
 
 /** An agent's speed to lead, last 30 days (docs/domain.md, Analytics that explain): loaded apart, so the table never waits. */
 export type AgentSpeed = Pick<
@@ -188,7 +196,6 @@ export function AgentsTable({
     () => [
       ...(billed ? [...COLUMNS.slice(0, 3), BILLING_COLUMN, ...COLUMNS.slice(3)] : COLUMNS),
       speedColumn(speed),
-      ACCOUNT_COLUMN,
     ],
     [billed, speed],
   );
