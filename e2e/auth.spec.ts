@@ -122,7 +122,9 @@ test('forgot password: the emailed link sets a new password, which signs in', as
   await page.getByLabel('New Password').fill('fresh-lime-tree-7');
   await page.getByLabel('Confirm Password').fill('not-the-same-7');
   await page.getByRole('button', { name: 'Set Password' }).click();
-  await expect(page.getByText('Passwords do not match')).toBeVisible();
+  await expect(
+    page.getByTestId('toast-viewport').getByText('Passwords do not match'),
+  ).toBeVisible();
   await shoot(page, 'auth-reset-password');
   await page.getByLabel('Confirm Password').fill('fresh-lime-tree-7');
   await page.getByRole('button', { name: 'Set Password' }).click();
@@ -168,5 +170,7 @@ test('an admin hands over a reset link, and changes their own password on the Ac
   await page.getByLabel('New Password').fill(E2E_ADMIN.password);
   await page.getByLabel('Confirm Password').fill(E2E_ADMIN.password);
   await page.getByRole('button', { name: 'Change Password' }).click();
-  await expect(page.getByText('Your other sessions were signed out')).toBeVisible();
+  await expect(
+    page.getByTestId('toast-viewport').getByText('Your other sessions were signed out'),
+  ).toBeVisible();
 });
