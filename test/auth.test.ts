@@ -73,7 +73,13 @@ describe('login, me and logout', () => {
     const me = await client.get('/api/auth/me');
     expect(me.statusCode).toBe(200);
     // the current user itself, role at the top (what the client reads); login answered user.role
-    expect(me.json()).toEqual({ id: res.json().user.id, name: 'Lou', email, role: 'AGENT' });
+    expect(me.json()).toEqual({
+      id: res.json().user.id,
+      name: 'Lou',
+      email,
+      role: 'AGENT',
+      approval: 'APPROVED',
+    });
   });
 
   it('stores only a hash of the session token', async () => {
@@ -166,7 +172,9 @@ describe('login throttling', () => {
       password: agent.password,
     });
     expect(blocked.statusCode).toBe(429);
-    expect(blocked.json().message).toMatch(/Too many login attempts/);
+    expect(blocked.json().message).toMatch(
+      /^Too many failed attempts. Try again in \d+ minutes?\.$/,
+    );
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
   });
 

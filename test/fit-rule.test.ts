@@ -37,7 +37,7 @@ import { fitSqlParams } from '../src/server/modules/fit/fit-rule-sql.service';
 import { pickAgent } from '../src/server/modules/intake/intake.repository';
 import { previewPreferences } from '../src/server/modules/preferences/preferences-preview.service';
 import { MISFIT_REASONS, type MisfitReason } from '../src/shared/contracts/explanation';
-import type { LeadCategory } from '../src/shared/domain';
+import type { AccountApproval, LeadCategory } from '../src/shared/domain';
 import { createTestDatabase } from './support/test-db';
 
 const TZ = 'America/New_York';
@@ -72,6 +72,11 @@ const categoryArb = fc.oneof(
 /** ages at, just below and just above the agents' bounds */
 const AGES = [64, 65, 66, 69, 70, 71, 74, 75, 76, 80, 81];
 const agentArb = fc.record({
+  /** mostly approved; a PENDING or REFUSED agent (REGISTRATION=approval) fails the first condition */
+  approval: fc.oneof(
+    { weight: 6, arbitrary: fc.constant<AccountApproval>('APPROVED') },
+    { weight: 1, arbitrary: fc.constantFrom<AccountApproval>('PENDING', 'REFUSED') },
+  ),
   active: fc.oneof(
     { weight: 5, arbitrary: fc.constant(true) },
     { weight: 1, arbitrary: fc.constant(false) },
@@ -123,9 +128,11 @@ async function store(db: Database['db'], agents: AgentSpec[], now: Date, day: st
           : null;
     const [user] = await queryRows<{ id: number }>(
       db,
-      sql`insert into users (name, email, password_hash, role, licensed_states, paused_at, paused_until)
+      sql`insert into users (name, email, password_hash, role, licensed_states, paused_at, paused_until,
+                             approval)
             values (${`Agent ${i}`}, ${`fit${i}@example.com`}, 'x', 'AGENT',
-                    ${pg(a.licensedStates)}::text[], ${pausedAt}::timestamptz, ${pausedUntil}::timestamptz)
+                    ${pg(a.licensedStates)}::text[], ${pausedAt}::timestamptz, ${pausedUntil}::timestamptz,
+                    ${a.approval}::account_approval)
             returning id`,
     );
     ids.push(user.id);

@@ -343,7 +343,7 @@ describe('login throttling under a burst', () => {
     expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
     const right = await login({ email: agent.email, password: agent.password }, '10.1.0.1');
     expect(right.statusCode).toBe(429);
-    expect(right.json()).toEqual({ message: 'Too many login attempts. Try again later.' });
+    expect(right.json()).toEqual({ message: 'Too many failed attempts. Try again in 15 minutes.' });
     expect(Number(right.headers['retry-after'])).toBeGreaterThan(800);
     // the guesser cannot lock the owner out: the right password from another address gets in
     const owner = await login({ email: agent.email, password: agent.password }, '10.1.1.1');
@@ -553,6 +553,7 @@ async function offlineRequest(
     newLead: async () => 2,
     ensureSubscription: async () => {},
     spareAccount: async () => ({ email: 'spare@example.com', password: 'secret123' }),
+    resetToken: async () => 'made-up-token',
     packageWithSlug: async () => 1,
     importRecord: async () => 1,
     source: async () => 1,

@@ -27,7 +27,9 @@ describe('behind a trusted proxy', () => {
     }
     const blocked = await failedLogin('203.0.113.5');
     expect(blocked.statusCode).toBe(429);
-    expect(blocked.json().message).toMatch(/Too many login attempts/);
+    expect(blocked.json().message).toMatch(
+      /^Too many failed attempts. Try again in \d+ minutes?\.$/,
+    );
 
     // another client behind the same load balancer still signs in
     const agent = await registerAgent(ctx.app);

@@ -16,6 +16,7 @@ import { assignAfterImport } from './modules/assignment/assign-after-import';
 import { assignmentRoutes } from './modules/assignment/assignment.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { findSession } from './modules/auth/auth.service';
+import { authAdminRoutes } from './modules/auth/auth-admin.routes';
 import { startSessionSweeper } from './modules/auth/session-sweeper';
 import { createBilling } from './modules/billing/billing.service';
 import { billingAgentRoutes } from './modules/billing/billing-agent.routes';
@@ -153,7 +154,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   // the route table: one plugin per entity and role (docs/ARCHITECTURE.md)
   await app.register(healthRoutes);
-  await app.register(authRoutes);
+  await app.register(authRoutes, { email: leadPorts.email });
+  await app.register(authAdminRoutes);
   await app.register(packagesRoutes);
   await app.register(adminStatsRoutes);
   await app.register(agentStatsRoutes);

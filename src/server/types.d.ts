@@ -1,4 +1,4 @@
-import type { UserRole } from '../shared/domain';
+import type { AccountApproval, UserRole } from '../shared/domain';
 import type { AppConfig } from './config/env';
 import type { Database, Db } from './db/client';
 import type { LeadPorts } from './events/handlers';
@@ -8,6 +8,8 @@ export interface SessionUser {
   name: string;
   email: string;
   role: UserRole;
+  /** docs/domain.md, Accounts: only an APPROVED agent reaches the agent's routes */
+  approval: AccountApproval;
 }
 
 declare module 'fastify' {

@@ -32,6 +32,18 @@ export type SubscriptionActor = (typeof SUBSCRIPTION_ACTORS)[number];
 export const USER_ROLES = ['ADMIN', 'AGENT'] as const;
 export type UserRole = (typeof USER_ROLES)[number];
 
+/**
+ * Whether an admin let the account work (docs/domain.md, Accounts): every account is APPROVED
+ * unless registration asks for approval (REGISTRATION=approval), where a new agent is PENDING
+ * until an admin approves or refuses (REFUSED: cannot log in).
+ */
+export const ACCOUNT_APPROVALS = ['APPROVED', 'PENDING', 'REFUSED'] as const;
+export type AccountApproval = (typeof ACCOUNT_APPROVALS)[number];
+
+/** Who may sign up (docs/domain.md, Accounts): anyone, anyone with an admin's approval, or by invite. */
+export const REGISTRATION_MODES = ['open', 'approval', 'invite'] as const;
+export type RegistrationMode = (typeof REGISTRATION_MODES)[number];
+
 /** RETURN: the replacement run after an admin approves a return (docs/domain.md, Returns and credits). */
 export const ASSIGNMENT_TRIGGERS = ['SCHEDULE', 'MANUAL', 'IMPORT', 'RETURN'] as const;
 export type AssignmentTrigger = (typeof ASSIGNMENT_TRIGGERS)[number];

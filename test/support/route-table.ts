@@ -14,6 +14,7 @@ import {
   sources,
   subscriptions,
 } from '../../src/server/db/schema';
+import { adminResetLink } from '../../src/server/modules/auth/passwords.service';
 import { insertLeads, insertPackage } from './agent-fixtures';
 import { agentsRoutes } from './routes/agents';
 import { analyticsRoutes } from './routes/analytics';
@@ -138,6 +139,11 @@ export async function createFixtures(ctx: TestContext): Promise<Fixtures> {
     async spareAccount() {
       const spare = await registerAgent(ctx.app, 'Spare');
       return { email: spare.email, password: spare.password };
+    },
+    async resetToken() {
+      const spare = await registerAgent(ctx.app, 'Spare');
+      const url = await adminResetLink(db, 'http://localhost', spare.id);
+      return new URL(url).searchParams.get('token') ?? '';
     },
     async pendingReturn() {
       const leadId = await fx.leadOfAgent();

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { LEAD_CATEGORIES } from '../../shared/domain';
+import { LEAD_CATEGORIES, REGISTRATION_MODES } from '../../shared/domain';
 import { passwordProblem } from '../modules/auth/password-policy';
 
 /** An enrollment window as month/day pairs; end before start means it wraps the new year. */
@@ -143,6 +143,8 @@ const envSchema = z.object({
   CONNECTION_TIMEOUT_MS: milliseconds(2 * 60_000),
   REGISTRATIONS_PER_ADDRESS: z.coerce.number().int().positive().default(30),
   REGISTRATIONS_TOTAL: z.coerce.number().int().positive().default(300),
+  /** who may sign up (docs/domain.md, Accounts): open, approval (an admin approves), invite */
+  REGISTRATION: z.enum(REGISTRATION_MODES).default('open'),
   // live event streams open at once in one process: from one client address (IPv6: one /64), in all
   LIVE_STREAMS_PER_ADDRESS: z.coerce.number().int().positive().default(100),
   LIVE_STREAMS_TOTAL: z.coerce.number().int().positive().default(2000),

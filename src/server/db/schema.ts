@@ -14,6 +14,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import {
+  ACCOUNT_APPROVALS,
   ASSIGNMENT_TRIGGERS,
   CALL_STATUSES,
   DELIVERY_CHANNELS,
@@ -31,6 +32,7 @@ import {
 } from '../../shared/domain';
 
 export const userRole = pgEnum('user_role', USER_ROLES);
+export const accountApproval = pgEnum('account_approval', ACCOUNT_APPROVALS);
 export const leadCategory = pgEnum('lead_category', LEAD_CATEGORIES);
 export const leadStatus = pgEnum('lead_status', LEAD_STATUSES);
 export const subscriptionStatus = pgEnum('subscription_status', SUBSCRIPTION_STATUSES);
@@ -81,6 +83,8 @@ export const users = pgTable(
     pausedAt: timestamp('paused_at', { withTimezone: true }),
     /** when the pause ends by itself; null with pausedAt set: until the agent resumes */
     pausedUntil: timestamp('paused_until', { withTimezone: true }),
+    /** an admin's approval (docs/domain.md, Accounts): only an APPROVED agent works and gets leads */
+    approval: accountApproval('approval').notNull().default('APPROVED'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -88,6 +92,39 @@ export const users = pgTable(
     index('users_role_idx').on(t.role),
   ],
 );
+
+/**
+ * Password reset links (docs/domain.md, Accounts): the token's SHA-256 only, 30 minutes, used
+ * once; a newer link of the same user makes the older ones unusable.
+ */
+export const passwordResets = pgTable(
+  'password_resets',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('password_resets_user_idx').on(t.userId)],
+);
+
+/**
+ * Invite links an admin makes (docs/domain.md, Accounts): the token's SHA-256 only, 7 days, used
+ * once; an invite may name the email it is for.
+ */
+export const invites = pgTable('invites', {
+  tokenHash: text('token_hash').primaryKey(),
+  /** the only email that may register with it; null: any */
+  email: text('email'),
+  createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  usedBy: integer('used_by').references(() => users.id, { onDelete: 'set null' }),
+});
 
 export const sessions = pgTable(
   'sessions',

@@ -1,6 +1,7 @@
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { NOT_APPROVED_MESSAGE } from '../../shared/contracts/auth';
 import type { UserRole } from '../../shared/domain';
 import { AppError } from '../lib/app-error';
 import type { SessionPolicy } from '../modules/auth/sessions.repository';
@@ -72,11 +73,18 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthPluginOption
   });
 });
 
-/** onRequest hook: a signed-in user of the given role (any role when omitted). */
+/**
+ * onRequest hook: a signed-in user of the given role (any role when omitted). The agent's routes
+ * also need the account approved: a PENDING agent signs in and sees only "Waiting for approval".
+ */
 export function requireRole(role?: UserRole) {
   return async (request: FastifyRequest) => {
-    if (!request.user) throw new AppError('UNAUTHORIZED', 'Not authenticated');
-    if (role && request.user.role !== role) throw new AppError('FORBIDDEN', 'Forbidden');
+    const user = request.user;
+    if (!user) throw new AppError('UNAUTHORIZED', 'Not authenticated');
+    if (role && user.role !== role) throw new AppError('FORBIDDEN', 'Forbidden');
+    if (role === 'AGENT' && user.approval !== 'APPROVED') {
+      throw new AppError('FORBIDDEN', NOT_APPROVED_MESSAGE[user.approval]);
+    }
   };
 }
 

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { ASSIGNMENT_TRIGGERS, LEAD_CATEGORIES, SUBSCRIPTION_STATUSES } from '../domain';
+import {
+  ACCOUNT_APPROVALS,
+  ASSIGNMENT_TRIGGERS,
+  LEAD_CATEGORIES,
+  SUBSCRIPTION_STATUSES,
+} from '../domain';
 import { quotaSchema } from './agent';
 import { billingInvoice } from './billing';
 
@@ -18,6 +23,8 @@ export const adminAgent = z.object({
   id: z.number().int(),
   name: z.string(),
   email: z.string(),
+  /** docs/domain.md, Accounts: PENDING until an admin approves (REGISTRATION=approval) */
+  approval: z.enum(ACCOUNT_APPROVALS).optional(),
   totalLeads: z.number().int(),
   convertedLeads: z.number().int(),
   todayQuota: quotaSchema.nullable(),
@@ -50,6 +57,11 @@ export const adminAgent = z.object({
   pause: z.object({ since: z.string(), until: z.string().nullable() }).nullable().optional(),
 });
 export type AdminAgent = z.infer<typeof adminAgent>;
+
+/** The agents table's filter: only the agents waiting for approval, say. */
+export const adminAgentsQuery = z.object({ approval: z.enum(ACCOUNT_APPROVALS).optional() });
+/** An admin's decision on a PENDING agent: approve (the agent works) or refuse (REFUSED). */
+export const approvalBody = z.object({ approve: z.boolean() });
 
 export const analytics = z.object({
   totalLeads: z.number().int(),

@@ -7,6 +7,11 @@ export const paths = {
   landing: '/',
   login: '/login',
   register: '/register',
+  /** "Forgot password?" and the emailed link's page (docs/domain.md, Accounts) */
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
+  /** the signed-in user's account: Change password (agents and admins) */
+  account: '/account',
   agent: {
     dashboard: '/dashboard',
     leads: '/dashboard/leads',

@@ -1,6 +1,7 @@
 import type { UserRole } from '@shared/domain';
 import { PageSpinner } from '@web/components/layout/page-spinner';
 import { useCurrentUser } from '@web/features/auth/api';
+import { WaitingForApproval } from '@web/features/auth/components/waiting-for-approval';
 import { type ReactNode, Suspense } from 'react';
 import { Redirect } from 'wouter';
 import { lazyNamed } from './lazy-named';
@@ -17,12 +18,19 @@ export function hasRole(userRole: string, required: UserRole): boolean {
   return required === 'ADMIN' ? userRole === 'ADMIN' : userRole !== 'ADMIN';
 }
 
-/** Route guard (spec section 4): spinner, then /login, the user's own home, or the content. */
-export function ProtectedRoute({ role, children }: { role: UserRole; children: ReactNode }) {
+/**
+ * Route guard (spec section 4): spinner, then /login, the user's own home, or the content. A
+ * screen without a role (the account) is any signed-in user's. An agent an admin has not approved
+ * sees only "Waiting for approval" (docs/domain.md, Accounts).
+ */
+export function ProtectedRoute({ role, children }: { role?: UserRole; children: ReactNode }) {
   const { data: user, isPending } = useCurrentUser();
   if (isPending) return <PageSpinner fullScreen />;
   if (!user) return <Redirect to={paths.login} replace />;
-  if (!hasRole(user.role, role)) return <Redirect to={homeFor(user.role)} replace />;
+  if (role && !hasRole(user.role, role)) return <Redirect to={homeFor(user.role)} replace />;
+  if (user.role !== 'ADMIN' && user.approval !== 'APPROVED') {
+    return <WaitingForApproval user={user} />;
+  }
   return (
     <Suspense fallback={<PageSpinner fullScreen />}>
       <PortalLayout user={user}>{children}</PortalLayout>

@@ -2,10 +2,12 @@ import type { UserRole } from '@shared/domain';
 import { type ComponentType, useEffect } from 'react';
 import { Route, Switch, useLocation } from 'wouter';
 import { lazyNamed } from './lazy-named';
+import { ForgotPasswordPage } from './pages/forgot-password-page';
 import { LandingPage } from './pages/landing-page';
 import { LoginPage } from './pages/login-page';
 import { NotFoundPage } from './pages/not-found-page';
 import { RegisterPage } from './pages/register-page';
+import { ResetPasswordPage } from './pages/reset-password-page';
 import { paths } from './paths';
 import { ProtectedRoute } from './protected-route';
 
@@ -54,7 +56,11 @@ const AdminDeliveriesPage = lazyNamed(
   'AdminDeliveriesPage',
 );
 
-const protectedRoutes: { path: string; role: UserRole; page: ComponentType }[] = [
+const AccountPage = lazyNamed(() => import('./pages/account-page'), 'AccountPage');
+
+/** role: the one who may open it; none: any signed-in user */
+const protectedRoutes: { path: string; role?: UserRole; page: ComponentType }[] = [
+  { path: paths.account, page: AccountPage },
   { path: paths.agent.dashboard, role: 'AGENT', page: AgentDashboardPage },
   { path: paths.agent.leads, role: 'AGENT', page: AgentLeadsPage },
   { path: paths.agent.preferences, role: 'AGENT', page: AgentPreferencesPage },
@@ -89,6 +95,8 @@ export function AppRouter() {
         <Route path={paths.landing} component={LandingPage} />
         <Route path={paths.login} component={LoginPage} />
         <Route path={paths.register} component={RegisterPage} />
+        <Route path={paths.forgotPassword} component={ForgotPasswordPage} />
+        <Route path={paths.resetPassword} component={ResetPasswordPage} />
         {protectedRoutes.map(({ path, role, page: Page }) => (
           <Route key={path} path={path}>
             <ProtectedRoute role={role}>

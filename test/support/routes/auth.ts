@@ -1,6 +1,6 @@
 import { uniqueEmail } from '../test-app';
 
-import { PUBLIC, type RouteCase, SIGNED_IN } from './route-case';
+import { ADMIN_ONLY, PUBLIC, type RouteCase, SIGNED_IN } from './route-case';
 
 export const authRoutes: RouteCase[] = [
   {
@@ -33,5 +33,57 @@ export const authRoutes: RouteCase[] = [
     path: '/api/auth/me',
     expect: SIGNED_IN(200),
     request: () => ({ url: '/api/auth/me' }),
+  },
+  {
+    method: 'GET',
+    path: '/api/auth/registration',
+    expect: PUBLIC(200),
+    request: () => ({ url: '/api/auth/registration' }),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/password/forgot',
+    expect: PUBLIC(202),
+    request: () => ({ url: '/api/auth/password/forgot', body: { email: uniqueEmail('forgot') } }),
+    invalid: () => ({ url: '/api/auth/password/forgot', body: { email: '' } }),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/password/reset',
+    expect: PUBLIC(200),
+    // a fresh link of an account no caller signs in as
+    request: async (fx) => ({
+      url: '/api/auth/password/reset',
+      body: { token: await fx.resetToken(), password: 'new-plum-tree-42' },
+    }),
+    invalid: () => ({ url: '/api/auth/password/reset', body: { token: 'x', password: '123' } }),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/password/change',
+    expect: SIGNED_IN(200),
+    // the caller's own password, kept as it is (the other rows sign in with it)
+    request: (fx, caller) => {
+      const password = caller === 'anonymous' ? 'not-signed-in' : fx[caller].password;
+      return {
+        url: '/api/auth/password/change',
+        body: { currentPassword: password, newPassword: password },
+      };
+    },
+    invalid: () => ({ url: '/api/auth/password/change', body: { currentPassword: '' } }),
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/users/:id/reset-link',
+    expect: ADMIN_ONLY(200),
+    request: (fx) => ({ url: `/api/admin/users/${fx.agent.id}/reset-link` }),
+    invalid: () => ({ url: '/api/admin/users/0/reset-link' }),
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/invites',
+    expect: ADMIN_ONLY(201),
+    request: () => ({ url: '/api/admin/invites', body: {} }),
+    invalid: () => ({ url: '/api/admin/invites', body: { email: 'not an email' } }),
   },
 ];

@@ -37,6 +37,8 @@ export interface Fixtures {
   importRecord(): Promise<number>;
   /** a registered agent that no caller is signed in as: for login as anonymous */
   spareAccount(): Promise<{ email: string; password: string }>;
+  /** the token of a fresh password reset link of a spare account (docs/domain.md, Accounts) */
+  resetToken(): Promise<string>;
   /** a PENDING return of a fresh lead of agent A (docs/domain.md, Returns and credits), its id */
   pendingReturn(): Promise<number>;
   /** a fresh lead source (docs/domain.md, Sources and the intake API), its id */

@@ -1,11 +1,12 @@
 import { sql } from 'drizzle-orm';
-import type { LeadCategory, SubscriptionStatus } from '../../../shared/domain';
+import type { AccountApproval, LeadCategory, SubscriptionStatus } from '../../../shared/domain';
 import { type Db, queryRows } from '../../db/client';
 
 export interface AgentRow {
   id: number;
   name: string;
   email: string;
+  approval: AccountApproval;
   subscriptionId: number | null;
   status: SubscriptionStatus | null;
   packageName: string | null;
@@ -41,11 +42,12 @@ export async function listAgentRows(
   today: string,
   onlyAgentId?: number,
   timeZone = 'America/New_York',
+  approval?: AccountApproval,
 ): Promise<AgentRow[]> {
   return queryRows<AgentRow>(
     db,
     sql`
-      select u.id, u.name, u.email,
+      select u.id, u.name, u.email, u.approval,
              s.id as "subscriptionId", s.status, p.name as "packageName",
              p.price_monthly_cents as "priceMonthlyCents", p.leads_per_day as "leadsPerDay",
              p.category,
@@ -80,6 +82,7 @@ export async function listAgentRows(
         group by agent_id
       ) t on t.agent_id = u.id
       where u.role = 'AGENT' ${onlyAgentId === undefined ? sql`` : sql`and u.id = ${onlyAgentId}`}
+        ${approval === undefined ? sql`` : sql`and u.approval = ${approval}::account_approval`}
       order by lower(u.name), u.id`,
   );
 }

@@ -1,13 +1,36 @@
 import type { AdminAgent } from '../../../shared/contracts/admin';
+import type { AccountApproval } from '../../../shared/domain';
 import type { Db } from '../../db/client';
+import { notFound } from '../../lib/app-error';
 import { businessDate } from '../../lib/business-time';
 import { dailyQuotaLimit } from '../assignment/quota.service';
+import { setAgentApproval } from '../auth/auth.service';
 import { type AgentRow, listAgentRows } from './agents.repository';
 
-/** The agents table: every agent, or the one asked for (null when there is no such agent). */
-export async function listAgents(db: Db, timeZone: string): Promise<AdminAgent[]> {
-  const rows = await listAgentRows(db, businessDate(timeZone), undefined, timeZone);
+/** The agents table: every agent, or those of one approval (PENDING: waiting for an admin). */
+export async function listAgents(
+  db: Db,
+  timeZone: string,
+  approval?: AccountApproval,
+): Promise<AdminAgent[]> {
+  const rows = await listAgentRows(db, businessDate(timeZone), undefined, timeZone, approval);
   return rows.map(toAdminAgent);
+}
+
+/**
+ * An admin approves an agent (who may then work and get leads) or refuses them (REFUSED: they
+ * cannot log in, and their sessions end). Either may be decided again later.
+ */
+export async function decideApproval(
+  db: Db,
+  timeZone: string,
+  agentId: number,
+  approve: boolean,
+): Promise<AdminAgent> {
+  if (!(await setAgentApproval(db, agentId, approve))) throw notFound('Agent');
+  const agent = await findAgent(db, timeZone, agentId);
+  if (!agent) throw notFound('Agent');
+  return agent;
 }
 
 export async function findAgent(
@@ -39,6 +62,7 @@ function toAdminAgent(row: AgentRow): AdminAgent {
     id: row.id,
     name: row.name,
     email: row.email,
+    approval: row.approval,
     totalLeads: row.totalLeads,
     convertedLeads: row.convertedLeads,
     // the same rule as the agent's own dashboard

@@ -39,6 +39,7 @@ const agentArb = (id: number) =>
       (a): RandomAgent => ({
         row: {
           id,
+          approved: true,
           category: 'MEDICARE',
           quota: a.quota,
           enrollmentOnly: false,

@@ -15,6 +15,7 @@ const JUNE = {
 describe('eligibleAgents', () => {
   const row = (over: Partial<AgentRow>): AgentRow => ({
     id: 1,
+    approved: true,
     category: 'MEDICARE',
     quota: 5,
     enrollmentOnly: false,

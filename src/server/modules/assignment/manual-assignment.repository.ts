@@ -1,17 +1,20 @@
 import { eq } from 'drizzle-orm';
-import type { LeadStatus, UserRole } from '../../../shared/domain';
+import type { AccountApproval, LeadStatus, UserRole } from '../../../shared/domain';
 import type { Db } from '../../db/client';
 import { leads, users } from '../../db/schema';
 
 export type LeadRow = typeof leads.$inferSelect;
 
-export async function findUserRole(db: Db, userId: number): Promise<UserRole | null> {
+export async function findUserRole(
+  db: Db,
+  userId: number,
+): Promise<{ role: UserRole; approval: AccountApproval } | null> {
   const [row] = await db
-    .select({ role: users.role })
+    .select({ role: users.role, approval: users.approval })
     .from(users)
     .where(eq(users.id, userId))
     .limit(1);
-  return row?.role ?? null;
+  return row ?? null;
 }
 
 export async function findLeadStatus(db: Db, leadId: number): Promise<LeadStatus | null> {

@@ -28,9 +28,11 @@ export async function assignLeadManually(
   events: LeadEvents,
   input: ManualAssignment,
 ): Promise<Lead> {
-  const role = await findUserRole(db, input.agentId);
-  if (!role) throw notFound('Agent');
-  if (role !== 'AGENT') throw badRequest('Leads can only be assigned to agents');
+  const agent = await findUserRole(db, input.agentId);
+  if (!agent) throw notFound('Agent');
+  if (agent.role !== 'AGENT') throw badRequest('Leads can only be assigned to agents');
+  // docs/domain.md, Accounts: an agent an admin has not approved receives no lead
+  if (agent.approval !== 'APPROVED') throw badRequest('This agent is not approved yet');
 
   const assignedOn = businessDate(input.timeZone);
   const updated = await db.transaction(async (tx) => {

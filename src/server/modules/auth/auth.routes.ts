@@ -1,11 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  changePasswordBody,
+  forgotPasswordBody,
   loginBody,
   messageResponse,
   publicUser,
   registerBody,
+  registrationInfo,
+  resetPasswordBody,
   userEnvelope,
 } from '../../../shared/contracts/auth';
+import type { EmailSender } from '../../lib/email-sender';
 import {
   clearSessionCookie,
   currentUser,
@@ -14,21 +19,42 @@ import {
   setSessionCookie,
 } from '../../plugins/auth';
 import { login, logout, registerAgent } from './auth.service';
-import { LoginThrottle, RegistrationThrottle } from './login-throttle';
+import { LoginThrottle, RegistrationThrottle, ResetRequestThrottle } from './login-throttle';
+import { changePassword, requestPasswordReset, resetPassword } from './passwords.service';
 
-export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+export interface AuthRoutesOptions {
+  /** emails the reset links; null without SMTP_URL (an admin hands links over instead) */
+  email: EmailSender | null;
+}
+
+export const FORGOT_PASSWORD_ANSWER =
+  'If an account exists for this email, we sent a link to reset the password.';
+
+export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, opts) => {
+  // one login throttle: a wrong current password on "Change password" counts as a failed login
   const throttle = new LoginThrottle();
   const registrations = new RegistrationThrottle({
     perAddress: app.config.REGISTRATIONS_PER_ADDRESS,
     total: app.config.REGISTRATIONS_TOTAL,
     windowMs: 15 * 60_000,
   });
+  const resetRequests = new ResetRequestThrottle();
+
+  app.get('/api/auth/registration', { schema: { response: { 200: registrationInfo } } }, () => ({
+    mode: app.config.REGISTRATION,
+  }));
 
   app.post(
     '/api/auth/register',
     { schema: { body: registerBody, response: { 201: userEnvelope } } },
     async (request, reply) => {
-      const user = await registerAgent(app.db, request.body, request.ip, registrations);
+      const user = await registerAgent(
+        app.db,
+        request.body,
+        request.ip,
+        registrations,
+        app.config.REGISTRATION,
+      );
       return reply.status(201).send({ user });
     },
   );
@@ -67,5 +93,46 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     // the spec's current-user answer has role itself (login's has user.role)
     { onRequest: requireRole(), schema: { response: { 200: publicUser } } },
     async (request) => currentUser(request),
+  );
+
+  app.post(
+    '/api/auth/password/forgot',
+    { schema: { body: forgotPasswordBody, response: { 202: messageResponse } } },
+    async (request, reply) => {
+      await requestPasswordReset(app.db, request.body, request.ip, resetRequests, {
+        config: app.config,
+        email: opts.email,
+        onSendError: (err) => request.log.error({ err }, 'password reset email not sent'),
+      });
+      return reply.status(202).send({ message: FORGOT_PASSWORD_ANSWER });
+    },
+  );
+
+  app.post(
+    '/api/auth/password/reset',
+    { schema: { body: resetPasswordBody, response: { 200: messageResponse } } },
+    async (request) => {
+      await resetPassword(app.db, request.body);
+      return { message: 'Password changed. You can now log in with it.' };
+    },
+  );
+
+  app.post(
+    '/api/auth/password/change',
+    {
+      onRequest: requireRole(),
+      schema: { body: changePasswordBody, response: { 200: messageResponse } },
+    },
+    async (request) => {
+      await changePassword(
+        app.db,
+        currentUser(request),
+        request.sessionTokenHash,
+        request.body,
+        request.ip,
+        throttle,
+      );
+      return { message: 'Password changed' };
+    },
   );
 };

@@ -1,18 +1,30 @@
-import type { LoginBody, RegisterBody } from '../../../shared/contracts/auth';
+import {
+  type LoginBody,
+  NOT_APPROVED_MESSAGE,
+  type RegisterBody,
+} from '../../../shared/contracts/auth';
+import type { RegistrationMode } from '../../../shared/domain';
 import type { Db } from '../../db/client';
 import { AppError, badRequest, conflict } from '../../lib/app-error';
 import type { SessionUser } from '../../types';
-import type { LoginThrottle, RegistrationThrottle } from './login-throttle';
+import { linkUrl, newLinkToken } from './account-links';
+import { consumeInvite, findUsableInvite, insertInvite } from './account-links.repository';
+import {
+  type LoginThrottle,
+  type RegistrationThrottle,
+  tooManyFailedAttempts,
+} from './login-throttle';
 import { passwordProblem } from './password-policy';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords';
 import {
   createSession,
   deleteSession,
+  deleteUserSessions,
   findSessionUser,
   hashToken,
   type SessionPolicy,
 } from './sessions.repository';
-import { findUserByEmail, insertUser } from './users.repository';
+import { findUserByEmail, insertUser, writeApproval } from './users.repository';
 
 /** For modules that create users themselves (the demo seeder): the same argon2 profile and cap. */
 export { hashPassword } from './passwords';
@@ -37,13 +49,16 @@ export { insertUser };
 /**
  * Registration always makes an AGENT; no route can make an admin. The password is hashed before
  * the email is looked at, so a taken email costs the same argon2 work and time as a new account,
- * and every attempt counts against the caller's registration limit, a 409 included.
+ * and every attempt counts against the caller's registration limit, a 409 included. Who may sign
+ * up is REGISTRATION's (docs/domain.md, Accounts): anyone (open), anyone but PENDING until an
+ * admin approves (approval), or only with an admin's invite, used once (invite).
  */
 export async function registerAgent(
   db: Db,
   body: RegisterBody,
   ip: string,
   throttle: RegistrationThrottle,
+  mode: RegistrationMode,
 ): Promise<SessionUser> {
   const problem = passwordProblem(body.password);
   if (problem) throw badRequest(problem);
@@ -51,20 +66,76 @@ export async function registerAgent(
   if (wait > 0) throw tooMany(wait, 'Too many registrations. Try again later.');
   let passwordHash: string;
   try {
+    if (mode === 'invite') await checkInvite(db, body.invite, body.email);
     passwordHash = await hashPassword(body.password);
   } catch (err) {
-    throttle.release(ip);
+    if (!(err instanceof AppError && err.code === 'FORBIDDEN')) throttle.release(ip);
     throw err;
   }
-  // the unique index decides (races are safe): null when the email is taken, whatever its case
-  const user = await insertUser(db, {
+  const values = {
     name: body.name,
     email: body.email,
     passwordHash,
-    role: 'AGENT',
+    role: 'AGENT' as const,
+    approval: mode === 'approval' ? ('PENDING' as const) : ('APPROVED' as const),
+  };
+  return db.transaction(async (tx) => {
+    // the unique index decides (races are safe): null when the email is taken, whatever its case
+    const user = await insertUser(tx, values);
+    if (!user) throw conflict('An account with this email already exists');
+    // the invite is used in the same transaction: of two registrations with one invite, one wins
+    if (mode === 'invite' && !(await consumeInvite(tx, hashToken(body.invite ?? ''), user.id))) {
+      throw new AppError('FORBIDDEN', INVITE_UNUSABLE);
+    }
+    return user;
   });
-  if (!user) throw conflict('An account with this email already exists');
-  return user;
+}
+
+export const INVITE_REQUIRED =
+  'Registration is by invitation only: ask an admin for an invite link';
+export const INVITE_UNUSABLE = 'This invite link has expired or was already used';
+
+async function checkInvite(db: Db, token: string | undefined, email: string): Promise<void> {
+  if (!token) throw new AppError('FORBIDDEN', INVITE_REQUIRED);
+  const invite = await findUsableInvite(db, hashToken(token));
+  if (!invite) throw new AppError('FORBIDDEN', INVITE_UNUSABLE);
+  if (invite.email !== null && invite.email !== email.toLowerCase()) {
+    throw new AppError('FORBIDDEN', 'This invite is for another email address');
+  }
+}
+
+/** How long an invite link works (docs/domain.md, Accounts). */
+export const INVITE_DAYS = 7;
+
+/** An admin's invite link: PUBLIC_URL/register?invite=..., for one email or anyone. */
+export async function createInvite(
+  db: Db,
+  publicUrl: string,
+  adminId: number,
+  email: string | null,
+): Promise<string> {
+  const { token, tokenHash } = newLinkToken();
+  await insertInvite(db, {
+    tokenHash,
+    email,
+    createdBy: adminId,
+    expiresAt: new Date(Date.now() + INVITE_DAYS * 86_400_000),
+  });
+  return linkUrl(publicUrl, 'register', 'invite', token);
+}
+
+/**
+ * An admin's decision on an agent: approved, the agent works and gets leads; refused, the agent
+ * cannot log in and every session of theirs ends. False when there is no such agent.
+ */
+export async function setAgentApproval(
+  db: Db,
+  agentId: number,
+  approve: boolean,
+): Promise<boolean> {
+  const found = await writeApproval(db, agentId, approve ? 'APPROVED' : 'REFUSED');
+  if (found && !approve) await deleteUserSessions(db, agentId);
+  return found;
 }
 
 export async function login(
@@ -77,7 +148,7 @@ export async function login(
   const email = body.email.trim().toLowerCase();
   // the attempt is counted before the password is checked (see LoginThrottle.reserve)
   const wait = throttle.reserve(email, ip);
-  if (wait > 0) throw tooMany(wait, 'Too many login attempts. Try again later.');
+  if (wait > 0) throw tooManyFailedAttempts(wait);
   let row: Awaited<ReturnType<typeof findUserByEmail>>;
   let ok: boolean;
   try {
@@ -91,8 +162,10 @@ export async function login(
   }
   if (!row || !ok) throw new AppError('UNAUTHORIZED', 'Invalid email or password');
   throttle.recordSuccess(email, ip);
+  if (row.approval === 'REFUSED') throw new AppError('FORBIDDEN', NOT_APPROVED_MESSAGE.REFUSED);
   const token = await createSession(db, row.id, policy);
-  return { user: { id: row.id, name: row.name, email: row.email, role: row.role }, token };
+  const { id, name, role, approval } = row;
+  return { user: { id, name, email: row.email, role, approval }, token };
 }
 
 export async function logout(db: Db, tokenHash: string | null): Promise<void> {

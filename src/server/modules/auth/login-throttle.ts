@@ -1,3 +1,4 @@
+import { AppError } from '../../lib/app-error';
 import { clientKey } from '../../lib/client-address';
 import { FixedWindows, type Limit } from './fixed-windows';
 
@@ -23,6 +24,16 @@ export const DEFAULT_LIMITS: ThrottleLimits = {
   perIp: 30,
   windowMs: 15 * 60_000,
 };
+
+/** The lockout's answer, saying how long: "Try again in 14 minutes." (429 with Retry-After). */
+export function tooManyFailedAttempts(waitMs: number): AppError {
+  const minutes = Math.max(1, Math.ceil(waitMs / 60_000));
+  return new AppError(
+    'TOO_MANY_REQUESTS',
+    `Too many failed attempts. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
+    { 'retry-after': String(Math.ceil(waitMs / 1000)) },
+  );
+}
 
 export class LoginThrottle {
   private readonly windows: FixedWindows;
@@ -105,6 +116,35 @@ export class RegistrationThrottle {
   release(ip: string, now = Date.now()): void {
     this.windows.giveBack(
       this.keys(ip).map((l) => l.key),
+      now,
+    );
+  }
+}
+
+/**
+ * Password reset requests ("Forgot password?") per client address and per email, in a fixed
+ * window, like registrations: an unknown email counts as a known one, so the limit tells nothing.
+ */
+export class ResetRequestThrottle {
+  private readonly windows: FixedWindows;
+
+  constructor(
+    private readonly limits: { perAddress: number; perEmail: number; windowMs: number } = {
+      perAddress: 30,
+      perEmail: 5,
+      windowMs: 15 * 60_000,
+    },
+  ) {
+    this.windows = new FixedWindows(limits.windowMs);
+  }
+
+  /** Counts the request, or answers the milliseconds to wait (nothing counted). */
+  reserve(email: string, ip: string, now = Date.now()): number {
+    return this.windows.take(
+      [
+        { key: `f:${clientKey(ip)}`, max: this.limits.perAddress },
+        { key: `e:${email}`, max: this.limits.perEmail },
+      ],
       now,
     );
   }

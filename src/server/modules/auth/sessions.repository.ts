@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { sessions, users } from '../../db/schema';
 import type { SessionUser } from '../../types';
@@ -34,6 +34,7 @@ function sessionUserStatement(db: Db) {
       name: users.name,
       email: users.email,
       role: users.role,
+      approval: users.approval,
       lastSeenAt: sessions.lastSeenAt,
       expiresAt: sessions.expiresAt,
     })
@@ -82,7 +83,13 @@ export async function findSessionUser(
       .where(eq(sessions.tokenHash, tokenHash));
   }
   return {
-    user: { id: row.id, name: row.name, email: row.email, role: row.role },
+    user: {
+      id: row.id,
+      name: row.name,
+      email: row.email,
+      role: row.role,
+      approval: row.approval,
+    },
     endsAt: new Date(Math.min(row.expiresAt.getTime(), lastSeenAt + policy.idleMs)),
   };
 }
@@ -94,4 +101,19 @@ export async function deleteSession(db: Db, tokenHash: string): Promise<void> {
 export async function deleteExpiredSessions(db: Db, policy: SessionPolicy): Promise<void> {
   await db.delete(sessions).where(lt(sessions.lastSeenAt, new Date(Date.now() - policy.idleMs)));
   await db.delete(sessions).where(lt(sessions.expiresAt, new Date()));
+}
+
+/** Ends every session of the user, or every one but `keepTokenHash` (the caller's own). */
+export async function deleteUserSessions(
+  db: Db,
+  userId: number,
+  keepTokenHash: string | null = null,
+): Promise<void> {
+  await db
+    .delete(sessions)
+    .where(
+      keepTokenHash === null
+        ? eq(sessions.userId, userId)
+        : and(eq(sessions.userId, userId), ne(sessions.tokenHash, keepTokenHash)),
+    );
 }

@@ -1,5 +1,5 @@
-import { eq, sql } from 'drizzle-orm';
-import type { UserRole } from '../../../shared/domain';
+import { and, eq, sql } from 'drizzle-orm';
+import type { AccountApproval, UserRole } from '../../../shared/domain';
 import { type Db, queryRows } from '../../db/client';
 import { users } from '../../db/schema';
 
@@ -15,14 +15,49 @@ export async function findUserByEmail(db: Db, email: string) {
 /** Inserts a user; null when the email is taken (the unique index decides, so races are safe). */
 export async function insertUser(
   db: Db,
-  values: { name: string; email: string; passwordHash: string; role: UserRole },
+  values: {
+    name: string;
+    email: string;
+    passwordHash: string;
+    role: UserRole;
+    approval?: AccountApproval;
+  },
 ) {
   const [row] = await db
     .insert(users)
     .values({ ...values, email: values.email.toLowerCase() })
     .onConflictDoNothing()
-    .returning({ id: users.id, name: users.name, email: users.email, role: users.role });
+    .returning({
+      id: users.id,
+      name: users.name,
+      email: users.email,
+      role: users.role,
+      approval: users.approval,
+    });
   return row ?? null;
+}
+
+export async function findUserById(db: Db, id: number) {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return row ?? null;
+}
+
+export async function setPasswordHash(db: Db, userId: number, passwordHash: string) {
+  await db.update(users).set({ passwordHash }).where(eq(users.id, userId));
+}
+
+/** Sets an agent's approval; false when there is no such agent. */
+export async function writeApproval(
+  db: Db,
+  agentId: number,
+  approval: AccountApproval,
+): Promise<boolean> {
+  const rows = await db
+    .update(users)
+    .set({ approval })
+    .where(and(eq(users.id, agentId), eq(users.role, 'AGENT')))
+    .returning({ id: users.id });
+  return rows.length > 0;
 }
 
 export async function countAdmins(db: Db): Promise<number> {

@@ -50,7 +50,7 @@ export async function readAllAgents(db: Db, agentId?: number): Promise<AgentFact
   );
 }
 
-/** The reasons' codes: indexes into MISFIT_REASONS (NOT_ACTIVE 0 ... AGE 7); null: fits. */
+/** The reasons' codes: indexes into MISFIT_REASONS (NOT_APPROVED 0 ... AGE 8); null: fits. */
 export interface ReasonGroup {
   reason: number | null;
   count: number;

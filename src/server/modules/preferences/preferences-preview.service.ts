@@ -52,6 +52,8 @@ export async function previewPreferences(
       fitProfile(
         {
           id: agentId,
+          // only an approved agent reaches the preview (docs/domain.md, Accounts)
+          approved: true,
           category,
           quota: pkg.leadsPerDay ?? 0,
           enrollmentOnly: false,

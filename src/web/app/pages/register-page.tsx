@@ -1,13 +1,24 @@
 import { AuthLayout } from '@web/components/layout/auth-layout';
+import { useRegistrationMode } from '@web/features/auth/api';
 import { RegisterForm } from '@web/features/auth/components/register-form';
-import { Link } from 'wouter';
+import { Link, useSearch } from 'wouter';
 import { paths } from '../paths';
 
+/** What the screen says under its title, for each REGISTRATION mode (docs/domain.md, Accounts). */
+const DESCRIPTION = {
+  open: 'Join LeadFlow and start receiving qualified leads',
+  approval: 'Join LeadFlow. An admin will approve your account',
+  invite: 'Join LeadFlow with your invite',
+} as const;
+
 export function RegisterPage() {
+  const mode = useRegistrationMode() ?? 'open';
+  const invite = new URLSearchParams(useSearch()).get('invite') ?? undefined;
+  const closed = mode === 'invite' && !invite;
   return (
     <AuthLayout
       title="Create your account"
-      description="Join LeadFlow and start receiving qualified leads"
+      description={DESCRIPTION[mode]}
       footer={
         <>
           Already have an account?{' '}
@@ -21,7 +32,13 @@ export function RegisterPage() {
       }
     >
       <title>Sign Up · LeadFlow</title>
-      <RegisterForm />
+      {closed ? (
+        <p role="status" className="text-sm" data-testid="invite-only">
+          Registration is by invitation only: ask an admin for an invite link
+        </p>
+      ) : (
+        <RegisterForm invite={invite} />
+      )}
     </AuthLayout>
   );
 }

@@ -11,6 +11,7 @@ import {
   SidebarMenuItem,
 } from '@web/components/ui/sidebar-menu';
 import { PendingReturnsBadge } from '@web/features/returns/components/pending-returns-badge';
+import { UserCog } from 'lucide-react';
 import { Link, useLocation } from 'wouter';
 import { BrandLogo } from './brand-logo';
 import { LogoutButton } from './logout-button';
@@ -67,6 +68,18 @@ export function AppSidebar({ user }: { user: PublicUser }) {
           <p className="truncate text-sidebar-foreground/80 text-xs">{user.email}</p>
         </div>
         <SidebarMenu>
+          <SidebarMenuItem>
+            <SidebarMenuButton asChild isActive={location === paths.account} tooltip="Account">
+              <Link
+                href={paths.account}
+                onClick={closeOnMobile}
+                aria-current={location === paths.account ? 'page' : undefined}
+              >
+                <UserCog aria-hidden="true" />
+                <span>Account</span>
+              </Link>
+            </SidebarMenuButton>
+          </SidebarMenuItem>
           <SidebarMenuItem>
             <LogoutButton />
           </SidebarMenuItem>

@@ -33,6 +33,37 @@ export const adminAgentsQuery = queryOptions({
   queryFn: getQueryFn<AdminAgent[]>({ on401: 'throw' }),
 });
 
+/** The agents waiting for an admin's approval (REGISTRATION=approval). */
+export const pendingAgentsQuery = queryOptions({
+  queryKey: ['/api/admin/agents?approval=PENDING'] as const,
+  queryFn: getQueryFn<AdminAgent[]>({ on401: 'throw' }),
+});
+
+/** Approve (the agent works and gets leads) or refuse (REFUSED: cannot log in). */
+export function useDecideApproval() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ agentId, approve }: { agentId: number; approve: boolean }) =>
+      apiJson<AdminAgent>('POST', `/api/admin/agents/${agentId}/approval`, { approve }),
+    onSuccess: async (agent) => {
+      queryClient.setQueryData(adminAgentsQuery.queryKey, (agents) =>
+        agents?.map((a) => (a.id === agent.id ? agent : a)),
+      );
+      await queryClient.invalidateQueries({ queryKey: pendingAgentsQuery.queryKey });
+    },
+  });
+}
+
+/** A password reset link to hand over (no SMTP), or an invite link. */
+export function useAccountLink() {
+  return useMutation({
+    mutationFn: (what: { resetFor: number } | { invite: true }) =>
+      'resetFor' in what
+        ? apiJson<{ url: string }>('POST', `/api/admin/users/${what.resetFor}/reset-link`)
+        : apiJson<{ url: string }>('POST', '/api/admin/invites', {}),
+  });
+}
+
 /** A subscription status decides who is an active agent (dashboard) and who gets leads. */
 export function useSetSubscriptionStatus() {
   const queryClient = useQueryClient();

@@ -1,4 +1,11 @@
-import type { LoginBody, PublicUser, RegisterBody } from '@shared/contracts/auth';
+import type {
+  ChangePasswordBody,
+  LoginBody,
+  PublicUser,
+  RegisterBody,
+  RegistrationInfo,
+  ResetPasswordBody,
+} from '@shared/contracts/auth';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson, apiRequest } from '@web/lib/api-client';
 import { getQueryFn } from '@web/lib/query-client';
@@ -43,5 +50,37 @@ export function useLogout() {
       queryClient.clear();
       queryClient.setQueryData(meQuery.queryKey, null);
     },
+  });
+}
+
+/** Who may sign up (REGISTRATION): the login and register screens say the truth for each mode. */
+export const registrationQuery = queryOptions({
+  queryKey: ['/api/auth/registration'] as const,
+  queryFn: getQueryFn<RegistrationInfo>({ on401: 'throw' }),
+});
+
+export function useRegistrationMode() {
+  return useQuery(registrationQuery).data?.mode;
+}
+
+/** "Forgot password?": the same answer whether or not the email has an account. */
+export function useForgotPassword() {
+  return useMutation({
+    mutationFn: (email: string) =>
+      apiJson<{ message: string }>('POST', '/api/auth/password/forgot', { email }),
+  });
+}
+
+export function useResetPassword() {
+  return useMutation({
+    mutationFn: (body: ResetPasswordBody) =>
+      apiJson<{ message: string }>('POST', '/api/auth/password/reset', body),
+  });
+}
+
+export function useChangePassword() {
+  return useMutation({
+    mutationFn: (body: ChangePasswordBody) =>
+      apiJson<{ message: string }>('POST', '/api/auth/password/change', body),
   });
 }

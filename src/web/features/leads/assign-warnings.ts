@@ -14,9 +14,12 @@ export function assignWarnings(
   reasons: MisfitReason[],
 ): string[] {
   const subscription = agent.subscription;
-  if (!subscription) return reasons.length > 0 ? [`${agent.name} has no subscription.`] : [];
+  if (!subscription) {
+    return reasons.length > 0 ? [`${agent.name} has no subscription.`] : [];
+  }
   const pkg = subscription.package;
   const words: Record<MisfitReason, () => string | null> = {
+    NOT_APPROVED: () => `${agent.name}'s account is not approved.`,
     NOT_ACTIVE: () =>
       `${agent.name}'s subscription is ${subscriptionStatusLabel(subscription.status).toLowerCase()}.`,
     PAUSED: () => pausedWords(agent),

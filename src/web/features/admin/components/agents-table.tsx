@@ -21,6 +21,7 @@ import { cn } from '@web/lib/utils';
 import { useMemo } from 'react';
 import { AgentContactLine, LicencesCell } from '../../licences/components/agent-licences';
 import { useSetSubscriptionStatus } from '../api';
+import { ApprovalActions, ResetLinkAction } from './agent-account-actions';
 
 const COLUMNS: DataColumn<AdminAgent>[] = [
   {
@@ -35,6 +36,7 @@ const COLUMNS: DataColumn<AdminAgent>[] = [
         </div>
         <AgentContactLine agent={agent} />
         <LicencesCell agent={agent} />
+        <AccountCell agent={agent} />
       </>
     ),
   },
@@ -63,6 +65,28 @@ const COLUMNS: DataColumn<AdminAgent>[] = [
     nowrap: true,
   },
 ];
+
+/**
+ * The account, under the agent's name where the narrowest table still shows it: Approve / Refuse
+ * while waiting for approval (docs/domain.md, Accounts), else a password reset link to hand over.
+ */
+function AccountCell({ agent }: { agent: AdminAgent }) {
+  return (
+    <div className="mt-2 space-y-1 font-normal">
+      {agent.approval === 'PENDING' && (
+        <div className="font-medium text-xs">Waiting for approval</div>
+      )}
+      {agent.approval === 'REFUSED' && (
+        <div className="text-muted-foreground text-xs">Not approved</div>
+      )}
+      {agent.approval === 'PENDING' ? (
+        <ApprovalActions agent={agent} />
+      ) : (
+        <ResetLinkAction agent={agent} />
+      )}
+    </div>
+  );
+}
 
 /** An agent's speed to lead, last 30 days (docs/domain.md, Analytics that explain): loaded apart, so the table never waits. */
 export type AgentSpeed = Pick<

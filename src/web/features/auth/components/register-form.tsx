@@ -15,7 +15,8 @@ type RegisterFormValues = typeof emptyForm;
 const SENT_FIELDS = ['name', 'email', 'password'] as const;
 type SentField = (typeof SENT_FIELDS)[number];
 
-export function RegisterForm() {
+/** invite: the invite link's token, sent with the form (REGISTRATION=invite) */
+export function RegisterForm({ invite }: { invite?: string }) {
   const [, navigate] = useLocation();
   const register = useRegister();
   const [values, setValues] = useState<RegisterFormValues>(emptyForm);
@@ -48,7 +49,7 @@ export function RegisterForm() {
     }
     const { name, email, password } = values;
     register.mutate(
-      { name, email, password },
+      { name, email, password, ...(invite ? { invite } : {}) },
       {
         onSuccess: () => {
           toast({
