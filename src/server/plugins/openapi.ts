@@ -46,6 +46,8 @@ function accessOf(url: string): { tag: string; security: Security; who: string }
     return { tag: 'Admin', security: [{ session: [] }], who: "An admin's session." };
   if (url.startsWith('/api/agent/'))
     return { tag: 'Agent', security: [{ session: [] }], who: "The signed-in agent's session." };
+  if (url === '/api/auth/password/change')
+    return { tag: 'Account', security: [{ session: [] }], who: "The signed-in user's session." };
   if (url.startsWith('/api/auth/'))
     return { tag: 'Account', security: [], who: 'No credential needed.' };
   // a call's recording: the lead's agent or an admin, by session (docs/domain.md, Follow-up messages and calls)

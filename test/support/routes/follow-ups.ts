@@ -13,7 +13,11 @@ export const followUpsRoutes: RouteCase[] = [
     expect: AGENT_ONLY(200),
     request: () => ({
       url: '/api/agent/follow-up',
-      body: { enabled: false, sms: 'Hi {firstName}', email: { subject: 'Hi', body: 'Hello' } },
+      body: {
+        enabled: false,
+        sms: 'Hi {firstName}. Reply STOP to opt out.',
+        email: { subject: 'Hi', body: 'Hello' },
+      },
     }),
     invalid: () => ({ url: '/api/agent/follow-up', body: { enabled: 'yes' } }),
   },
