@@ -178,7 +178,8 @@ test.describe('agent workspace', () => {
       await expect(page.getByRole('columnheader', { name: column, exact: true })).toBeVisible();
     }
     const alice = rows.filter({ hasText: 'Alice Moreno' });
-    await expect(alice).toContainText('+13055557001'); // stored and shown in E.164
+    // stored in E.164, shown as people read it
+    await expect(alice).toContainText('(305) 555-7001');
     await expect(alice).toContainText(`alice.${tag}@e2e.test`);
     await expect(alice).toContainText('Miami, FL');
     await expect(alice).toContainText('68');
@@ -229,7 +230,7 @@ test.describe('agent workspace', () => {
     await expect(drawer.getByText('Update Lead Status')).toBeVisible();
     for (const text of [
       'Alice Moreno',
-      '+13055557001',
+      '(305) 555-7001',
       `alice.${tag}@e2e.test`,
       'Miami, FL',
       'Assigned',
@@ -322,8 +323,9 @@ test.describe('agent workspace', () => {
     await page.getByRole('link', { name: 'Preferences', exact: true }).click();
     await expect(page).toHaveURL(/\/dashboard\/preferences$/);
 
+    // the 50 states, DC and Puerto Rico
     const stateButtons = page.locator('button[aria-pressed]');
-    await expect(stateButtons).toHaveCount(50);
+    await expect(stateButtons).toHaveCount(52);
     const tx = page.getByRole('button', { name: 'TX', exact: true });
     const fl = page.getByRole('button', { name: 'FL', exact: true });
     await tx.click();

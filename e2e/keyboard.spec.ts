@@ -782,7 +782,7 @@ const sweeps: {
     name: 'agent preferences',
     path: '/dashboard/preferences',
     role: 'agent',
-    ready: (page) => expect(page.locator('button[aria-pressed]')).toHaveCount(50),
+    ready: (page) => expect(page.locator('button[aria-pressed]')).toHaveCount(52),
   },
   {
     name: 'agent package',
