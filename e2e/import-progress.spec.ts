@@ -46,4 +46,18 @@ test('a large import shows its progress, then its report; the page stays usable'
   await expect(page.getByTestId('lead-count')).toHaveText('1 lead');
   await page.getByRole('searchbox', { name: 'Search leads' }).fill(t);
   await expect(page.getByTestId('lead-count')).toHaveText('1,000+ leads');
+
+  // the report stays after leaving the page: the import history keeps every file's
+  await page.getByRole('link', { name: 'Agents', exact: true }).click();
+  await page.getByRole('link', { name: 'Leads', exact: true }).click();
+  const history = page.getByTestId('import-history');
+  const row = history.getByTestId('import-history-row').filter({ hasText: `${t}.csv` });
+  await expect(row).toContainText(`${rows.toLocaleString('en-US')} imported`);
+  await row.getByRole('button', { name: `Report of ${t}.csv` }).click();
+  await expect(history.getByRole('heading', { name: `Import of ${t}.csv` })).toBeVisible();
+  await history.scrollIntoViewIfNeeded();
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: width === 1280 ? 900 : 812 });
+    await history.screenshot({ path: `.tmp/screenshots/admin-import-history-${width}.png` });
+  }
 });
