@@ -494,10 +494,8 @@ describe('prices kept in step with packages', () => {
 });
 
 describe('switching packages with Stripe: paid before it holds', () => {
-  const customerOf = (subscriptionId: string) =>
-    standIn.subscriptions.get(subscriptionId)?.customer as string;
-
-  it('a bigger package holds only once its invoice is paid: with a declined card the package stays until the invoice page is paid', async () => {
+  /** An agent paying for 5 leads a day (100.00 a month); a package of 15 (300.00) beside it. */
+  async function paidOnSmallPackage() {
     const small = await insertPackage(ctx.database.db, {
       priceMonthlyCents: 10_000,
       leadsPerDay: 5,
@@ -508,6 +506,14 @@ describe('switching packages with Stripe: paid before it holds', () => {
     });
     const agent = await registerAgent(ctx.app);
     const { subscriptionId } = await subscribeAndPay(agent, small.id);
+    return { small, big, agent, subscriptionId };
+  }
+
+  const customerOf = (subscriptionId: string) =>
+    standIn.subscriptions.get(subscriptionId)?.customer as string;
+
+  it('a bigger package holds only once its invoice is paid: with a declined card the package stays until the invoice page is paid', async () => {
+    const { small, big, agent, subscriptionId } = await paidOnSmallPackage();
     standIn.declining.add(customerOf(subscriptionId));
     standIn.outbox.length = 0;
 
@@ -530,16 +536,7 @@ describe('switching packages with Stripe: paid before it holds', () => {
   });
 
   it('with a card that pays, the difference is invoiced at once and the switch holds', async () => {
-    const small = await insertPackage(ctx.database.db, {
-      priceMonthlyCents: 10_000,
-      leadsPerDay: 5,
-    });
-    const big = await insertPackage(ctx.database.db, {
-      priceMonthlyCents: 30_000,
-      leadsPerDay: 15,
-    });
-    const agent = await registerAgent(ctx.app);
-    const { subscriptionId } = await subscribeAndPay(agent, small.id);
+    const { big, agent, subscriptionId } = await paidOnSmallPackage();
     const res = await agent.client.post('/api/agent/subscription', { packageId: big.id });
     expect(res.json()).toMatchObject({ status: 'ACTIVE', packageId: big.id });
     const update = standIn.calls.findLast((c) => c.path === `/v1/subscriptions/${subscriptionId}`);
@@ -552,16 +549,7 @@ describe('switching packages with Stripe: paid before it holds', () => {
   });
 
   it('cancelling after a switch still collects what is owed, and ends the Stripe subscription', async () => {
-    const small = await insertPackage(ctx.database.db, {
-      priceMonthlyCents: 10_000,
-      leadsPerDay: 5,
-    });
-    const big = await insertPackage(ctx.database.db, {
-      priceMonthlyCents: 30_000,
-      leadsPerDay: 15,
-    });
-    const agent = await registerAgent(ctx.app);
-    const { subscriptionId } = await subscribeAndPay(agent, small.id);
+    const { big, agent, subscriptionId } = await paidOnSmallPackage();
     await agent.client.post('/api/agent/subscription', { packageId: big.id });
     const cancelled = await agent.client.delete('/api/agent/subscription');
     expect(cancelled.json()).toMatchObject({ status: 'CANCELED' });
