@@ -1,4 +1,3 @@
-import { PassThrough } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { queryRows } from '../src/server/db/client';
@@ -9,7 +8,7 @@ import {
 } from '../src/server/modules/imports/imports.repository';
 import { IMPORT_GROUP_ROWS } from '../src/server/modules/imports/imports.service';
 import { SEARCH_COUNT_LIMIT } from '../src/server/modules/leads/lead-search.repository';
-import { uploadCsv as upload } from './support/csv-upload';
+import { streamedUpload, uploadCsv as upload } from './support/csv-upload';
 import { phoneAt, reservePhones } from './support/lead-contact';
 import { Client, loginAdmin, registerAgent, setupTestApp } from './support/test-app';
 import { TEST_DB } from './support/test-db';
@@ -170,20 +169,11 @@ describe('GET /api/admin/imports and /api/admin/imports/{id}', () => {
       const admin = await loginAdmin(ctx);
       const t = tag('run');
       const firstPart = IMPORT_GROUP_ROWS + 500;
-      const boundary = `----lf${Date.now()}`;
-      const body = new PassThrough();
-      const answer = ctx.app.inject({
-        method: 'POST',
-        url: '/api/admin/leads/import',
-        headers: {
-          cookie: admin.client.cookie ?? '',
-          'content-type': `multipart/form-data; boundary=${boundary}`,
-        },
-        payload: body,
-      });
-      body.write(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.csv"\r\n` +
-          `Content-Type: text/csv\r\n\r\n${HEADER}\n${rows(t, 0, firstPart)}`,
+      const stream = streamedUpload(
+        ctx.app,
+        admin.client,
+        'slow.csv',
+        `${HEADER}\n${rows(t, 0, firstPart)}`,
       );
 
       // the first batch is parsed and stored while the rest of the upload has not arrived
@@ -201,10 +191,9 @@ describe('GET /api/admin/imports and /api/admin/imports/{id}', () => {
         // nothing is visible before the commit
         expect((await searchIds(admin.client, t)).total).toBe(0);
       } finally {
-        if (!body.writableEnded)
-          body.end(`${rows(t, firstPart, firstPart + 100)}\r\n--${boundary}--\r\n`);
+        stream.finish(rows(t, firstPart, firstPart + 100));
       }
-      const res = await answer;
+      const res = await stream.answer;
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toMatchObject({ imported: firstPart + 100, importId: seen?.id });
       const done = (await admin.client.get(`/api/admin/imports/${seen?.id}`)).json();

@@ -3,7 +3,6 @@
  * time zone, consent columns, duplicates by phone / email / externalId, the do-not-call list,
  * and the refusals recorded per source, at import and at the intake.
  */
-import { PassThrough } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { queryRows } from '../src/server/db/client';
@@ -12,7 +11,7 @@ import {
   PGLITE_IMPORT_GROUP_ROWS,
 } from '../src/server/modules/imports/imports.service';
 import { IMPORT_GATE_LOCK } from '../src/server/modules/leads/lead-life.service';
-import { uploadCsv } from './support/csv-upload';
+import { streamedUpload, uploadCsv } from './support/csv-upload';
 import { e164, uniqueEmail, uniquePhone } from './support/lead-contact';
 import { loginAdmin, setupTestApp } from './support/test-app';
 import { TEST_DB } from './support/test-db';
@@ -432,20 +431,11 @@ describe.runIf(TEST_DB === 'postgres')('an intake request while a CSV import run
     const admin = await loginAdmin(ctx);
     const lines: string[] = [];
     for (let i = 0; i < IMPORT_GROUP_ROWS + 500; i++) lines.push(row());
-    const boundary = `----lf${Date.now()}`;
-    const body = new PassThrough();
-    const answer = ctx.app.inject({
-      method: 'POST',
-      url: '/api/admin/leads/import',
-      headers: {
-        cookie: admin.client.cookie ?? '',
-        'content-type': `multipart/form-data; boundary=${boundary}`,
-      },
-      payload: body,
-    });
-    body.write(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="race.csv"\r\n` +
-        `Content-Type: text/csv\r\n\r\n${HEADER}\n${lines.join('\n')}\n`,
+    const stream = streamedUpload(
+      ctx.app,
+      admin.client,
+      'race.csv',
+      `${HEADER}\n${lines.join('\n')}\n`,
     );
     const phoneOf = (i: number) => (lines[i] as string).split(',')[3] as string;
     // rows 0-8 are in the first group, written (uncommitted) before the intake posts
@@ -465,9 +455,9 @@ describe.runIf(TEST_DB === 'postgres')('an intake request while a CSV import run
         expect(res.statusCode, res.body).toBe(201); // the import's rows are not committed yet
       }
     } finally {
-      body.end(`${row({ phone: late })}\r\n--${boundary}--\r\n`);
+      stream.finish(row({ phone: late }));
     }
-    const res = await answer;
+    const res = await stream.answer;
     expect(res.statusCode, res.body).toBe(200);
     const result = res.json();
     expect(result).toMatchObject({ imported: IMPORT_GROUP_ROWS + 500 - 9, duplicates: 10 });
