@@ -17,6 +17,7 @@ import { assignmentRoutes } from './modules/assignment/assignment.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { findSession } from './modules/auth/auth.service';
 import { startSessionSweeper } from './modules/auth/session-sweeper';
+import { adminUsersRoutes } from './modules/auth/users-admin.routes';
 import { createBilling } from './modules/billing/billing.service';
 import { billingAgentRoutes } from './modules/billing/billing-agent.routes';
 import { stripeWebhookRoutes } from './modules/billing/stripe-webhook.routes';
@@ -154,6 +155,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   // the route table: one plugin per entity and role (docs/ARCHITECTURE.md)
   await app.register(healthRoutes);
   await app.register(authRoutes);
+  await app.register(adminUsersRoutes);
   await app.register(packagesRoutes);
   await app.register(adminStatsRoutes);
   await app.register(agentStatsRoutes);

@@ -29,3 +29,14 @@ export type PublicUser = z.infer<typeof publicUser>;
 
 export const userEnvelope = z.object({ user: publicUser });
 export const messageResponse = z.object({ message: z.string() });
+
+/** An admin disables or re-enables an account (docs/domain.md, Offboarding). */
+export const userDisabledBody = z.object({ disabled: z.boolean() });
+export type UserDisabledBody = z.infer<typeof userDisabledBody>;
+
+export const adminUser = publicUser.extend({
+  disabled: z.boolean(),
+  /** when it was disabled; null while enabled */
+  disabledAt: z.string().nullable(),
+});
+export type AdminUser = z.infer<typeof adminUser>;

@@ -1,6 +1,6 @@
 import { uniqueEmail } from '../test-app';
 
-import { PUBLIC, type RouteCase, SIGNED_IN } from './route-case';
+import { ADMIN_ONLY, PUBLIC, type RouteCase, SIGNED_IN } from './route-case';
 
 export const authRoutes: RouteCase[] = [
   {
@@ -33,5 +33,14 @@ export const authRoutes: RouteCase[] = [
     path: '/api/auth/me',
     expect: SIGNED_IN(200),
     request: () => ({ url: '/api/auth/me' }),
+  },
+  // admin: an account enabled or disabled (docs/domain.md, Offboarding); enabling agent A
+  // leaves every other row's caller as it was
+  {
+    method: 'PATCH',
+    path: '/api/admin/users/:id',
+    expect: ADMIN_ONLY(200),
+    request: (fx) => ({ url: `/api/admin/users/${fx.agent.id}`, body: { disabled: false } }),
+    invalid: (fx) => ({ url: `/api/admin/users/${fx.agent.id}`, body: { disabled: 'yes' } }),
   },
 ];

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { sessions, users } from '../../db/schema';
 import type { SessionUser } from '../../types';
@@ -44,6 +44,8 @@ function sessionUserStatement(db: Db) {
         eq(sessions.tokenHash, sql.placeholder('tokenHash')),
         gt(sessions.expiresAt, sql.placeholder('now')),
         gt(sessions.lastSeenAt, sql.placeholder('idleSince')),
+        // a disabled account's sessions are deleted; this refuses one that raced the delete
+        isNull(users.disabledAt),
       ),
     )
     .limit(1)
@@ -94,4 +96,9 @@ export async function deleteSession(db: Db, tokenHash: string): Promise<void> {
 export async function deleteExpiredSessions(db: Db, policy: SessionPolicy): Promise<void> {
   await db.delete(sessions).where(lt(sessions.lastSeenAt, new Date(Date.now() - policy.idleMs)));
   await db.delete(sessions).where(lt(sessions.expiresAt, new Date()));
+}
+
+/** Every session of the user ends (the trigger on `sessions` ends their live streams). */
+export async function deleteSessionsOfUser(tx: Db, userId: number): Promise<void> {
+  await tx.delete(sessions).where(eq(sessions.userId, userId));
 }

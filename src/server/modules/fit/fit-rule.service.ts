@@ -18,6 +18,8 @@ import { inYearlyWindow, monthDayOf } from '../../lib/business-time';
 /** What the rule reads of an agent (role AGENT), as the repositories read it. */
 export interface FitAgent {
   id: number;
+  /** an admin disabled the account (docs/domain.md, Offboarding) */
+  disabled: boolean;
   /** the category of the package of the agent's ACTIVE subscription; null: none is ACTIVE */
   category: LeadCategory | null;
   /** the package's leads per day (0 without an ACTIVE subscription) */
@@ -92,6 +94,7 @@ type LeadCheck = (a: FitProfile, lead: FitLead) => boolean;
 
 /** Conditions on the agent alone, in order: each holds for an agent that may get leads. */
 export const AGENT_CONDITIONS = {
+  DISABLED: (a) => !a.disabled,
   NOT_ACTIVE: (a) => a.category !== null,
   PAUSED: (a, ctx) => !pausedAt(a, ctx.now),
   ENROLLMENT_WINDOW: (a, ctx) =>
