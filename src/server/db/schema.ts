@@ -600,6 +600,8 @@ export const leadReturns = pgTable(
       .on(t.leadId)
       .where(sql`${t.status} in ('PENDING', 'APPROVED')`),
     index('lead_returns_status_idx').on(t.status, t.id),
+    // the lists' "Return pending" badge: the few returns waiting for a decision, by lead
+    index('lead_returns_pending_idx').on(t.leadId).where(sql`${t.status} = 'PENDING'`),
     index('lead_returns_agent_idx').on(t.agentId, t.createdAt),
   ],
 );

@@ -77,9 +77,18 @@ const LEAD_FIELDS = sql.raw(`select l.id, l.first_name as "firstName", l.last_na
   l.consent_text as "consentText", l.trusted_form_cert_url as "trustedFormCertUrl",
   l.jornaya_lead_id as "jornayaLeadId", l.consent_ip as "consentIp",
   ${isoText('l.returned_at')} as "returnedAt", ${isoText('l.opted_out_at')} as "optedOutAt",
-  ${isoText('l.first_contact_at')} as "firstContactAt",
-  exists (select 1 from lead_returns r where r.lead_id = l.id and r.status = 'PENDING')
-    as "returnPending"`);
+  ${isoText('l.first_contact_at')} as "firstContactAt", l.return_pending as "returnPending"`);
+
+/**
+ * The leads rows `rows` selects, each with `return_pending`: the agent's return of it waits for a
+ * decision. Joined to the rows as selected (a page, already limited): at most one PENDING return
+ * per lead (lead_returns_lead_key), so a lead is never repeated.
+ */
+function withReturnPending(rows: SQL): SQL {
+  return sql`select p.*, r.lead_id is not null as return_pending
+               from (${rows}) p
+               left join lead_returns r on r.lead_id = p.id and r.status = 'PENDING'`;
+}
 
 /**
  * One lead as the lists show it (returnPending included), as JSON text; null when there is no
@@ -94,7 +103,8 @@ export async function findLeadJson(
   const [row] = await queryRows<{ lead: string }>(
     db,
     sql`select row_to_json(lead)::text as lead
-          from (select * from leads where id = ${leadId} ${own}) l, lateral (${LEAD_FIELDS}) lead`,
+          from (${withReturnPending(sql`select * from leads where id = ${leadId} ${own}`)}) l,
+               lateral (${LEAD_FIELDS}) lead`,
   );
   return row?.lead ?? null;
 }
@@ -107,7 +117,7 @@ export async function findLeadJson(
 export function leadsJsonPage(rows: SQL, order: SQL): SQL {
   return sql`(select coalesce(json_agg(lead order by ${order}), '[]')::text as leads,
                      count(*)::int as n
-              from (${rows}) l, lateral (${LEAD_FIELDS}) lead)`;
+              from (${withReturnPending(rows)}) l, lateral (${LEAD_FIELDS}) lead)`;
 }
 
 /** `%`, `_` and `\` typed by the admin are matched literally. */
