@@ -135,8 +135,10 @@ export function AdminLeadsPanel({
               </Button>
               {
                 // Assign while a lead is NEW; Reassign while an agent works it; the rest are done.
+                // (keyed apart: once assigned, the Assign button is gone and the focus goes to its row)
                 lead.status === 'NEW' ? (
                   <Button
+                    key="assign"
                     size="sm"
                     onClick={() => setAssigning(lead)}
                     aria-label={`Assign ${leadName(lead)}`}
@@ -146,6 +148,7 @@ export function AdminLeadsPanel({
                   </Button>
                 ) : isReassignable(lead) ? (
                   <Button
+                    key="reassign"
                     size="sm"
                     variant="outline"
                     onClick={() => setAssigning(lead)}
