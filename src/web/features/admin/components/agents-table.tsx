@@ -44,6 +44,7 @@ const COLUMNS: DataColumn<AdminAgent>[] = [
         </div>
         <AgentContactLine agent={agent} />
         <LicencesCell agent={agent} />
+        <AccountButton agent={agent} />
       </>
     ),
   },
@@ -71,20 +72,20 @@ const COLUMNS: DataColumn<AdminAgent>[] = [
     cell: (agent) => formatConversionRate(agent.convertedLeads, agent.totalLeads),
     nowrap: true,
   },
-  { header: 'Account', cell: (agent) => <AccountCell agent={agent} />, nowrap: true },
 ];
 
 /**
  * Disable (offboarding: the agent is signed out at once, cannot sign in and gets no leads; their
  * leads stay with them until reassigned) or Enable again (docs/domain.md, Offboarding).
  */
-function AccountCell({ agent }: { agent: AdminAgent }) {
+function AccountButton({ agent }: { agent: AdminAgent }) {
   const setDisabled = useSetUserDisabled();
   const disable = !agent.disabled;
   return (
     <Button
       size="sm"
       variant={disable ? 'outline' : 'default'}
+      className="mt-1.5 h-7 px-2 text-xs"
       disabled={setDisabled.isPending}
       aria-label={`${disable ? 'Disable' : 'Enable'} ${agent.name}`}
       onClick={() =>
