@@ -50,6 +50,8 @@ describe.runIf(TEST_DB === 'postgres')('concurrency on PostgreSQL', () => {
     const picks = Array.from({ length: 50 }, (_, i) => ({
       leadId: leadIds[(i * 13) % 400],
       userId: agentIds[(i * 3) % agentIds.length],
+      // what the Assign Lead dialog sends for a NEW lead: taken by a run meanwhile, a 409
+      fromAgentId: null,
     }));
     const config = ctx.app.config;
     const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -2,7 +2,7 @@
  * The fit rule (docs/domain.md, "The fit rule") is defined once in TypeScript and rendered once in
  * SQL; every user of it must agree with that definition. On random instances of agents (packages,
  * pauses, licences, preferences with odd spellings of cities, quota used today) and leads, in a
- * real database:
+ * real database (disabled accounts among them):
  * - the SQL rendering names the same first reason as the TypeScript definition for every agent;
  * - the engine (its read, eligibility and lead classes) lets exactly the fitting agents with quota
  *   left take each lead;
@@ -77,6 +77,11 @@ const agentArb = fc.record({
     { weight: 6, arbitrary: fc.constant<AccountApproval>('APPROVED') },
     { weight: 1, arbitrary: fc.constantFrom<AccountApproval>('PENDING', 'REFUSED') },
   ),
+  /** mostly enabled; a disabled agent fails the very first condition */
+  disabled: fc.oneof(
+    { weight: 5, arbitrary: fc.constant(false) },
+    { weight: 1, arbitrary: fc.constant(true) },
+  ),
   active: fc.oneof(
     { weight: 5, arbitrary: fc.constant(true) },
     { weight: 1, arbitrary: fc.constant(false) },
@@ -129,10 +134,10 @@ async function store(db: Database['db'], agents: AgentSpec[], now: Date, day: st
     const [user] = await queryRows<{ id: number }>(
       db,
       sql`insert into users (name, email, password_hash, role, licensed_states, paused_at, paused_until,
-                             approval)
+                             approval, disabled_at)
             values (${`Agent ${i}`}, ${`fit${i}@example.com`}, 'x', 'AGENT',
                     ${pg(a.licensedStates)}::text[], ${pausedAt}::timestamptz, ${pausedUntil}::timestamptz,
-                    ${a.approval}::account_approval)
+                    ${a.approval}::account_approval, ${a.disabled ? now.toISOString() : null}::timestamptz)
             returning id`,
     );
     ids.push(user.id);

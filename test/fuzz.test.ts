@@ -392,7 +392,10 @@ describe('fuzzing routes that take input', () => {
   });
 
   it('GET /api/agent/leads', { timeout: TIMEOUT }, async () => {
-    const gen = query({ status: statusOf(LEAD_STATUSES) }).map((q) => ({
+    const gen = query({
+      status: statusOf(LEAD_STATUSES),
+      sort: fc.constantFrom('uncontacted', 'newest', 'oldest', 'random'),
+    }).map((q) => ({
       url: `/api/agent/leads?${q}`,
     }));
     await fuzzRoute('GET', '/api/agent/leads', 'agent', gen, (_req, res) => {
@@ -400,6 +403,52 @@ describe('fuzzing routes that take input', () => {
         for (const lead of res.json()) expect(lead.agentId).toBe(fx.agent.id);
       }
     });
+  });
+
+  it('GET /api/agent/leads/:id', { timeout: TIMEOUT }, async () => {
+    const gen = idSegment([...leadsOfA, ...leadsOfB, ...newLeads]).map((id) => ({
+      url: `/api/agent/leads/${id}`,
+    }));
+    await fuzzRoute('GET', '/api/agent/leads/:id', 'agent', gen, (_req, res) => {
+      // '/api/agent/leads/' (an empty id) is the list, the trailing slash being ignored
+      if (res.statusCode === 200) {
+        for (const lead of [res.json()].flat()) expect(lead.agentId).toBe(fx.agent.id);
+      }
+    });
+  });
+
+  it('GET /api/admin/leads/:id', { timeout: TIMEOUT }, async () => {
+    const gen = idSegment([...leadsOfA, ...newLeads]).map((id) => ({
+      url: `/api/admin/leads/${id}`,
+    }));
+    await fuzzRoute('GET', '/api/admin/leads/:id', 'admin', gen, (req, res) => {
+      // '/api/admin/leads/' (an empty id) is the list, the trailing slash being ignored
+      if (res.statusCode === 200 && !Array.isArray(res.json())) {
+        expect(res.json().id).toBe(Number(decodeURIComponent(req.url.split('/')[4])));
+      }
+    });
+  });
+
+  it('PATCH /api/admin/users/:id', { timeout: TIMEOUT }, async () => {
+    const spare = await fx.spareAccount();
+    const spareId = (await fx.admin.client.get('/api/admin/agents'))
+      .json()
+      .find((a: { email: string }) => a.email === spare.email).id;
+    const gen = fc
+      .tuple(idSegment([spareId, fx.admin.id]), body({ disabled: fc.boolean() }))
+      .map(([id, p]) => ({ ...p, url: `/api/admin/users/${id}` }));
+    await fuzzRoute('PATCH', '/api/admin/users/:id', 'admin', gen, (_req, res) => {
+      // an admin never disables themself
+      if (res.statusCode === 200 && res.json().id === fx.admin.id) {
+        expect(res.json().disabled).toBe(false);
+      }
+    });
+    expect((await fx.admin.client.get('/api/auth/me')).statusCode).toBe(200);
+    // a random id may have disabled agent A or B (their sessions gone): enable and sign them in
+    for (const c of ['agent', 'otherAgent'] as const) {
+      await fx.admin.client.patch(`/api/admin/users/${fx[c].id}`, { disabled: false });
+      await fx[c].client.post('/api/auth/login', { email: fx[c].email, password: fx[c].password });
+    }
   });
 
   it('POST /api/agent/leads/:id/status', { timeout: TIMEOUT }, async () => {
@@ -551,6 +600,11 @@ describe('fuzzing routes that take input', () => {
         fc.integer(),
         fc.constant(2 ** 31),
       ),
+      fromAgentId: fc.oneof(
+        fc.constant(null),
+        fc.constantFrom(fx.agent.id, fx.otherAgent.id),
+        fc.integer(),
+      ),
     }).map((p) => ({ ...p, url: '/api/admin/leads/assign' }));
     await fuzzRoute('POST', '/api/admin/leads/assign', 'admin', gen, (req, res) => {
       if (res.statusCode === 200) {
@@ -656,6 +710,9 @@ const WITH_INPUT = new Set([
   'POST /api/auth/login',
   'GET /api/agent/leads',
   'POST /api/agent/leads/:id/status',
+  'GET /api/agent/leads/:id',
+  'GET /api/admin/leads/:id',
+  'PATCH /api/admin/users/:id',
   'PUT /api/agent/preferences',
   'POST /api/agent/subscription',
   'POST /api/admin/packages',

@@ -22,7 +22,7 @@ async function statusOf(leadId: number) {
 }
 
 describe('GET /api/agent/leads', () => {
-  it('answers only the agent own leads, newest first, with every field', async () => {
+  it('answers only the agent own leads, newest received first when asked, with every field', async () => {
     const agent = await registerAgent(ctx.app);
     const other = await registerAgent(ctx.app, 'Other Agent');
     const base = Date.now() - 3_600_000;
@@ -49,7 +49,7 @@ describe('GET /api/agent/leads', () => {
       { status: 'NEW' },
     ]);
 
-    const res = await agent.client.get('/api/agent/leads');
+    const res = await agent.client.get('/api/agent/leads?sort=newest');
     expect(res.statusCode).toBe(200);
     const list = res.json();
     expect(list.map((l: { id: number }) => l.id)).toEqual([newest.id, middle.id, oldest.id]);
@@ -99,7 +99,7 @@ describe('GET /api/agent/leads', () => {
         createdAt: new Date(base + i * 60_000),
         firstName: i < 3 ? 'Rosa' : 'Tom',
         lastName: `Diaz${i}`,
-        phone: `555-01${i}0`,
+        phone: `+121255501${i}0`, // stored in E.164, searched in any spelling
         email: `lead${i}@example.com`,
         status: i === 6 ? ('CONVERTED' as const) : ('ASSIGNED' as const),
       })),
@@ -109,7 +109,7 @@ describe('GET /api/agent/leads', () => {
     ]);
     const newestFirst = own.map((l) => l.id).reverse();
     const get = async (query: string) => {
-      const res = await agent.client.get(`/api/agent/leads${query}`);
+      const res = await agent.client.get(`/api/agent/leads?sort=newest${query.replace('?', '&')}`);
       expect(res.statusCode, res.body).toBe(200);
       return {
         ids: res.json().map((l: { id: number }) => l.id),
@@ -288,5 +288,67 @@ describe('POST /api/agent/leads/{id}/status', () => {
     });
     expect(res.statusCode).toBe(403);
     expect(await statusOf(lead.id)).toBe('ASSIGNED');
+  });
+});
+
+describe("My Leads' order", () => {
+  it('lists the uncontacted (ASSIGNED) first by default, each part newest received first; sort=newest and sort=oldest by received alone', async () => {
+    const agent = await registerAgent(ctx.app);
+    const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000);
+    const [oldNew, contacted, freshNew, converted] = await insertLeads(ctx.database.db, [
+      { agentId: agent.id, assignedAt: at(50) },
+      { agentId: agent.id, assignedAt: at(5), status: 'CONTACTED' },
+      { agentId: agent.id, assignedAt: at(20) },
+      { agentId: agent.id, assignedAt: at(30), status: 'CONVERTED' },
+    ]);
+    const ids = async (query: string) =>
+      (await agent.client.get(`/api/agent/leads${query}`)).json().map((l: { id: number }) => l.id);
+    expect(await ids('?limit=10')).toEqual([freshNew.id, oldNew.id, contacted.id, converted.id]);
+    expect(await ids('?sort=uncontacted')).toEqual(await ids(''));
+    expect(await ids('?sort=newest&limit=10')).toEqual([
+      contacted.id,
+      freshNew.id,
+      converted.id,
+      oldNew.id,
+    ]);
+    expect(await ids('?sort=oldest&limit=2')).toEqual([oldNew.id, converted.id]);
+    expect((await agent.client.get('/api/agent/leads?sort=random')).statusCode).toBe(400);
+  });
+});
+
+describe('a link to one lead (GET /api/agent/leads/{id})', () => {
+  it("answers the agent's own lead with its pending return, and another agent's lead with the same 404 as none, naming nothing of it", async () => {
+    const agent = await registerAgent(ctx.app);
+    const other = await registerAgent(ctx.app, 'Other Agent');
+    const [own, theirs] = await insertLeads(ctx.database.db, [
+      { agentId: agent.id, firstName: 'Wanda', lastName: 'Own' },
+      { agentId: other.id, firstName: 'Secret', lastName: 'Theirs', email: 'secret@example.com' },
+    ]);
+    const res = await agent.client.get(`/api/agent/leads/${own.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ id: own.id, firstName: 'Wanda', returnPending: false });
+
+    const returned = await agent.client.post(`/api/agent/leads/${own.id}/return`, {
+      reason: 'WRONG_NUMBER',
+    });
+    expect(returned.statusCode, returned.body).toBe(201);
+    expect((await agent.client.get(`/api/agent/leads/${own.id}`)).json().returnPending).toBe(true);
+    const listed = (await agent.client.get('/api/agent/leads')).json();
+    expect(listed.find((l: { id: number }) => l.id === own.id).returnPending).toBe(true);
+
+    const foreign = await agent.client.get(`/api/agent/leads/${theirs.id}`);
+    const missing = await agent.client.get('/api/agent/leads/999999999');
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.body).toBe(missing.body);
+    expect(foreign.body).not.toMatch(/Secret|Theirs|secret@/);
+  });
+
+  it('answers any lead to an admin (GET /api/admin/leads/{id})', async () => {
+    const admin = await loginAdmin(ctx);
+    const agent = await registerAgent(ctx.app);
+    const [lead] = await insertLeads(ctx.database.db, [{ agentId: agent.id, firstName: 'Ada' }]);
+    const res = await admin.client.get(`/api/admin/leads/${lead.id}`);
+    expect(res.json()).toMatchObject({ id: lead.id, agentId: agent.id, firstName: 'Ada' });
+    expect((await admin.client.get('/api/admin/leads/999999999')).statusCode).toBe(404);
   });
 });

@@ -326,7 +326,7 @@ describe('GET /api/agent/events', () => {
   });
 });
 
-describe('a stream ends with its session or a suspension', () => {
+describe('a stream ends with its session, a suspension or the account disabled', () => {
   it("logging out ends that session's streams at once and no later lead reaches them; another session's stream goes on", async () => {
     const admin = await loginAdmin(ctx);
     const agent = await registerAgent(ctx.app);
@@ -373,6 +373,24 @@ describe('a stream ends with its session or a suspension', () => {
       expect(theirs.closed).toBe(false);
     } finally {
       for (const s of [...streams, theirs]) s.close();
+    }
+  });
+
+  it('disabling the account ends every stream of it at once, and its reconnect is refused', async () => {
+    const admin = await loginAdmin(ctx);
+    const agent = await registerAgent(ctx.app);
+    const other = await secondSession(agent);
+    const streams = [
+      await openStream(port, agent.client.cookie),
+      await openStream(port, other.cookie),
+    ];
+    try {
+      const res = await admin.client.patch(`/api/admin/users/${agent.id}`, { disabled: true });
+      expect(res.statusCode, res.body).toBe(200);
+      for (const stream of streams) expect(await serverEnds(stream)).toBe(true);
+      expect((await openStream(port, agent.client.cookie)).status).toBe(401);
+    } finally {
+      for (const s of streams) s.close();
     }
   });
 

@@ -42,9 +42,11 @@ describe('POST /api/admin/leads/assign', () => {
       agentId: agent.id,
     });
 
+    // the Assign Lead dialog's call for a NEW lead: it never reassigns one taken meanwhile
     const again = await admin.client.post('/api/admin/leads/assign', {
       leadId: lead.id,
       userId: other.id,
+      fromAgentId: null,
     });
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toMatch(/no longer available/);

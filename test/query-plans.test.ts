@@ -69,6 +69,12 @@ describe.runIf(TEST_DB === 'postgres')('query plans over many leads', () => {
       insert into lead_history (lead_id, kind, to_status, agent_id, created_at)
       select id, 'AUTO_ASSIGNED', 'ASSIGNED', agent_id, assigned_at from leads
       where agent_id is not null`);
+    // returns asked for one lead in 50 of those given (the lists show a pending one)
+    await db.execute(sql`
+      insert into lead_returns (lead_id, agent_id, reason, status)
+      select id, agent_id, 'WRONG_NUMBER',
+             (array['PENDING', 'APPROVED', 'DENIED'])[1 + id % 3]::return_status
+        from leads where agent_id is not null and id % 50 = 3`);
     await db.execute(sql`select lead_search_catch_up(${LEADS})`);
     // statistics from every row, not a random sample, so the plans are the same on every run
     await db.transaction(async (tx) => {
@@ -188,10 +194,27 @@ describe.runIf(TEST_DB === 'postgres')('query plans over many leads', () => {
     expect(indexesOf(common)).not.toContain('lead_search_doc_trgm');
   });
 
-  it("the agent's leads: leads_agent_idx", async () => {
-    const plans = await plansOf(agent, '/api/agent/leads');
-    expect(indexesOf(plans)).toContain('leads_agent_idx');
-    expect(seqScansOf(plans)).not.toContain('leads');
+  it("the agent's leads: each order read as it is from its index, no sort", async () => {
+    const sorts = (plans: PlanNode[][]) =>
+      plans
+        .flat()
+        .filter((n) => n['Node Type'] === 'Sort' || n['Node Type'] === 'Incremental Sort');
+    const orders = [
+      ['', 'leads_agent_uncontacted_idx'],
+      ['&sort=newest', 'leads_agent_received_idx'],
+      ['&sort=oldest', 'leads_agent_received_idx'],
+      ['&status=CONTACTED', 'leads_agent_uncontacted_idx'],
+    ];
+    for (const [query, index] of orders) {
+      const plans = await plansOf(agent, `/api/agent/leads?limit=50&offset=50${query}`);
+      expect(indexesOf(plans), query).toContain(index);
+      expect(sorts(plans), query).toEqual([]);
+      // the "Return pending" badge: the pending returns' index, never every return
+      expect(seqScansOf(plans)).not.toContain('leads');
+      expect(seqScansOf(plans)).not.toContain('lead_returns');
+    }
+    // the spec's call, every lead at once
+    expect(seqScansOf(await plansOf(agent, '/api/agent/leads'))).not.toContain('leads');
   });
 
   it('stats and analytics read the kept counts, not the leads or their history', async () => {

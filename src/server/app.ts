@@ -18,6 +18,7 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { findSession } from './modules/auth/auth.service';
 import { authAdminRoutes } from './modules/auth/auth-admin.routes';
 import { startSessionSweeper } from './modules/auth/session-sweeper';
+import { adminUsersRoutes } from './modules/auth/users-admin.routes';
 import { createBilling } from './modules/billing/billing.service';
 import { billingAgentRoutes } from './modules/billing/billing-agent.routes';
 import { stripeWebhookRoutes } from './modules/billing/stripe-webhook.routes';
@@ -156,6 +157,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(healthRoutes);
   await app.register(authRoutes, { email: leadPorts.email });
   await app.register(authAdminRoutes);
+  await app.register(adminUsersRoutes);
   await app.register(packagesRoutes);
   await app.register(adminStatsRoutes);
   await app.register(agentStatsRoutes);

@@ -22,6 +22,14 @@ export const AGENT_SETTABLE_STATUSES = [
 ] as const;
 export type AgentSettableStatus = (typeof AGENT_SETTABLE_STATUSES)[number];
 
+/**
+ * The statuses of a lead an admin may move to another agent (docs/domain.md, Assignment, "By
+ * hand"): given and still being worked. A CONVERTED lead is a sale made, an INVALID one is done
+ * (or returned), a NEW one is assigned, not reassigned.
+ */
+export const REASSIGNABLE_STATUSES = ['ASSIGNED', 'CONTACTED', 'IN_PROGRESS'] as const;
+export type ReassignableStatus = (typeof REASSIGNABLE_STATUSES)[number];
+
 export const SUBSCRIPTION_STATUSES = ['ACTIVE', 'PAST_DUE', 'CANCELED', 'INACTIVE'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 

@@ -36,6 +36,8 @@ export interface LeadSpec {
   age?: number;
   category?: LeadCategory;
   createdAt?: Date;
+  /** when the agent received it; defaults to createdAt (or now) for a lead with an agent */
+  assignedAt?: Date;
 }
 
 /** Leads inserted straight into the database, in the given order. */
@@ -59,7 +61,7 @@ export async function insertLeads(db: Db, specs: LeadSpec[]) {
           status: s.status ?? (agentId ? 'ASSIGNED' : 'NEW'),
           agentId,
           assignedOn: s.assignedOn ?? null,
-          assignedAt: agentId ? new Date() : null,
+          assignedAt: s.assignedAt ?? (agentId ? (s.createdAt ?? new Date()) : null),
           ...(s.createdAt ? { createdAt: s.createdAt } : {}),
         };
       }),

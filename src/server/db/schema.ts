@@ -52,6 +52,8 @@ export const historyKind = pgEnum('lead_history_kind', [
   'RETURN_DENIED',
   /** the lead answered STOP to a follow-up message: never messaged again */
   'OPTED_OUT',
+  /** an admin moved an assigned lead from one agent (from_agent_id) to another (agent_id) */
+  'REASSIGNED',
 ]);
 export const importStatus = pgEnum('import_status', ['RUNNING', 'DONE', 'FAILED']);
 export const deliveryChannel = pgEnum('delivery_channel', DELIVERY_CHANNELS);
@@ -85,6 +87,8 @@ export const users = pgTable(
     pausedUntil: timestamp('paused_until', { withTimezone: true }),
     /** an admin's approval (docs/domain.md, Accounts): only an APPROVED agent works and gets leads */
     approval: accountApproval('approval').notNull().default('APPROVED'),
+    /** when an admin disabled the account (docs/domain.md, Offboarding); null: enabled */
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -325,10 +329,20 @@ export const leads = pgTable(
   (t) => [
     // externalId is unique per source; leads without a source (CSV files naming none) share one
     uniqueIndex('leads_source_external_id_key').on(sql`coalesce(${t.sourceId}, 0)`, t.externalId),
-    // An imported lead has no agent and no assignment date, so imports skip these two.
-    // The agent's list reads this order as it is (created_at desc, id desc: nulls first).
-    index('leads_agent_idx')
-      .on(t.agentId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+    // An imported lead has no agent and no assignment date, so imports skip these three.
+    // My Leads reads its two orders as they are (docs/domain.md, Lists, search and export):
+    // received (assigned_at desc, id desc: nulls first; read backwards for the oldest first)...
+    index('leads_agent_received_idx')
+      .on(t.agentId, t.assignedAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.agentId} is not null`),
+    // ...and the default, the uncontacted (ASSIGNED) first, each part newest first
+    index('leads_agent_uncontacted_idx')
+      .on(
+        t.agentId,
+        sql`(${t.status} <> 'ASSIGNED')`,
+        t.assignedAt.desc().nullsFirst(),
+        t.id.desc().nullsFirst(),
+      )
       .where(sql`${t.agentId} is not null`),
     index('leads_assigned_day_idx')
       .on(t.assignedOn, t.agentId)
@@ -360,6 +374,8 @@ export const leadHistory = pgTable(
     fromStatus: leadStatus('from_status'),
     toStatus: leadStatus('to_status').notNull(),
     agentId: integer('agent_id'),
+    /** REASSIGNED: the agent who held the lead before (agent_id holds it now) */
+    fromAgentId: integer('from_agent_id'),
     assignmentRunId: integer('assignment_run_id'),
     createdAt: createdAt(),
   },
@@ -621,6 +637,8 @@ export const leadReturns = pgTable(
       .on(t.leadId)
       .where(sql`${t.status} in ('PENDING', 'APPROVED')`),
     index('lead_returns_status_idx').on(t.status, t.id),
+    // the lists' "Return pending" badge: the few returns waiting for a decision, by lead
+    index('lead_returns_pending_idx').on(t.leadId).where(sql`${t.status} = 'PENDING'`),
     index('lead_returns_agent_idx').on(t.agentId, t.createdAt),
   ],
 );

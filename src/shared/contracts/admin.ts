@@ -55,6 +55,8 @@ export const adminAgent = z.object({
   licensedStates: z.array(z.string()).optional(),
   /** the pause now; null when not paused (until: last paused business date) */
   pause: z.object({ since: z.string(), until: z.string().nullable() }).nullable().optional(),
+  /** an admin disabled the account: no login, no leads (docs/domain.md, Offboarding) */
+  disabled: z.boolean().optional(),
 });
 export type AdminAgent = z.infer<typeof adminAgent>;
 

@@ -66,3 +66,13 @@ export const NOT_APPROVED_MESSAGE = {
   PENDING: "Your account is waiting for an admin's approval",
   REFUSED: 'Your account was not approved',
 } as const;
+/** An admin disables or re-enables an account (docs/domain.md, Offboarding). */
+export const userDisabledBody = z.object({ disabled: z.boolean() });
+export type UserDisabledBody = z.infer<typeof userDisabledBody>;
+
+export const adminUser = publicUser.extend({
+  disabled: z.boolean(),
+  /** when it was disabled; null while enabled */
+  disabledAt: z.string().nullable(),
+});
+export type AdminUser = z.infer<typeof adminUser>;

@@ -7,6 +7,7 @@ import { ASSIGNMENT_TRIGGERS, LEAD_CATEGORIES, LEAD_STATUSES } from '../domain';
 
 /** Why an agent does not fit a lead, in the order they are checked (docs/domain.md). */
 export const MISFIT_REASONS = [
+  'DISABLED',
   'NOT_APPROVED',
   'NOT_ACTIVE',
   'PAUSED',
@@ -21,6 +22,7 @@ export const MISFIT_REASONS = [
 export type MisfitReason = (typeof MISFIT_REASONS)[number];
 
 export const MISFIT_LABELS: Record<MisfitReason, string> = {
+  DISABLED: 'Account disabled',
   NOT_APPROVED: 'Not approved',
   NOT_ACTIVE: 'No active package',
   PAUSED: 'Paused',

@@ -34,6 +34,8 @@ export const leadSchema = z.object({
   optedOutAt: z.string().nullable(),
   /** the agent's first contact: status change, connected call or follow-up (docs/domain.md, Analytics that explain) */
   firstContactAt: z.string().nullable(),
+  /** the agent asked to return it and no admin has decided yet (lists and single leads) */
+  returnPending: z.boolean().optional(),
 });
 export type Lead = z.infer<typeof leadSchema>;
 
@@ -47,12 +49,36 @@ export const leadListQuery = z.object({
 });
 export type LeadListQuery = z.infer<typeof leadListQuery>;
 
+/**
+ * My Leads' orders (docs/domain.md, Lists, search and export), by when the agent received each
+ * lead: the uncontacted (ASSIGNED) first, each part newest first (the default); newest first;
+ * oldest first.
+ */
+export const AGENT_LEAD_SORTS = ['uncontacted', 'newest', 'oldest'] as const;
+export type AgentLeadSort = (typeof AGENT_LEAD_SORTS)[number];
+
+export const agentLeadListQuery = leadListQuery.omit({ noFit: true }).extend({
+  sort: z.enum(AGENT_LEAD_SORTS).optional(),
+});
+export type AgentLeadListQuery = z.infer<typeof agentLeadListQuery>;
+
+export const leadIdParams = z.object({
+  id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+});
+
 export const statusUpdateBody = z.object({ status: z.enum(AGENT_SETTABLE_STATUSES) });
 
 export const assignLeadBody = z.object({
   leadId: z.number().int().positive(),
   userId: z.number().int().positive().max(2_147_483_647),
+  /**
+   * Who the admin saw holding the lead: null, nobody (a NEW lead: assign it); an agent's id
+   * (reassign it from them). When the lead has moved since, 409 and nothing changes. Left out:
+   * whatever the lead's state calls for (docs/domain.md, Assignment, "By hand").
+   */
+  fromAgentId: z.number().int().positive().max(2_147_483_647).nullable().optional(),
 });
+export type AssignLeadBody = z.infer<typeof assignLeadBody>;
 
 export const importRowError = z.object({ line: z.number().int(), reason: z.string() });
 export type ImportRowError = z.infer<typeof importRowError>;

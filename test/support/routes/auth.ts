@@ -86,4 +86,13 @@ export const authRoutes: RouteCase[] = [
     request: () => ({ url: '/api/admin/invites', body: {} }),
     invalid: () => ({ url: '/api/admin/invites', body: { email: 'not an email' } }),
   },
+  // admin: an account enabled or disabled (docs/domain.md, Offboarding); enabling agent A
+  // leaves every other row's caller as it was
+  {
+    method: 'PATCH',
+    path: '/api/admin/users/:id',
+    expect: ADMIN_ONLY(200),
+    request: (fx) => ({ url: `/api/admin/users/${fx.agent.id}`, body: { disabled: false } }),
+    invalid: (fx) => ({ url: `/api/admin/users/${fx.agent.id}`, body: { disabled: 'yes' } }),
+  },
 ];

@@ -20,8 +20,23 @@ export const leadsRoutes: RouteCase[] = [
     method: 'GET',
     path: '/api/agent/leads',
     expect: AGENT_ONLY(200),
-    request: () => ({ url: '/api/agent/leads?status=ASSIGNED' }),
+    request: () => ({ url: '/api/agent/leads?status=ASSIGNED&sort=oldest' }),
     invalid: () => ({ url: '/api/agent/leads?status=STOLEN' }),
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/leads/:id',
+    expect: ADMIN_ONLY(200),
+    request: async (fx) => ({ url: `/api/admin/leads/${await fx.leadOfAgent()}` }),
+    invalid: () => ({ url: '/api/admin/leads/0' }),
+  },
+  {
+    method: 'GET',
+    path: '/api/agent/leads/:id',
+    // agent B names agent A's lead: 404, as if it did not exist
+    expect: AGENT_ONLY(200, 404),
+    request: async (fx) => ({ url: `/api/agent/leads/${await fx.leadOfAgent()}` }),
+    invalid: () => ({ url: '/api/agent/leads/abc' }),
   },
   {
     method: 'POST',

@@ -9,7 +9,8 @@ BEGIN
   IF v_bad IS NULL THEN
     SELECT 'user ' || r.id INTO v_bad
       FROM (SELECT agent_id AS id FROM new_history WHERE agent_id IS NOT NULL
-            UNION SELECT actor_id FROM new_history WHERE actor_id IS NOT NULL) r
+            UNION SELECT actor_id FROM new_history WHERE actor_id IS NOT NULL
+            UNION SELECT from_agent_id FROM new_history WHERE from_agent_id IS NOT NULL) r
      WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = r.id) LIMIT 1;
   END IF;
   IF v_bad IS NULL THEN

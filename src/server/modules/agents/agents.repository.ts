@@ -30,6 +30,8 @@ export interface AgentRow {
   /** the last paused business date; null while paused until resumed */
   pausedThrough: string | null;
   paused: boolean;
+  /** docs/domain.md, Offboarding */
+  disabled: boolean;
 }
 
 /**
@@ -64,7 +66,8 @@ export async function listAgentRows(
              to_char((u.paused_until at time zone ${timeZone})::date - 1, 'YYYY-MM-DD')
                as "pausedThrough",
              (u.paused_at is not null and (u.paused_until is null or u.paused_until > now()))
-               as "paused"
+               as "paused",
+             u.disabled_at is not null as disabled
       from users u
       left join subscriptions s on s.user_id = u.id
       left join packages p on p.id = s.package_id

@@ -80,6 +80,7 @@ function toAdminAgent(row: AgentRow): AdminAgent {
       row.paused && row.pausedSince !== null
         ? { since: new Date(row.pausedSince).toISOString(), until: row.pausedThrough }
         : null,
+    disabled: row.disabled,
   };
 }
 

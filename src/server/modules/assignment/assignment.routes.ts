@@ -51,8 +51,10 @@ export const assignmentRoutes: FastifyPluginAsyncZod<{ events: LeadEvents }> = a
       assignLeadManually(app.db, opts.events, {
         leadId: request.body.leadId,
         agentId: request.body.userId,
+        fromAgentId: request.body.fromAgentId,
         actorId: currentUser(request).id,
         timeZone: app.config.BUSINESS_TZ,
+        windows: app.config.ENROLLMENT_WINDOWS,
       }),
   );
 };

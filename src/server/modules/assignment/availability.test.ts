@@ -49,6 +49,7 @@ const agentArb = (id: number) =>
           ageMax: null,
           categories: [],
           licensedStates: a.licensedStates,
+          disabled: false,
           pausedAt: a.paused ? '2026-06-01T00:00:00.000Z' : null,
           pausedUntil: null,
         },

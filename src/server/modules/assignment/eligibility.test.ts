@@ -25,6 +25,7 @@ describe('eligibleAgents', () => {
     ageMax: null,
     categories: [],
     licensedStates: [],
+    disabled: false,
     pausedAt: null,
     pausedUntil: null,
     ...over,

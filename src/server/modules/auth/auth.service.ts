@@ -1,11 +1,12 @@
 import {
+  type AdminUser,
   type LoginBody,
   NOT_APPROVED_MESSAGE,
   type RegisterBody,
 } from '../../../shared/contracts/auth';
 import type { RegistrationMode } from '../../../shared/domain';
 import type { Db } from '../../db/client';
-import { AppError, badRequest, conflict } from '../../lib/app-error';
+import { AppError, badRequest, conflict, notFound } from '../../lib/app-error';
 import type { SessionUser } from '../../types';
 import { linkUrl, newLinkToken } from './account-links';
 import { consumeInvite, findUsableInvite, insertInvite } from './account-links.repository';
@@ -24,7 +25,7 @@ import {
   hashToken,
   type SessionPolicy,
 } from './sessions.repository';
-import { findUserByEmail, insertUser, writeApproval } from './users.repository';
+import { findUserByEmail, insertUser, writeApproval, writeDisabled } from './users.repository';
 
 /** For modules that create users themselves (the demo seeder): the same argon2 profile and cap. */
 export { hashPassword } from './passwords';
@@ -163,6 +164,8 @@ export async function login(
   if (!row || !ok) throw new AppError('UNAUTHORIZED', 'Invalid email or password');
   throttle.recordSuccess(email, ip);
   if (row.approval === 'REFUSED') throw new AppError('FORBIDDEN', NOT_APPROVED_MESSAGE.REFUSED);
+  // said only to whoever knows the password: a guesser learns nothing new
+  if (row.disabledAt !== null) throw new AppError('FORBIDDEN', ACCOUNT_DISABLED);
   const token = await createSession(db, row.id, policy);
   const { id, name, role, approval } = row;
   return { user: { id, name, email: row.email, role, approval }, token };
@@ -184,4 +187,37 @@ export async function findSession(
   const tokenHash = hashToken(token);
   const found = await findSessionUser(db, tokenHash, policy);
   return found ? { ...found, tokenHash } : null;
+}
+
+export const ACCOUNT_DISABLED = 'This account is disabled';
+
+/**
+ * An admin disables an account, or enables it again (docs/domain.md, Offboarding). Disabling
+ * deletes every session of the account in the same transaction (the trigger on `sessions` ends
+ * their live streams in every process); the session check and login refuse it from then on, and
+ * the fit rule gives it no lead. Enabling lets it log in again; the old sessions stay gone. An
+ * admin cannot disable themself (the agency would lose the account that can undo it).
+ */
+export async function setUserDisabled(
+  db: Db,
+  input: { adminId: number; userId: number; disabled: boolean },
+): Promise<AdminUser> {
+  if (input.disabled && input.userId === input.adminId) {
+    throw conflict('You cannot disable your own account');
+  }
+  const row = await db.transaction(async (tx) => {
+    const user = await writeDisabled(tx, input.userId, input.disabled);
+    if (user && input.disabled) await deleteUserSessions(tx, input.userId);
+    return user;
+  });
+  if (!row) throw notFound('User');
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    role: row.role,
+    approval: row.approval,
+    disabled: row.disabledAt !== null,
+    disabledAt: row.disabledAt?.toISOString() ?? null,
+  };
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, lt, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { sessions, users } from '../../db/schema';
 import type { SessionUser } from '../../types';
@@ -45,6 +45,8 @@ function sessionUserStatement(db: Db) {
         eq(sessions.tokenHash, sql.placeholder('tokenHash')),
         gt(sessions.expiresAt, sql.placeholder('now')),
         gt(sessions.lastSeenAt, sql.placeholder('idleSince')),
+        // a disabled account's sessions are deleted; this refuses one that raced the delete
+        isNull(users.disabledAt),
       ),
     )
     .limit(1)

@@ -135,3 +135,23 @@ export async function setPhoneVerified(db: Db, userId: number, phone: string): P
   );
   return rows.length > 0;
 }
+
+/**
+ * Disables the account (keeping the first time it was disabled) or enables it again; null when
+ * there is no such user.
+ */
+export async function writeDisabled(db: Db, userId: number, disabled: boolean) {
+  const [row] = await db
+    .update(users)
+    .set({ disabledAt: disabled ? sql`coalesce(${users.disabledAt}, now())` : null })
+    .where(eq(users.id, userId))
+    .returning({
+      id: users.id,
+      name: users.name,
+      email: users.email,
+      role: users.role,
+      approval: users.approval,
+      disabledAt: users.disabledAt,
+    });
+  return row ?? null;
+}

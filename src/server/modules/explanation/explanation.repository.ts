@@ -50,7 +50,7 @@ export async function readAllAgents(db: Db, agentId?: number): Promise<AgentFact
   );
 }
 
-/** The reasons' codes: indexes into MISFIT_REASONS (NOT_APPROVED 0 ... AGE 8); null: fits. */
+/** The reasons' codes: indexes into MISFIT_REASONS (DISABLED 0, NOT_APPROVED 1, NOT_ACTIVE 2 ... AGE 9); null: fits. */
 export interface ReasonGroup {
   reason: number | null;
   count: number;
@@ -90,7 +90,7 @@ export async function agentReasonsForLead(
 }
 
 export interface AssignmentFact {
-  kind: 'AUTO_ASSIGNED' | 'MANUAL_ASSIGNED';
+  kind: 'AUTO_ASSIGNED' | 'MANUAL_ASSIGNED' | 'REASSIGNED';
   at: string;
   agentId: number | null;
   agentName: string | null;
@@ -101,7 +101,7 @@ export interface AssignmentFact {
   runAt: string | null;
 }
 
-/** The lead's newest assignment in its history, with the run or the admin behind it. */
+/** The lead's newest assignment in its history (a reassignment included), with the run or the admin behind it. */
 export async function findLastAssignment(db: Db, leadId: number): Promise<AssignmentFact | null> {
   const [row] = await queryRows<AssignmentFact>(
     db,
@@ -115,7 +115,7 @@ export async function findLastAssignment(db: Db, leadId: number): Promise<Assign
           left join users ag on ag.id = h.agent_id
           left join users ac on ac.id = h.actor_id
           left join assignment_runs r on r.id = h.assignment_run_id
-         where h.lead_id = ${leadId} and h.kind in ('AUTO_ASSIGNED', 'MANUAL_ASSIGNED')
+         where h.lead_id = ${leadId} and h.kind in ('AUTO_ASSIGNED', 'MANUAL_ASSIGNED', 'REASSIGNED')
          order by h.id desc
          limit 1`,
   );

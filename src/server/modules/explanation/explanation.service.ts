@@ -117,7 +117,8 @@ function assignmentOf(
 ): LeadExplanation['assignment'] {
   const agent =
     last.agentId !== null ? { id: last.agentId, name: last.agentName ?? `#${last.agentId}` } : null;
-  if (last.kind === 'MANUAL_ASSIGNED') {
+  // a reassignment is an admin's assignment by hand
+  if (last.kind === 'MANUAL_ASSIGNED' || last.kind === 'REASSIGNED') {
     return {
       kind: 'MANUAL',
       at: last.at,

@@ -50,6 +50,7 @@ export const normalizedCitySql = (city: SQL) =>
 type Render = (p: FitSqlParams) => SQL;
 
 export const AGENT_CONDITIONS_SQL: Record<AgentReason, Render> = {
+  DISABLED: () => sql`u.disabled_at is null`,
   NOT_APPROVED: () => sql`u.approval = 'APPROVED'`,
   NOT_ACTIVE: () => sql`s.status is not null`,
   PAUSED: (p) =>
@@ -99,6 +100,7 @@ export function firstMisfitSql(p: FitSqlParams): SQL {
 
 /** What the rule reads of an agent (FitAgent's fields), over the same aliases. */
 export const FIT_AGENT_COLUMNS = sql`u.id,
+  u.disabled_at is not null as disabled,
   u.approval = 'APPROVED' as approved,
   p.category::text as category,
   coalesce(p.leads_per_day, 0) as quota,

@@ -18,6 +18,8 @@ import { inYearlyWindow, monthDayOf } from '../../lib/business-time';
 /** What the rule reads of an agent (role AGENT), as the repositories read it. */
 export interface FitAgent {
   id: number;
+  /** an admin disabled the account (docs/domain.md, Offboarding) */
+  disabled: boolean;
   /** an admin approved the account (docs/domain.md, Accounts): a PENDING or REFUSED agent gets no lead */
   approved: boolean;
   /** the category of the package of the agent's ACTIVE subscription; null: none is ACTIVE */
@@ -94,6 +96,7 @@ type LeadCheck = (a: FitProfile, lead: FitLead) => boolean;
 
 /** Conditions on the agent alone, in order: each holds for an agent that may get leads. */
 export const AGENT_CONDITIONS = {
+  DISABLED: (a) => !a.disabled,
   NOT_APPROVED: (a) => a.approved,
   NOT_ACTIVE: (a) => a.category !== null,
   PAUSED: (a, ctx) => !pausedAt(a, ctx.now),

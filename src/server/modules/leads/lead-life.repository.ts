@@ -11,7 +11,14 @@ import type {
   LeadStatus,
   RefusalReason,
 } from '../../../shared/domain';
-import { type Db, intArrayLiteral, queryPreparedRows, queryRows } from '../../db/client';
+import { REASSIGNABLE_STATUSES } from '../../../shared/domain';
+import {
+  type Db,
+  enumLiteral,
+  intArrayLiteral,
+  queryPreparedRows,
+  queryRows,
+} from '../../db/client';
 import { leadHistory, leads } from '../../db/schema';
 import type { BulkSession } from './lead-group-writer';
 import type { LeadRow } from './leads.repository';
@@ -184,6 +191,57 @@ export async function assignNewLeadByHand(
     fromStatus: 'NEW',
     toStatus: 'ASSIGNED',
     agentId: input.agentId,
+  });
+  return row;
+}
+
+/**
+ * Moves a lead being worked from one agent to another (an admin), by one conditional UPDATE: only
+ * while `fromAgentId` still holds it, in a reassignable status, not returned. The new agent
+ * receives it as ASSIGNED now (their own uncontacted lead, counted against their quota today);
+ * the REASSIGNED history row names the admin and both agents. Null when the lead moved meanwhile.
+ */
+export async function reassignLead(
+  tx: Db,
+  input: {
+    leadId: number;
+    fromAgentId: number;
+    toAgentId: number;
+    actorId: number;
+    assignedOn: string;
+  },
+): Promise<LeadRow | null> {
+  const reassignable = sql.join(
+    REASSIGNABLE_STATUSES.map((s) => enumLiteral(s, REASSIGNABLE_STATUSES)),
+    sql`, `,
+  );
+  const [before] = await queryRows<{ status: LeadStatus }>(
+    tx,
+    sql`select status::text as status from leads
+         where id = ${input.leadId} and agent_id = ${input.fromAgentId}
+           and status in (${reassignable}) and returned_at is null
+         for update`,
+  );
+  if (!before) return null;
+  const [row] = await tx
+    .update(leads)
+    .set({
+      status: 'ASSIGNED',
+      agentId: input.toAgentId,
+      assignedAt: sql`now()`,
+      assignedOn: input.assignedOn,
+      assignmentRunId: null,
+    })
+    .where(eq(leads.id, input.leadId))
+    .returning();
+  await tx.insert(leadHistory).values({
+    leadId: row.id,
+    kind: 'REASSIGNED',
+    actorId: input.actorId,
+    fromStatus: before.status,
+    toStatus: 'ASSIGNED',
+    agentId: input.toAgentId,
+    fromAgentId: input.fromAgentId,
   });
   return row;
 }

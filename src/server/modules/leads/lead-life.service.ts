@@ -8,6 +8,7 @@
  * refused   recordIntakeRefusal, recordImportRefusals (counts per source and reason)
  * assigned  assignLeadsOfRun (a run), assignNewLeadByHand (an admin), assignReceivedLead (the
  *           intake, under the agent's lock with the quota checked again)
+ * reassigned reassignLead (an admin moves a lead being worked to another agent)
  * worked    writeStatusChange (the agent, through leads.service), markFirstContact (a message
  *           sent), markContactedByCall (a connected call), optOutPhone (STOP)
  * returned  recordReturnRequested, returnLead (approved: INVALID, the quota credited),
@@ -32,6 +33,7 @@ export {
   markFirstContact,
   optOutPhone,
   type ReceivedLead,
+  reassignLead,
   recordImportRefusals,
   recordIntakeRefusal,
   recordReturnDenied,

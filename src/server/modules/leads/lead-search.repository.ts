@@ -1,5 +1,10 @@
 import { and, desc, eq, lt, type SQL, sql } from 'drizzle-orm';
-import type { Lead, LeadListQuery } from '../../../shared/contracts/leads';
+import type {
+  AgentLeadListQuery,
+  AgentLeadSort,
+  Lead,
+  LeadListQuery,
+} from '../../../shared/contracts/leads';
 import { LEAD_STATUSES, type LeadStatus } from '../../../shared/domain';
 import {
   type Db,
@@ -72,7 +77,37 @@ const LEAD_FIELDS = sql.raw(`select l.id, l.first_name as "firstName", l.last_na
   l.consent_text as "consentText", l.trusted_form_cert_url as "trustedFormCertUrl",
   l.jornaya_lead_id as "jornayaLeadId", l.consent_ip as "consentIp",
   ${isoText('l.returned_at')} as "returnedAt", ${isoText('l.opted_out_at')} as "optedOutAt",
-  ${isoText('l.first_contact_at')} as "firstContactAt"`);
+  ${isoText('l.first_contact_at')} as "firstContactAt", l.return_pending as "returnPending"`);
+
+/**
+ * The leads rows `rows` selects, each with `return_pending`: the agent's return of it waits for a
+ * decision. Joined to the rows as selected (a page, already limited): at most one PENDING return
+ * per lead (lead_returns_lead_key), so a lead is never repeated.
+ */
+function withReturnPending(rows: SQL): SQL {
+  return sql`select p.*, r.lead_id is not null as return_pending
+               from (${rows}) p
+               left join lead_returns r on r.lead_id = p.id and r.status = 'PENDING'`;
+}
+
+/**
+ * One lead as the lists show it (returnPending included), as JSON text; null when there is no
+ * such lead, or, with `agentId`, when it is not that agent's.
+ */
+export async function findLeadJson(
+  db: Db,
+  leadId: number,
+  agentId?: number,
+): Promise<string | null> {
+  const own = agentId === undefined ? sql`` : sql`and agent_id = ${agentId}`;
+  const [row] = await queryRows<{ lead: string }>(
+    db,
+    sql`select row_to_json(lead)::text as lead
+          from (${withReturnPending(sql`select * from leads where id = ${leadId} ${own}`)}) l,
+               lateral (${LEAD_FIELDS}) lead`,
+  );
+  return row?.lead ?? null;
+}
 
 /**
  * A subquery of one row: `leads`, the JSON array (as text) of the leads rows that `rows` selects,
@@ -82,7 +117,7 @@ const LEAD_FIELDS = sql.raw(`select l.id, l.first_name as "firstName", l.last_na
 export function leadsJsonPage(rows: SQL, order: SQL): SQL {
   return sql`(select coalesce(json_agg(lead order by ${order}), '[]')::text as leads,
                      count(*)::int as n
-              from (${rows}) l, lateral (${LEAD_FIELDS}) lead)`;
+              from (${withReturnPending(rows)}) l, lateral (${LEAD_FIELDS}) lead)`;
 }
 
 /** `%`, `_` and `\` typed by the admin are matched literally. */
@@ -292,15 +327,27 @@ export interface AgentLeadsPage {
 }
 
 /**
- * The agent's leads, newest first: one page (with the total) when the query has a limit, else
- * all of them. One statement: the page as JSON, and the total from the kept counts (or, for a
- * search, by counting).
+ * My Leads' orders, each read as it is from an index on (agent_id, ...) (leads_agent_uncontacted_idx,
+ * leads_agent_received_idx; oldest first reads the latter backwards), written for the page's
+ * select and for its JSON (alias `l`).
+ */
+const AGENT_ORDERS: Record<AgentLeadSort, (alias: string) => string> = {
+  uncontacted: (a) => `(${a}status <> 'ASSIGNED'), ${a}assigned_at desc, ${a}id desc`,
+  newest: (a) => `${a}assigned_at desc, ${a}id desc`,
+  oldest: (a) => `${a}assigned_at asc nulls last, ${a}id asc nulls last`,
+};
+
+/**
+ * The agent's leads in the query's order (the uncontacted first by default): one page (with the
+ * total) when the query has a limit, else all of them. One statement: the page as JSON, and the
+ * total from the kept counts (or, for a search, by counting).
  */
 export async function listLeadsOfAgent(
   db: Db,
   agentId: number,
-  query: LeadListQuery,
+  query: AgentLeadListQuery,
 ): Promise<AgentLeadsPage> {
+  const order = AGENT_ORDERS[query.sort ?? 'uncontacted'];
   const status = query.status
     ? sql`and status = ${enumLiteral(query.status, LEAD_STATUSES)}`
     : sql``;
@@ -308,9 +355,9 @@ export async function listLeadsOfAgent(
   const where = sql`agent_id = ${agentId} ${status} ${search}`;
   const paged = query.limit !== undefined;
   const page = leadsJsonPage(
-    sql`select * from leads where ${where} order by created_at desc, id desc
+    sql`select * from leads where ${where} order by ${sql.raw(order(''))}
         ${paged ? sql`limit ${query.limit} offset ${query.offset ?? 0}` : sql``}`,
-    sql`l.created_at desc, l.id desc`,
+    sql.raw(order('l.')),
   );
   const total = !paged
     ? sql`page.n`

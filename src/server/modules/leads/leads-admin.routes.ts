@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { leadListQuery, leadSchema } from '../../../shared/contracts/leads';
+import { leadIdParams, leadListQuery, leadSchema } from '../../../shared/contracts/leads';
 import { sendJsonText } from '../../lib/json-text';
 import { requireRole } from '../../plugins/auth';
-import { listLeads, type UnfitLeadGroups } from './leads.service';
+import { leadJson, listLeads, type UnfitLeadGroups } from './leads.service';
 
 /** The admin's leads list: paged, searched and counted by the database. */
 export const adminLeadsRoutes: FastifyPluginAsyncZod<{ unfitGroups: UnfitLeadGroups }> = async (
@@ -23,5 +23,15 @@ export const adminLeadsRoutes: FastifyPluginAsyncZod<{ unfitGroups: UnfitLeadGro
       if (!page.exact) reply.header('X-Total-Count-Exact', 'false');
       return sendJsonText(reply, page.leadsJson);
     },
+  );
+
+  // a link to the lead (/admin/leads?lead=ID)
+  app.get(
+    '/api/admin/leads/:id',
+    {
+      onRequest: requireRole('ADMIN'),
+      schema: { params: leadIdParams, response: { 200: leadSchema } },
+    },
+    async (request, reply) => sendJsonText(reply, await leadJson(app.db, request.params.id)),
   );
 };

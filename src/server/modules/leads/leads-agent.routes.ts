@@ -1,13 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { leadListQuery, leadSchema, statusUpdateBody } from '../../../shared/contracts/leads';
+import {
+  agentLeadListQuery,
+  leadIdParams,
+  leadSchema,
+  statusUpdateBody,
+} from '../../../shared/contracts/leads';
 import { sendJsonText } from '../../lib/json-text';
 import { currentUser, requireRole } from '../../plugins/auth';
-import { listOwnLeads, updateOwnLeadStatus } from './leads.service';
-
-const leadParams = z.object({
-  id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-});
+import { leadJson, listOwnLeads, updateOwnLeadStatus } from './leads.service';
 
 /** My Leads: the signed-in agent's own leads only (another agent's lead is a 404). */
 export const agentLeadsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -15,7 +16,10 @@ export const agentLeadsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/agent/leads',
-    { ...agent, schema: { querystring: leadListQuery, response: { 200: z.array(leadSchema) } } },
+    {
+      ...agent,
+      schema: { querystring: agentLeadListQuery, response: { 200: z.array(leadSchema) } },
+    },
     async (request, reply) => {
       // without ?limit every lead (the spec's call); the page asks for one page at a time
       const page = await listOwnLeads(app.db, currentUser(request).id, request.query);
@@ -24,11 +28,19 @@ export const agentLeadsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  // a link to the lead (the email's "Open it", the bell): the agent's own lead only
+  app.get(
+    '/api/agent/leads/:id',
+    { ...agent, schema: { params: leadIdParams, response: { 200: leadSchema } } },
+    async (request, reply) =>
+      sendJsonText(reply, await leadJson(app.db, request.params.id, currentUser(request).id)),
+  );
+
   app.post(
     '/api/agent/leads/:id/status',
     {
       ...agent,
-      schema: { params: leadParams, body: statusUpdateBody, response: { 200: leadSchema } },
+      schema: { params: leadIdParams, body: statusUpdateBody, response: { 200: leadSchema } },
     },
     (request) =>
       updateOwnLeadStatus(app.db, currentUser(request).id, request.params.id, request.body.status),

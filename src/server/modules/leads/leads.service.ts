@@ -1,4 +1,4 @@
-import type { Lead, LeadListQuery } from '../../../shared/contracts/leads';
+import type { AgentLeadListQuery, Lead, LeadListQuery } from '../../../shared/contracts/leads';
 import type { AgentSettableStatus } from '../../../shared/domain';
 import type { Db } from '../../db/client';
 import { AppError, notFound } from '../../lib/app-error';
@@ -7,6 +7,7 @@ import { writeStatusChange } from './lead-life.repository';
 import {
   type AgentLeadsPage,
   catchUpSearchIndex,
+  findLeadJson,
   type LeadGroupKey,
   type LeadsPage,
   listLeadsOfAgent,
@@ -42,9 +43,19 @@ export async function listLeads(
 export function listOwnLeads(
   db: Db,
   agentId: number,
-  query: LeadListQuery,
+  query: AgentLeadListQuery,
 ): Promise<AgentLeadsPage> {
   return listLeadsOfAgent(db, agentId, query);
+}
+
+/**
+ * One lead as JSON text, as the lists show it: the agent's own (another agent's lead is the same
+ * 404 as one that does not exist: a link to it reveals nothing), or any lead for an admin.
+ */
+export async function leadJson(db: Db, leadId: number, agentId?: number): Promise<string> {
+  const json = await findLeadJson(db, leadId, agentId);
+  if (json === null) throw notFound('Lead');
+  return json;
 }
 
 /**

@@ -159,3 +159,17 @@ export async function notifyReturnDecided(
         values (${input.agentId}, 'return.decided', ${input.leadId}, ${input.title}, ${input.body})`,
   );
 }
+
+/**
+ * The bell of the agent an admin took a lead from: the lead is no longer theirs, so the notice
+ * names it but does not link to it.
+ */
+export async function notifyLeadReassignedAway(
+  tx: Db,
+  input: { agentId: number; title: string; body: string },
+): Promise<void> {
+  await tx.execute(
+    sql`insert into notifications (user_id, kind, lead_id, title, body)
+        values (${input.agentId}, 'lead.reassigned', null, ${input.title}, ${input.body})`,
+  );
+}

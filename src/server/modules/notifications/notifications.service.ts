@@ -5,6 +5,7 @@ import {
   listNotifications,
   markNotificationsRead,
   notifyLeadIdsAssigned,
+  notifyLeadReassignedAway,
   notifyReturnDecided,
   notifyRunAssigned,
   notifyStreamsEnd,
@@ -12,7 +13,7 @@ import {
 } from './notifications.repository';
 
 /** The bell's other notices, each written in its caller's transaction. */
-export { notifyReturnDecided, notifyWebhookDisabled };
+export { notifyLeadReassignedAway, notifyReturnDecided, notifyWebhookDisabled };
 
 /** How many notifications the bell lists. */
 export const NOTIFICATIONS_SHOWN = 20;

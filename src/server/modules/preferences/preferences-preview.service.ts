@@ -57,6 +57,7 @@ export async function previewPreferences(
           category,
           quota: pkg.leadsPerDay ?? 0,
           enrollmentOnly: false,
+          disabled: false,
           pausedAt: null,
           pausedUntil: null,
           states: q.states,

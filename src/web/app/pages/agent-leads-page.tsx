@@ -3,7 +3,7 @@ import { AgentLeadsPanel } from '@web/features/agent/components/agent-leads-pane
 import { useLeadsListState } from '@web/features/leads/components/leads-list-controls';
 
 export function AgentLeadsPage() {
-  const list = useLeadsListState();
+  const list = useLeadsListState({ sortable: true });
   return (
     <div className="space-y-6">
       <PageHeader

@@ -1,4 +1,5 @@
 import type { AdminAgent, AdminStats } from '@shared/contracts/admin';
+import type { AdminUser } from '@shared/contracts/auth';
 import type { SubscriptionStatus } from '@shared/domain';
 import { DEFAULT_BUSINESS_TIME_ZONE } from '@shared/format';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -75,6 +76,23 @@ export function useSetSubscriptionStatus() {
         agents?.map((a) => (a.id === agent.id ? agent : a)),
       );
       await queryClient.invalidateQueries({ queryKey: adminStatsQuery.queryKey });
+    },
+  });
+}
+
+/**
+ * An admin disables an account (its sessions end, no login, no leads) or enables it again
+ * (docs/domain.md, Offboarding).
+ */
+export function useSetUserDisabled() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ userId, disabled }: { userId: number; disabled: boolean }) =>
+      apiJson<AdminUser>('PATCH', `/api/admin/users/${userId}`, { disabled }),
+    onSuccess: (user) => {
+      queryClient.setQueryData(adminAgentsQuery.queryKey, (agents) =>
+        agents?.map((a) => (a.id === user.id ? { ...a, disabled: user.disabled } : a)),
+      );
     },
   });
 }

@@ -1,6 +1,6 @@
 import type { AgentStats, Preferences } from '@shared/contracts/agent';
 import type { PreferencesPreview } from '@shared/contracts/analytics';
-import type { Lead, LeadListQuery } from '@shared/contracts/leads';
+import type { AgentLeadSort, Lead, LeadListQuery } from '@shared/contracts/leads';
 import type { AgentSettableStatus } from '@shared/domain';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { fetchLeadsPage } from '@web/features/leads/api';
@@ -16,9 +16,17 @@ export const agentStatsQuery = queryOptions({
 /** Every list of the agent's own leads, whatever its filter, starts with this key. */
 export const agentLeadsKey = ['/api/agent/leads'] as const;
 
-/** One page of the agent's own leads, searched and filtered by the server. */
-export function agentLeadsQuery(params: LeadListQuery) {
+/** One page of the agent's own leads, searched, filtered and ordered by the server. */
+export function agentLeadsQuery(params: LeadListQuery & { sort?: AgentLeadSort }) {
   return queryOptions({ queryKey: [...agentLeadsKey, params] as const, queryFn: fetchLeadsPage });
+}
+
+/** One of the agent's own leads, by a link to it (another agent's lead: 404, nothing of it). */
+export function agentLeadQuery(leadId: number) {
+  return queryOptions({
+    queryKey: [`/api/agent/leads/${leadId}`] as const,
+    queryFn: getQueryFn<Lead>({ on401: 'throw' }),
+  });
 }
 
 export const agentPreferencesQuery = queryOptions({

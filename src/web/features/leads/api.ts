@@ -1,4 +1,10 @@
-import type { ImportRecord, ImportResult, Lead, LeadListQuery } from '@shared/contracts/leads';
+import type {
+  AssignLeadBody,
+  ImportRecord,
+  ImportResult,
+  Lead,
+  LeadListQuery,
+} from '@shared/contracts/leads';
 import { type QueryKey, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { adminAgentsQuery, adminStatsQuery, healthQuery } from '@web/features/admin/api';
 import { analyticsQuery } from '@web/features/analytics/api';
@@ -39,12 +45,23 @@ export function adminLeadsQuery(params: LeadListQuery) {
   return queryOptions({ queryKey: [...adminLeadsKey, params] as const, queryFn: fetchLeadsPage });
 }
 
-/** An assignment changes the lists, the agent's quota and totals, and the platform figures. */
+/** Any lead by a link to it (`/admin/leads?lead=ID`). */
+export function adminLeadQuery(leadId: number) {
+  return queryOptions({
+    queryKey: [`/api/admin/leads/${leadId}`] as const,
+    queryFn: getQueryFn<Lead>({ on401: 'throw' }),
+  });
+}
+
+/**
+ * An assignment (or reassignment: `fromAgentId`, the agent the admin saw holding the lead)
+ * changes the lists, the agents' quotas and totals, and the platform figures.
+ */
 export function useAssignLead() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ leadId, userId }: { leadId: number; userId: number }) =>
-      apiJson<Lead>('POST', '/api/admin/leads/assign', { leadId, userId }),
+    mutationFn: (body: Required<AssignLeadBody>) =>
+      apiJson<Lead>('POST', '/api/admin/leads/assign', body),
     onSuccess: () =>
       Promise.all(
         [

@@ -13,12 +13,14 @@ export function assignWarnings(
   lead: Pick<Lead, 'category' | 'state' | 'city' | 'age'>,
   reasons: MisfitReason[],
 ): string[] {
+  if (reasons.includes('DISABLED')) return [`${agent.name}'s account is disabled.`];
   const subscription = agent.subscription;
   if (!subscription) {
     return reasons.length > 0 ? [`${agent.name} has no subscription.`] : [];
   }
   const pkg = subscription.package;
   const words: Record<MisfitReason, () => string | null> = {
+    DISABLED: () => `${agent.name}'s account is disabled.`,
     NOT_APPROVED: () => `${agent.name}'s account is not approved.`,
     NOT_ACTIVE: () =>
       `${agent.name}'s subscription is ${subscriptionStatusLabel(subscription.status).toLowerCase()}.`,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LEAD_STATUSES } from '../../../shared/domain';
 import { leadName, leadPlace, leadStatusLabel } from '../../../shared/format';
-import { importSummary, leadCount, pageRange, telHref } from './lead-display';
+import { importSummary, leadCount, pageRange, receivedAgo, telHref } from './lead-display';
 
 describe('lead display', () => {
   it('names a lead from its parts, or says it has no name', () => {
@@ -48,5 +48,17 @@ describe('telHref', () => {
     expect(telHref('(555) 614-8966')).toBe('tel:5556148966');
     expect(telHref('555-7001')).toBe('tel:5557001');
     expect(telHref(' +1 555.614.8966 ')).toBe('tel:+15556148966');
+  });
+
+  it('says when a lead was received as an agent reads it at a glance', () => {
+    const now = new Date('2026-11-27T12:00:00Z');
+    const ago = (ms: number) => receivedAgo(new Date(now.getTime() - ms).toISOString(), now);
+    expect(ago(20_000)).toBe('just now');
+    expect(ago(12 * 60_000)).toBe('12 min ago');
+    expect(ago(3 * 3_600_000)).toBe('3 h ago');
+    expect(ago(30 * 3_600_000)).toBe('yesterday');
+    expect(ago(4 * 86_400_000)).toBe('4 days ago');
+    expect(ago(20 * 86_400_000)).toBe('Nov 7');
+    expect(receivedAgo('2025-06-01T12:00:00Z', now)).toBe('Jun 1, 2025');
   });
 });

@@ -27,3 +27,29 @@ export function telHref(phone: string): string {
   const digits = trimmed.replace(/\D/g, '');
   return `tel:${trimmed.startsWith('+') ? '+' : ''}${digits}`;
 }
+
+/**
+ * When the agent received a lead, as My Leads' rows say it: "just now", "12 min ago", "3 h ago",
+ * "yesterday", "4 days ago", then the date ("Nov 3", with the year when it is not this year's).
+ */
+export function receivedAgo(iso: string, now: Date = new Date()): string {
+  const at = new Date(iso);
+  const minutes = Math.floor((now.getTime() - at.getTime()) / 60_000);
+  if (minutes < 1) return 'just now';
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  const days = Math.floor(hours / 24);
+  if (days === 1) return 'yesterday';
+  if (days < 7) return `${days} days ago`;
+  return at.toLocaleDateString('en-US', {
+    month: 'short',
+    day: 'numeric',
+    ...(at.getFullYear() === now.getFullYear() ? {} : { year: 'numeric' }),
+  });
+}
+
+/** The exact time of a moment, for a title on hover: "Nov 27, 2026, 12:14 PM". */
+export function exactTime(iso: string): string {
+  return new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+}

@@ -10,6 +10,8 @@ import {
   subscriptionStatusLabel,
 } from '@shared/format';
 import { formatMinutes } from '@shared/format-minutes';
+import { Badge } from '@web/components/ui/badge';
+import { Button } from '@web/components/ui/button';
 import { type DataColumn, DataTable, type DataTableProps } from '@web/components/ui/data-table';
 import { EmailText } from '@web/components/ui/email-text';
 import { Progress } from '@web/components/ui/progress';
@@ -20,7 +22,7 @@ import { errorMessage } from '@web/lib/api-client';
 import { cn } from '@web/lib/utils';
 import { useMemo } from 'react';
 import { AgentContactLine, LicencesCell } from '../../licences/components/agent-licences';
-import { useSetSubscriptionStatus } from '../api';
+import { useSetSubscriptionStatus, useSetUserDisabled } from '../api';
 import { ApprovalActions, ResetLinkAction } from './agent-account-actions';
 
 const COLUMNS: DataColumn<AdminAgent>[] = [
@@ -30,13 +32,21 @@ const COLUMNS: DataColumn<AdminAgent>[] = [
     minWidth: 'min-w-32',
     cell: (agent) => (
       <>
-        <div className="font-medium">{agent.name}</div>
+        <div className="flex flex-wrap items-center gap-1.5 font-medium">
+          {agent.name}
+          {agent.disabled && (
+            <Badge variant="destructive" data-testid="agent-disabled">
+              Disabled
+            </Badge>
+          )}
+        </div>
         <div className="font-normal text-muted-foreground text-xs">
           <EmailText email={agent.email} />
         </div>
         <AgentContactLine agent={agent} />
         <LicencesCell agent={agent} />
         <AccountCell agent={agent} />
+        <AccountButton agent={agent} />
       </>
     ),
   },
@@ -85,6 +95,46 @@ function AccountCell({ agent }: { agent: AdminAgent }) {
         <ResetLinkAction agent={agent} />
       )}
     </div>
+  );
+}
+
+/**
+ * Disable (offboarding: the agent is signed out at once, cannot sign in and gets no leads; their
+ * leads stay with them until reassigned) or Enable again (docs/domain.md, Offboarding).
+ */
+function AccountButton({ agent }: { agent: AdminAgent }) {
+  const setDisabled = useSetUserDisabled();
+  const disable = !agent.disabled;
+  return (
+    <Button
+      size="sm"
+      variant={disable ? 'outline' : 'default'}
+      className="mt-1.5 h-7 px-2 text-xs"
+      disabled={setDisabled.isPending}
+      aria-label={`${disable ? 'Disable' : 'Enable'} ${agent.name}`}
+      onClick={() =>
+        setDisabled.mutate(
+          { userId: agent.id, disabled: disable },
+          {
+            onSuccess: () =>
+              toast({
+                title: disable ? 'Account disabled' : 'Account enabled',
+                description: disable
+                  ? `${agent.name} is signed out and gets no leads. Reassign their leads from Leads.`
+                  : `${agent.name} can sign in again.`,
+              }),
+            onError: (error) =>
+              toast({
+                variant: 'destructive',
+                title: 'Update failed',
+                description: errorMessage(error, 'Failed to update the account'),
+              }),
+          },
+        )
+      }
+    >
+      {disable ? 'Disable' : 'Enable'}
+    </Button>
   );
 }
 

@@ -3,6 +3,7 @@ import { leadName } from '@shared/format';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
+import { toast } from '@web/components/ui/use-toast';
 import {
   LeadsFilterBar,
   type LeadsListState,
@@ -10,31 +11,61 @@ import {
 } from '@web/features/leads/components/leads-list-controls';
 import { LeadsTable } from '@web/features/leads/components/leads-table';
 import { listView } from '@web/lib/list-view';
-import { useState } from 'react';
+import { useEffect } from 'react';
 import { LeadCallButton } from '../../calls/components/lead-call-button';
-import { agentLeadsQuery } from '../api';
+import { agentLeadQuery, agentLeadsQuery } from '../api';
 import { UpdateLeadStatusDrawer } from './update-lead-status-drawer';
 
 /**
- * My Leads: the agent's own leads, searched, filtered and paged by the server (an agent gathers
- * thousands of leads over a year) under the page's filter, and each row opens the status drawer.
+ * The lead whose drawer is open (`?lead=ID`): from the page when it is on it, else asked of the
+ * server (a link from an email or the bell). Another agent's lead, or one gone, answers 404: the
+ * list stays as it is, a toast says so, and nothing of that lead is shown.
+ */
+function useOpenLead(list: LeadsListState, onPage: Lead[]): Lead | null {
+  const { leadId } = list;
+  const fromPage = onPage.find((lead) => lead.id === leadId) ?? null;
+  const linked = useQuery({
+    ...agentLeadQuery(leadId ?? 0),
+    enabled: leadId !== null && fromPage === null,
+  });
+  const refused = leadId !== null && fromPage === null && linked.isError;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per refused link
+  useEffect(() => {
+    if (!refused) return;
+    toast({
+      variant: 'destructive',
+      title: 'This lead is not yours',
+      description: 'It may have gone to another agent, or the link is wrong.',
+    });
+    list.openLead(null, { replace: true });
+  }, [refused]);
+  if (leadId === null) return null;
+  return fromPage ?? (linked.data?.id === leadId ? linked.data : null);
+}
+
+/**
+ * My Leads: the agent's own leads, searched, filtered, ordered and paged by the server (an agent
+ * gathers thousands of leads over a year) under the page's filter, kept in the URL; each lead's
+ * name opens its drawer, as Update Status does.
  */
 export function AgentLeadsPanel({ list }: { list: LeadsListState }) {
-  const [selected, setSelected] = useState<Lead | null>(null);
   const page = useQuery({ ...agentLeadsQuery(list.params), placeholderData: keepPreviousData });
   const leads = page.data?.leads ?? [];
   const view = listView(page, leads.length);
+  const selected = useOpenLead(list, leads);
 
   return (
     <Card className="gap-4">
-      <CardHeader className="flex flex-col gap-3 max-md:px-4 sm:flex-row sm:items-center sm:justify-between">
-        <LeadsFilterBar state={list} page={page.data} failed={view === 'error'} />
+      <CardHeader className="flex flex-col gap-3 max-md:px-4 lg:flex-row lg:items-center lg:justify-between">
+        <LeadsFilterBar sortable state={list} page={page.data} failed={view === 'error'} />
       </CardHeader>
       <CardContent className="space-y-4 max-md:px-4">
         <LeadsTable
           callingWindow
+          received
           leads={leads}
           view={view}
+          onOpen={(lead) => list.openLead(lead.id)}
           error={{
             message: 'Your leads could not be loaded.',
             onRetry: () => page.refetch(),
@@ -46,7 +77,7 @@ export function AgentLeadsPanel({ list }: { list: LeadsListState }) {
               <Button
                 size="sm"
                 variant="outline"
-                onClick={() => setSelected(lead)}
+                onClick={() => list.openLead(lead.id)}
                 aria-label={`Update Status: ${leadName(lead)}`}
               >
                 Update Status
@@ -58,7 +89,10 @@ export function AgentLeadsPanel({ list }: { list: LeadsListState }) {
           <LeadsPager state={list} page={page.data} fetching={page.isFetching} />
         )}
       </CardContent>
-      <UpdateLeadStatusDrawer lead={selected} onClose={() => setSelected(null)} />
+      <UpdateLeadStatusDrawer
+        lead={selected}
+        onClose={() => list.openLead(null, { replace: true })}
+      />
     </Card>
   );
 }

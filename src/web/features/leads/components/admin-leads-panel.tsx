@@ -5,14 +5,15 @@ import { formatBusinessTime, leadName } from '@shared/format';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
+import { toast } from '@web/components/ui/use-toast';
 import { useBusinessTimeZone } from '@web/features/admin/api';
 import { listView } from '@web/lib/list-view';
-import { Info, UserPlus } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { ArrowRightLeft, Info, UserPlus } from 'lucide-react';
+import { useEffect, useMemo, useState } from 'react';
 import { UnfitReasonsBar } from '../../explanation/components/unfit-reasons-bar';
-import { adminLeadsQuery } from '../api';
+import { adminLeadQuery, adminLeadsQuery } from '../api';
 import { AdminLeadDrawer } from './admin-lead-drawer';
-import { AssignLeadDialog } from './assign-lead-dialog';
+import { AssignLeadDialog, isReassignable } from './assign-lead-dialog';
 import { LeadsFilterBar, type LeadsListState, LeadsPager } from './leads-list-controls';
 import { type LeadColumn, LeadsTable } from './leads-table';
 
@@ -50,6 +51,28 @@ function agentColumn(agents: AdminAgent[], timeZone: string): LeadColumn {
 }
 
 /**
+ * The lead whose drawer is open (`?lead=ID`): from the page when it is on it, else asked of the
+ * server (a link from the bell); a lead that does not exist leaves the list as it is, with a toast.
+ */
+function useViewedLead(list: LeadsListState, onPage: Lead[]): Lead | null {
+  const { leadId } = list;
+  const fromPage = onPage.find((lead) => lead.id === leadId) ?? null;
+  const linked = useQuery({
+    ...adminLeadQuery(leadId ?? 0),
+    enabled: leadId !== null && fromPage === null,
+  });
+  const missing = leadId !== null && fromPage === null && linked.isError;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per refused link
+  useEffect(() => {
+    if (!missing) return;
+    toast({ variant: 'destructive', title: 'Lead not found', description: 'Check the link.' });
+    list.openLead(null, { replace: true });
+  }, [missing]);
+  if (leadId === null) return null;
+  return fromPage ?? (linked.data?.id === leadId ? linked.data : null);
+}
+
+/**
  * All leads, searched, filtered and paged by the server (the list can hold millions), with the
  * agent each one went to and when, and the Assign dialog. The page holds the list's filter (it
  * also feeds the export).
@@ -64,8 +87,7 @@ export function AdminLeadsPanel({
   agentsLoading: boolean;
 }) {
   const [assigning, setAssigning] = useState<Lead | null>(null);
-  // the lead whose drawer is open, and the "fits no agent" reason the list is filtered by
-  const [viewing, setViewing] = useState<Lead | null>(null);
+  // the "fits no agent" reason the list is filtered by (the open lead is in the URL)
   const [noFit, setNoFit] = useState<MisfitReason | null>(null);
   const params = noFit ? { ...list.params, noFit } : list.params;
   const page = useQuery({ ...adminLeadsQuery(params), placeholderData: keepPreviousData });
@@ -73,6 +95,7 @@ export function AdminLeadsPanel({
   const columns = useMemo(() => [agentColumn(agents, timeZone)], [agents, timeZone]);
   const leads = page.data?.leads ?? [];
   const view = listView(page, leads.length);
+  const viewing = useViewedLead(list, leads);
 
   return (
     <Card className="gap-4">
@@ -98,27 +121,41 @@ export function AdminLeadsPanel({
             retrying: page.isFetching,
           }}
           columns={columns}
+          onOpen={(lead) => list.openLead(lead.id)}
           action={(lead) => (
             <div className="flex flex-wrap gap-2">
               <Button
                 size="sm"
                 variant="outline"
-                onClick={() => setViewing(lead)}
+                onClick={() => list.openLead(lead.id)}
                 aria-label={`Details of ${leadName(lead)}`}
               >
                 <Info aria-hidden="true" />
                 Details
               </Button>
               {
-                // Assign only while a lead is NEW; the rest have gone to an agent already.
+                // Assign while a lead is NEW; Reassign while an agent works it; the rest are done.
+                // (keyed apart: once assigned, the Assign button is gone and the focus goes to its row)
                 lead.status === 'NEW' ? (
                   <Button
+                    key="assign"
                     size="sm"
                     onClick={() => setAssigning(lead)}
                     aria-label={`Assign ${leadName(lead)}`}
                   >
                     <UserPlus aria-hidden="true" />
                     Assign
+                  </Button>
+                ) : isReassignable(lead) ? (
+                  <Button
+                    key="reassign"
+                    size="sm"
+                    variant="outline"
+                    onClick={() => setAssigning(lead)}
+                    aria-label={`Reassign ${leadName(lead)}`}
+                  >
+                    <ArrowRightLeft aria-hidden="true" />
+                    Reassign
                   </Button>
                 ) : (
                   <span className="text-muted-foreground text-sm">Assigned</span>
@@ -131,7 +168,7 @@ export function AdminLeadsPanel({
           <LeadsPager state={list} page={page.data} fetching={page.isFetching} />
         )}
       </CardContent>
-      <AdminLeadDrawer lead={viewing} onClose={() => setViewing(null)} />
+      <AdminLeadDrawer lead={viewing} onClose={() => list.openLead(null, { replace: true })} />
       <AssignLeadDialog
         lead={assigning}
         agents={agents}

@@ -1,5 +1,6 @@
 import type { AdminAgent } from '@shared/contracts/admin';
 import type { Lead } from '@shared/contracts/leads';
+import { REASSIGNABLE_STATUSES } from '@shared/domain';
 import { categoryLabel, leadName, leadPlace } from '@shared/format';
 import { useQuery } from '@tanstack/react-query';
 import { Button } from '@web/components/ui/button';
@@ -28,9 +29,17 @@ import { type FormEvent, useState } from 'react';
 import { useAssignLead } from '../api';
 import { agentOptionDetail, assignWarnings } from '../assign-warnings';
 
+/** A lead an agent holds and works: the dialog reassigns it (docs/domain.md, Assignment). */
+export function isReassignable(lead: Lead): boolean {
+  return (
+    lead.agentId !== null && (REASSIGNABLE_STATUSES as readonly string[]).includes(lead.status)
+  );
+}
+
 /**
  * Assign Lead: the admin picks an agent, seeing each one's category and quota use today, and is
- * warned (but may go on) of every condition of the fit rule the chosen agent fails.
+ * warned (but may go on) of every condition of the fit rule the chosen agent fails. Reassign Lead
+ * (a lead being worked): only another agent who fits it may take it, so the warnings stop it.
  */
 export function AssignLeadDialog({
   lead,
@@ -80,7 +89,11 @@ function AssignForm({
 }) {
   const [agentId, setAgentId] = useState('');
   const assign = useAssignLead();
-  const chosen = agents.find((agent) => String(agent.id) === agentId);
+  const reassigning = isReassignable(lead);
+  const holder = agents.find((agent) => agent.id === lead.agentId);
+  // a disabled account gets no lead; a lead being reassigned goes to someone else
+  const offered = agents.filter((agent) => !agent.disabled && agent.id !== lead.agentId);
+  const chosen = offered.find((agent) => String(agent.id) === agentId);
   const fit = useQuery({
     ...leadFitQuery(lead.id, chosen?.id ?? 0),
     enabled: chosen !== undefined,
@@ -91,10 +104,14 @@ function AssignForm({
     event.preventDefault();
     if (!agentId) return;
     assign.mutate(
-      { leadId: lead.id, userId: Number(agentId) },
+      {
+        leadId: lead.id,
+        userId: Number(agentId),
+        fromAgentId: reassigning ? lead.agentId : null,
+      },
       {
         onSuccess: () => {
-          toast({ title: 'Lead assigned' });
+          toast({ title: reassigning ? 'Lead reassigned' : 'Lead assigned' });
           onDone();
         },
         onError: (error) =>
@@ -110,9 +127,10 @@ function AssignForm({
   return (
     <form onSubmit={handleSubmit} className="grid min-w-0 gap-4">
       <DialogHeader>
-        <DialogTitle>Assign Lead</DialogTitle>
+        <DialogTitle>{reassigning ? 'Reassign Lead' : 'Assign Lead'}</DialogTitle>
         <DialogDescription>
           {leadName(lead)} · {leadPlace(lead)} · age {lead.age} · {categoryLabel(lead.category)}
+          {reassigning && ` · now with ${holder?.name ?? `agent #${lead.agentId}`}`}
         </DialogDescription>
       </DialogHeader>
       <div className="grid gap-2">
@@ -125,7 +143,7 @@ function AssignForm({
             <SelectValue placeholder={agentsLoading ? 'Loading agents...' : 'Choose an agent'} />
           </SelectTrigger>
           <SelectContent className="max-w-(--radix-select-content-available-width)">
-            {agents.map((agent) => (
+            {offered.map((agent) => (
               <SelectItem key={agent.id} value={String(agent.id)} data-testid="agent-option">
                 <span className="flex min-w-0 flex-col items-start text-left wrap-anywhere">
                   <span className="font-medium">{agent.name}</span>
@@ -137,7 +155,7 @@ function AssignForm({
             ))}
           </SelectContent>
         </Select>
-        {!agentsLoading && agents.length === 0 && (
+        {!agentsLoading && offered.length === 0 && (
           <p className="text-muted-foreground text-sm">No agents have registered yet</p>
         )}
         <p className="text-muted-foreground text-xs">
@@ -153,7 +171,9 @@ function AssignForm({
                   <p key={warning}>{warning}</p>
                 ))}
                 <p>
-                  The daily runs would not give this lead to this agent. You can still assign it.
+                  {reassigning
+                    ? 'A lead being worked can only go to an agent who fits it.'
+                    : 'The daily runs would not give this lead to this agent. You can still assign it.'}
                 </p>
               </div>
             </div>
@@ -164,9 +184,12 @@ function AssignForm({
         <Button type="button" variant="outline" onClick={onDone} disabled={assign.isPending}>
           Cancel
         </Button>
-        <Button type="submit" disabled={!agentId || assign.isPending}>
+        <Button
+          type="submit"
+          disabled={!agentId || assign.isPending || (reassigning && warnings.length > 0)}
+        >
           {assign.isPending && <Spinner />}
-          Assign Lead
+          {reassigning ? 'Reassign Lead' : 'Assign Lead'}
         </Button>
       </DialogFooter>
     </form>

@@ -17,11 +17,15 @@ import { WhenText } from '@web/features/delivery/components/when-text';
 import { cn } from '@web/lib/utils';
 import { ArrowRightLeft, Mail, Webhook } from 'lucide-react';
 
-/** History rows that are steps of a return (docs/domain.md, Returns and credits), in words. */
+/**
+ * History rows said in words of their own: the steps of a return (docs/domain.md, Returns and
+ * credits) and a reassignment by an admin.
+ */
 const RETURN_STEPS: Record<string, string> = {
   RETURN_REQUESTED: 'Return requested',
   RETURN_APPROVED: 'Return approved: lead invalid',
   RETURN_DENIED: 'Return denied',
+  REASSIGNED: 'Reassigned to a new agent',
 };
 
 function StatusEntry({ entry }: { entry: Extract<ActivityEntry, { type: 'status' }> }) {

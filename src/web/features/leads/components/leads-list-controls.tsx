@@ -1,4 +1,4 @@
-import type { LeadListQuery } from '@shared/contracts/leads';
+import { AGENT_LEAD_SORTS, type AgentLeadSort, type LeadListQuery } from '@shared/contracts/leads';
 import { LEAD_STATUSES, type LeadStatus } from '@shared/domain';
 import { leadStatusLabel } from '@shared/format';
 import { Button } from '@web/components/ui/button';
@@ -11,7 +11,8 @@ import {
   SelectValue,
 } from '@web/components/ui/select';
 import { ChevronLeft, ChevronRight, Search } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'wouter';
 import type { LeadsPage } from '../api';
 import { leadCount, pageRange } from '../lead-display';
 
@@ -34,41 +35,90 @@ export interface LeadsListState {
   setSearch: (value: string) => void;
   status: LeadStatus | typeof ALL;
   setStatus: (value: LeadStatus | typeof ALL) => void;
+  /** My Leads' order (the admin list has one order) */
+  sort: AgentLeadSort;
+  setSort: (value: AgentLeadSort) => void;
   offset: number;
   setOffset: (value: number) => void;
-  /** what the server is asked for: the search once typing pauses, the filter and the page */
-  params: LeadListQuery;
+  /** the lead whose drawer is open (`?lead=ID`: a link from an email or the bell, or a row) */
+  leadId: number | null;
+  openLead: (id: number | null, options?: { replace?: boolean }) => void;
+  /** what the server is asked for: the search once typing pauses, the filter, order and page */
+  params: LeadListQuery & { sort?: AgentLeadSort };
 }
 
-/**
- * The search box, status filter and page of a leads list searched and paged by the server. The
- * page holds it and hands it to the list and to whatever else follows the filter (the export).
- */
-export function useLeadsListState(): LeadsListState {
-  const [search, setSearch] = useState('');
-  const [status, setStatusValue] = useState<LeadStatus | typeof ALL>(ALL);
-  const [offset, setOffset] = useState(0);
-  const q = useDebounced(search.trim(), SEARCH_DELAY_MS);
+export const DEFAULT_SORT: AgentLeadSort = 'uncontacted';
 
-  // a new search starts again at the first page
-  const [pagedQ, setPagedQ] = useState(q);
-  if (q !== pagedQ) {
-    setPagedQ(q);
-    setOffset(0);
+const SORT_LABELS: Record<AgentLeadSort, string> = {
+  uncontacted: 'Uncontacted first',
+  newest: 'Newest first',
+  oldest: 'Oldest first',
+};
+
+const positive = (value: string | null) => {
+  const n = Number(value);
+  return Number.isSafeInteger(n) && n > 0 ? n : null;
+};
+
+/**
+ * The search box, status filter, order, page and open lead of a leads list searched and paged by
+ * the server, kept in the URL (`?q=&status=&sort=&page=&lead=`) so that a reload, the back button
+ * and a shared link keep them. The page holds it and hands it to the list and to whatever else
+ * follows the filter (the export). `sortable`: My Leads' order is asked of the server.
+ */
+export function useLeadsListState({ sortable = false } = {}): LeadsListState {
+  const [url, setUrl] = useSearchParams();
+  const urlQ = url.get('q') ?? '';
+  const statusParam = url.get('status');
+  const status = LEAD_STATUSES.find((s) => s === statusParam) ?? ALL;
+  const sort = AGENT_LEAD_SORTS.find((s) => s === url.get('sort')) ?? DEFAULT_SORT;
+  const offset = ((positive(url.get('page')) ?? 1) - 1) * PAGE_SIZE;
+  const leadId = positive(url.get('lead'));
+
+  /** Changes some of the list's parameters, keeping the others; null or '' removes one. */
+  const update = (changes: Record<string, string | null>, options?: { replace?: boolean }) =>
+    setUrl((prev) => {
+      const next = new URLSearchParams(prev);
+      for (const [key, value] of Object.entries(changes)) {
+        if (value === null || value === '') next.delete(key);
+        else next.set(key, value);
+      }
+      return next;
+    }, options);
+
+  // the box holds what is typed; the URL gets it once typing pauses (replacing the entry, so
+  // back does not step through every word), and a new search starts at the first page
+  const [search, setSearch] = useState(urlQ);
+  const written = useRef(urlQ);
+  if (urlQ !== written.current) {
+    // the URL changed by itself (back, a link): the box follows
+    written.current = urlQ;
+    setSearch(urlQ);
   }
+  const q = useDebounced(search.trim(), SEARCH_DELAY_MS);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: written only when the typed search settles
+  useEffect(() => {
+    if (q === written.current) return;
+    written.current = q;
+    update({ q, page: null }, { replace: true });
+  }, [q]);
+
   return {
     search,
     setSearch,
     status,
-    setStatus: (value) => {
-      setStatusValue(value);
-      setOffset(0);
-    },
+    setStatus: (value) => update({ status: value === ALL ? null : value, page: null }),
+    sort,
+    setSort: (value) => update({ sort: value === DEFAULT_SORT ? null : value, page: null }),
     offset,
-    setOffset,
+    setOffset: (value) =>
+      update({ page: value <= 0 ? null : String(Math.floor(value / PAGE_SIZE) + 1) }),
+    leadId,
+    openLead: (id, options) => update({ lead: id === null ? null : String(id) }, options),
     params: {
-      q: q || undefined,
+      q: urlQ || undefined,
       status: status === ALL ? undefined : status,
+      ...(sortable ? { sort } : {}),
       limit: PAGE_SIZE,
       offset,
     },
@@ -80,10 +130,13 @@ export function LeadsFilterBar({
   state,
   page,
   failed,
+  sortable = false,
 }: {
   state: LeadsListState;
   page: LeadsPage | undefined;
   failed: boolean;
+  /** My Leads: the order by received time */
+  sortable?: boolean;
 }) {
   return (
     <>
@@ -118,6 +171,23 @@ export function LeadsFilterBar({
             ))}
           </SelectContent>
         </Select>
+        {sortable && (
+          <Select
+            value={state.sort}
+            onValueChange={(value) => state.setSort(value as AgentLeadSort)}
+          >
+            <SelectTrigger className="w-full sm:w-48" aria-label="Sort by received">
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              {AGENT_LEAD_SORTS.map((s) => (
+                <SelectItem key={s} value={s}>
+                  {SORT_LABELS[s]}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        )}
       </div>
       <p
         className="shrink-0 text-muted-foreground text-sm"

@@ -4,8 +4,8 @@ import { formatPhone } from '@shared/phone';
 import { Badge } from '@web/components/ui/badge';
 import { type DataColumn, DataTable, type DataTableProps } from '@web/components/ui/data-table';
 import { EmailText } from '@web/components/ui/email-text';
-import type { ReactNode } from 'react';
-import { telHref } from '../lead-display';
+import { type ReactNode, useEffect, useState } from 'react';
+import { exactTime, receivedAgo, telHref } from '../lead-display';
 import { LeadCallingWindow } from './lead-calling-window';
 import { LeadStatusBadge } from './lead-status-badge';
 
@@ -49,8 +49,60 @@ function ContactLinks({ lead, callingWindow = false }: { lead: Lead; callingWind
   );
 }
 
-const baseColumns = (callingWindow: boolean): LeadColumn[] => [
-  { header: 'Name', cell: leadName, phone: 'title', minWidth: 'min-w-24' },
+/** The lead's name, a button that opens its details when the list offers them. */
+function LeadNameCell({ lead, onOpen }: { lead: Lead; onOpen?: (lead: Lead) => void }) {
+  if (!onOpen) return leadName(lead);
+  return (
+    <button
+      type="button"
+      className={`${linkClass} text-left font-medium underline decoration-muted-foreground/40`}
+      onClick={() => onOpen(lead)}
+      data-testid="lead-open"
+    >
+      {leadName(lead)}
+    </button>
+  );
+}
+
+/** The minute, kept current while the list shows how long ago each lead came. */
+function useMinute(on: boolean): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    if (!on) return;
+    const timer = setInterval(() => setNow(new Date()), 60_000);
+    return () => clearInterval(timer);
+  }, [on]);
+  return now;
+}
+
+const receivedColumn = (now: Date): LeadColumn => ({
+  header: 'Received',
+  nowrap: true,
+  cell: (lead) =>
+    lead.assignedAt ? (
+      <time
+        dateTime={lead.assignedAt}
+        title={exactTime(lead.assignedAt)}
+        className="text-sm"
+        data-testid="lead-received"
+      >
+        {receivedAgo(lead.assignedAt, now)}
+      </time>
+    ) : (
+      '—'
+    ),
+});
+
+const baseColumns = (
+  callingWindow: boolean,
+  onOpen: ((lead: Lead) => void) | undefined,
+): LeadColumn[] => [
+  {
+    header: 'Name',
+    cell: (lead) => <LeadNameCell lead={lead} onOpen={onOpen} />,
+    phone: 'title',
+    minWidth: 'min-w-24',
+  },
   {
     header: 'Contact',
     cell: (lead) => <ContactLinks lead={lead} callingWindow={callingWindow} />,
@@ -65,7 +117,16 @@ const baseColumns = (callingWindow: boolean): LeadColumn[] => [
   },
   {
     header: 'Status',
-    cell: (lead) => <LeadStatusBadge status={lead.status} />,
+    cell: (lead) => (
+      <span className="inline-flex flex-wrap items-center gap-1">
+        <LeadStatusBadge status={lead.status} />
+        {lead.returnPending && (
+          <Badge variant="outline" data-testid="return-pending">
+            Return pending
+          </Badge>
+        )}
+      </span>
+    ),
     nowrap: true,
     phone: 'badge',
   },
@@ -83,6 +144,8 @@ export function LeadsTable({
   columns = [],
   action,
   callingWindow = false,
+  received = false,
+  onOpen,
 }: {
   leads: Lead[];
   view: DataTableProps<Lead>['view'];
@@ -91,11 +154,20 @@ export function LeadsTable({
   action: (lead: Lead) => ReactNode;
   /** the agent's list: each lead's calling window under its phone (docs/domain.md, Calling window) */
   callingWindow?: boolean;
+  /** the agent's list: when each lead was received, "12 min ago" (the exact time on hover) */
+  received?: boolean;
+  /** opens a lead's details from its name */
+  onOpen?: (lead: Lead) => void;
 }) {
+  const now = useMinute(received);
   return (
     <DataTable
       label="Leads"
-      columns={[...baseColumns(callingWindow), ...columns]}
+      columns={[
+        ...baseColumns(callingWindow, onOpen),
+        ...(received ? [receivedColumn(now)] : []),
+        ...columns,
+      ]}
       rows={leads}
       rowKey={(lead) => lead.id}
       rowTestId="lead-row"

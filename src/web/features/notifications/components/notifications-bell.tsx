@@ -16,9 +16,9 @@ function badgeText(unread: number): string {
   return unread > 99 ? '99+' : String(unread);
 }
 
-/** Where a notification about a lead leads: the role's leads list (newest first). */
-function leadHref(role: UserRole): string {
-  return role === 'ADMIN' ? paths.admin.leads : paths.agent.leads;
+/** Where a notification about a lead leads: the role's leads list with that lead's drawer open. */
+function leadHref(role: UserRole, leadId: number): string {
+  return `${role === 'ADMIN' ? paths.admin.leads : paths.agent.leads}?lead=${leadId}`;
 }
 
 /**
@@ -90,7 +90,7 @@ export function NotificationsBell({ role }: { role: UserRole }) {
               <li key={item.id}>
                 <NotificationItem
                   item={item}
-                  href={item.leadId !== null ? leadHref(role) : null}
+                  href={item.leadId !== null ? leadHref(role, item.leadId) : null}
                   onOpen={() => {
                     if (!item.readAt) markRead.mutate([item.id]);
                     setOpen(false);
