@@ -85,6 +85,7 @@ export const runningImportsQuery = queryOptions({
 export const recentImportsQuery = queryOptions({
   queryKey: ['/api/admin/imports'] as const,
   queryFn: getQueryFn<ImportRecord[]>({ on401: 'throw' }),
+  staleTime: 0,
 });
 
 /** One import with the rows it has processed so far. */
@@ -118,7 +119,8 @@ export function useImportLeads() {
       form.append('file', file);
       return postFormWithProgress<ImportResult>('/api/admin/leads/import', form, onProgress);
     },
-    onSuccess: () =>
+    // a refused file is recorded too: the history shows it either way
+    onSettled: () =>
       Promise.all(
         [
           adminLeadsKey,
@@ -126,6 +128,7 @@ export function useImportLeads() {
           adminStatsQuery.queryKey,
           analyticsQuery.queryKey,
           healthQuery.queryKey,
+          recentImportsQuery.queryKey,
         ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
       ),
   });
