@@ -48,7 +48,7 @@ const stateCode = z.enum(STATE_CODES as [string, ...string[]], {
  */
 export const preferencesSchema = z
   .object({
-    states: z.array(stateCode).max(50),
+    states: z.array(stateCode).max(STATE_CODES.length),
     cities: z
       .array(z.string().trim().max(100, { error: 'A city name is at most 100 characters' }))
       .max(500),
