@@ -278,6 +278,16 @@ describe('CRM webhook delivery', () => {
     await new Promise((r) => setTimeout(r, 700));
     expect(received.filter((r) => r.path === '/reject')).toHaveLength(1);
     expect(delivery).toMatchObject({ attempts: 1, responseCode: 400 });
+    // the agent is told, with the lead, so that it is worked anyway
+    const bell = (await agent.client.get('/api/agent/notifications')).json();
+    expect(bell.items).toContainEqual(
+      expect.objectContaining({
+        kind: 'delivery.failed',
+        leadId: lead.id,
+        title: 'A lead did not reach your CRM',
+        body: expect.stringMatching(/^Rejected was not taken by your CRM webhook/),
+      }),
+    );
 
     const admin = await loginAdmin(ctx);
     const failed = await admin.client.get('/api/admin/deliveries?status=FAILED&channel=WEBHOOK');

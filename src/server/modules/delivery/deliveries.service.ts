@@ -12,7 +12,10 @@ import type { Db } from '../../db/client';
 import type { AssignedLeads } from '../../events/lead-events';
 import type { JobQueue, QueuedJob } from '../../jobs/job-queue';
 import type { JobInput, JobPayload } from '../../jobs/registry';
-import { notifyWebhookDisabled } from '../notifications/notifications.service';
+import {
+  notifyDeliveriesFailed,
+  notifyWebhookDisabled,
+} from '../notifications/notifications.service';
 import {
   agentTarget,
   anyWebhookOn,
@@ -180,6 +183,13 @@ export async function processDeliveryBatch(
 
   await db.transaction(async (tx) => {
     await recordAttempts(tx, settled);
+    // a lead the agent's CRM did not take for good: the agent is told, with the lead
+    if (job.channel === 'WEBHOOK') {
+      await notifyDeliveriesFailed(
+        tx,
+        settled.filter((s) => s.status === 'FAILED').map((s) => s.id),
+      );
+    }
     await releaseDeliveries(
       tx,
       unattempted.map((c) => c.id),

@@ -149,6 +149,25 @@ export async function notifyWebhookDisabled(tx: Db, agentId: number, failures: n
   );
 }
 
+/**
+ * The agent's bell: leads their CRM webhook did not take for good (the last attempt failed, no
+ * retry left), each with its lead, so that the agent opens it from the bell and works it anyway.
+ */
+export async function notifyDeliveriesFailed(tx: Db, deliveryIds: number[]): Promise<void> {
+  if (deliveryIds.length === 0) return;
+  await tx.execute(
+    sql`insert into notifications (user_id, kind, lead_id, title, body)
+      select d.agent_id, 'delivery.failed', d.lead_id, 'A lead did not reach your CRM',
+        coalesce(nullif(btrim(concat_ws(' ', l.first_name, l.last_name)), ''), 'A lead')
+          || ' was not taken by your CRM webhook' || coalesce(' (' || d.error || ')', '')
+          || '. The lead is in My Leads; an admin can send it again from Deliveries.'
+        from deliveries d
+        join leads l on l.id = d.lead_id
+       where d.id = any(${intArrayLiteral(deliveryIds, 'bigint')})
+         and d.status = 'FAILED' and d.agent_id = l.agent_id`,
+  );
+}
+
 /** The agent's bell: the decision on their return. */
 export async function notifyReturnDecided(
   tx: Db,

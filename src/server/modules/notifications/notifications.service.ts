@@ -4,6 +4,7 @@ import type { AssignedLeads } from '../../events/lead-events';
 import {
   listNotifications,
   markNotificationsRead,
+  notifyDeliveriesFailed,
   notifyLeadIdsAssigned,
   notifyLeadReassignedAway,
   notifyReturnDecided,
@@ -13,7 +14,12 @@ import {
 } from './notifications.repository';
 
 /** The bell's other notices, each written in its caller's transaction. */
-export { notifyLeadReassignedAway, notifyReturnDecided, notifyWebhookDisabled };
+export {
+  notifyDeliveriesFailed,
+  notifyLeadReassignedAway,
+  notifyReturnDecided,
+  notifyWebhookDisabled,
+};
 
 /** How many notifications the bell lists. */
 export const NOTIFICATIONS_SHOWN = 20;
