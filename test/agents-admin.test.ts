@@ -37,6 +37,7 @@ describe('GET /api/admin/agents and PATCH .../subscription', () => {
       name: 'Busy Agent',
       email: busy.email,
       approval: 'APPROVED',
+      disabled: false,
       totalLeads: 4,
       convertedLeads: 2,
       todayQuota: { assigned: 2, limit: 4 },

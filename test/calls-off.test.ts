@@ -33,7 +33,7 @@ describe('without Twilio and SMTP', () => {
     expect(verify.json().message).toBe('Text messages are not configured on this server');
     const enable = await agent.client.put('/api/agent/follow-up', {
       enabled: true,
-      sms: 'Hi {firstName}',
+      sms: 'Hi {firstName}. Reply STOP to opt out.',
       email: { subject: 'S', body: 'B' },
     });
     expect(enable.statusCode).toBe(409);
