@@ -59,6 +59,7 @@ describe('GET /api/admin/agents and PATCH .../subscription', () => {
       name: 'Idle Agent',
       email: idle.email,
       approval: 'APPROVED',
+      disabled: false,
       totalLeads: 0,
       convertedLeads: 0,
       todayQuota: null,
