@@ -146,6 +146,9 @@ test.describe('accounts', () => {
     const sent = countRequests(page, '/api/auth/register');
     await page.goto('/register');
     await expect(page.getByText('At least 6 characters')).toBeVisible();
+    // the page is prerendered: wait until its script (and the registration mode) has loaded,
+    // so that the click below reaches the app rather than the bare form
+    await page.waitForLoadState('networkidle');
     await page.getByLabel('Full Name').fill('Mia Match');
     await page.getByLabel('Email').fill(uniqueEmail('mismatch'));
     await page.getByLabel('Password', { exact: true }).fill('secret123');
