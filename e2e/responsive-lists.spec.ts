@@ -1,4 +1,5 @@
 import { expect, type Page, request, test } from '@playwright/test';
+import { formatPhone } from '../src/shared/phone';
 import { createPackageApi, loginAdminApi, seedLeadsForAgent, uniqueTag } from './agent-fixtures';
 import { e164, uniquePhone } from './lead-contact';
 import { E2E_ADMIN, uniqueEmail } from './support';
@@ -228,7 +229,8 @@ test.describe('at 375 px every list is cards', () => {
     await expect(card).toBeVisible();
     await expect(card.getByTestId('lead-status')).toHaveText('Assigned');
     await expect(card).toContainText('Winston-Salem, NC');
-    const call = card.getByRole('link', { name: `Call ${e164(BART_PHONE)}` });
+    // shown as people read it, dialled in E.164
+    const call = card.getByRole('link', { name: `Call ${formatPhone(e164(BART_PHONE))}` });
     await expect(call).toHaveAttribute('href', `tel:${e164(BART_PHONE)}`);
     const write = card.getByRole('link', { name: `Email ${s.leadEmail}` });
     await expect(write).toHaveAttribute('href', `mailto:${s.leadEmail}`);
