@@ -43,6 +43,8 @@ test('an admin creates a source and a key, sees the key once, and revokes it', a
     state: 'TX',
     age: 66,
     category: 'MEDICARE',
+    // a lead needs a phone or an email
+    email: `source-${Date.now()}@e2e.test`,
     externalId: `e2e-${Date.now()}`,
   };
   const sent = await api.post('/api/v1/leads', {
