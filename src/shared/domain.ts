@@ -48,6 +48,17 @@ export type UserRole = (typeof USER_ROLES)[number];
 export const ACCOUNT_APPROVALS = ['APPROVED', 'PENDING', 'REFUSED'] as const;
 export type AccountApproval = (typeof ACCOUNT_APPROVALS)[number];
 
+/**
+ * An agency's standing (docs/domain.md, Agencies): a SUSPENDED agency's members get no leads and
+ * its agency-paid subscriptions are held.
+ */
+export const AGENCY_STATUSES = ['ACTIVE', 'SUSPENDED'] as const;
+export type AgencyStatus = (typeof AGENCY_STATUSES)[number];
+
+/** A member's role in its agency: the OWNER sees all, a MANAGER their team, an AGENT their own. */
+export const AGENCY_ROLES = ['OWNER', 'MANAGER', 'AGENT'] as const;
+export type AgencyRole = (typeof AGENCY_ROLES)[number];
+
 /** Who may sign up (docs/domain.md, Accounts): anyone, anyone with an admin's approval, or by invite. */
 export const REGISTRATION_MODES = ['open', 'approval', 'invite'] as const;
 export type RegistrationMode = (typeof REGISTRATION_MODES)[number];

@@ -15,6 +15,8 @@ import {
 } from 'drizzle-orm/pg-core';
 import {
   ACCOUNT_APPROVALS,
+  AGENCY_ROLES,
+  AGENCY_STATUSES,
   ASSIGNMENT_TRIGGERS,
   CALL_STATUSES,
   DELIVERY_CHANNELS,
@@ -39,6 +41,8 @@ export const subscriptionStatus = pgEnum('subscription_status', SUBSCRIPTION_STA
 export const assignmentTrigger = pgEnum('assignment_trigger', ASSIGNMENT_TRIGGERS);
 /** Who set a subscription's status: only the agent's own cancellation can be undone by the agent. */
 export const subscriptionActor = pgEnum('subscription_actor', SUBSCRIPTION_ACTORS);
+export const agencyStatus = pgEnum('agency_status', AGENCY_STATUSES);
+export const agencyRole = pgEnum('agency_role', AGENCY_ROLES);
 export const historyKind = pgEnum('lead_history_kind', [
   'IMPORTED',
   /** arrived through the intake API (POST /api/v1/leads) */
@@ -54,6 +58,8 @@ export const historyKind = pgEnum('lead_history_kind', [
   'OPTED_OUT',
   /** an admin moved an assigned lead from one agent (from_agent_id) to another (agent_id) */
   'REASSIGNED',
+  /** an agency took back a lead its member did not work in time (docs/domain.md, Agencies) */
+  'RECLAIMED',
 ]);
 export const importStatus = pgEnum('import_status', ['RUNNING', 'DONE', 'FAILED']);
 export const deliveryChannel = pgEnum('delivery_channel', DELIVERY_CHANNELS);
@@ -145,6 +151,64 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_idx').on(t.userId)],
 );
 
+/** An agency (docs/domain.md, Agencies): an owner, its downline, the leads they share. */
+export const agencies = pgTable('agencies', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  name: text('name').notNull(),
+  status: agencyStatus('status').notNull().default('ACTIVE'),
+  /** leads a business day across all members; null: no cap */
+  dailyCap: integer('daily_cap'),
+  /** minutes (inside the lead's calling window) a member has to work a lead; null: no reclaim */
+  reclaimAfterMinutes: integer('reclaim_after_minutes'),
+  /** Stripe Billing: the agency's one customer, billed for the members' packages */
+  stripeCustomerId: text('stripe_customer_id').unique(),
+  /** the agency's Stripe subscription, one item per package, quantity the members on it */
+  stripeSubscriptionId: text('stripe_subscription_id').unique(),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A user's membership: at most one agency per user. */
+export const agencyMembers = pgTable(
+  'agency_members',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    agencyId: integer('agency_id')
+      .notNull()
+      .references(() => agencies.id, { onDelete: 'cascade' }),
+    role: agencyRole('role').notNull().default('AGENT'),
+    /** the member's manager (a MANAGER or the OWNER of the same agency); null: the owner's own */
+    managerId: integer('manager_id').references(() => users.id, { onDelete: 'set null' }),
+    joinedAt: timestamp('joined_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('agency_members_agency_idx').on(t.agencyId, t.role),
+    index('agency_members_manager_idx').on(t.managerId),
+  ],
+);
+
+/** Invite links to an agency: the code's SHA-256 only, an expiry and a number of uses. */
+export const agencyInvites = pgTable(
+  'agency_invites',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    agencyId: integer('agency_id')
+      .notNull()
+      .references(() => agencies.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull().unique(),
+    role: agencyRole('role').notNull().default('AGENT'),
+    managerId: integer('manager_id').references(() => users.id, { onDelete: 'set null' }),
+    maxUses: integer('max_uses'),
+    uses: integer('uses').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('agency_invites_agency_idx').on(t.agencyId)],
+);
+
 export const packages = pgTable('packages', {
   id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
   slug: text('slug').notNull().unique(),
@@ -179,6 +243,10 @@ export const subscriptions = pgTable(
       .notNull()
       .references(() => packages.id),
     status: subscriptionStatus('status').notNull().default('ACTIVE'),
+    /** the agency paying for this member's package (docs/domain.md, Agencies); null: the agent pays */
+    paidByAgencyId: integer('paid_by_agency_id').references(() => agencies.id, {
+      onDelete: 'set null',
+    }),
     statusSetBy: subscriptionActor('status_set_by').notNull().default('AGENT'),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -322,6 +390,10 @@ export const leads = pgTable(
     returnedAt: timestamp('returned_at', { withTimezone: true }),
     /** when the lead answered STOP: no follow-up message is sent to it again */
     optedOutAt: timestamp('opted_out_at', { withTimezone: true }),
+    /** the agency the lead was assigned through (its agent was a member then): the agency's book */
+    agencyId: integer('agency_id'),
+    /** how many times an agency took the lead back from a member who did not work it (at most 2) */
+    reclaims: integer('reclaims').notNull().default(0),
     /** the agent's first contact (status change, connected call or follow-up): speed to lead */
     firstContactAt: timestamp('first_contact_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -356,6 +428,11 @@ export const leads = pgTable(
     // the preferences preview (docs/domain.md, Analytics that explain): a category's recent leads by state, age and city,
     // read from the index alone
     index('leads_preview_idx').on(t.category, t.createdAt, t.state, t.age, t.city),
+    // an agency's book of business, newest first, and its leads of the day (the daily cap)
+    index('leads_agency_idx').on(t.agencyId, t.id.desc()).where(sql`${t.agencyId} is not null`),
+    index('leads_agency_day_idx')
+      .on(t.agencyId, t.assignedOn)
+      .where(sql`${t.agencyId} is not null and ${t.assignedOn} is not null`),
     // sources analytics by period
     index('leads_source_idx').on(t.sourceId, t.createdAt).where(sql`${t.sourceId} is not null`),
   ],
