@@ -112,4 +112,82 @@ describe('GET /api/admin/analytics', () => {
     expect(data.conversionsByAgent[0]).toEqual({ name: 'Top 12', converted: 12 });
     expect(data.conversionsByAgent[9]).toEqual({ name: 'Top 03', converted: 3 });
   });
+
+  it('answers for a period: leads stored in it, leads assigned in it and converted by now', async () => {
+    const admin = await loginAdmin(ctx);
+    const today = businessDate(ctx.app.config.BUSINESS_TZ);
+    const ann = await registerAgent(ctx.app, 'Period Ann');
+    const bob = await registerAgent(ctx.app, 'Period Bob');
+    const at = (date: string) => new Date(`${date}T17:00:00Z`); // midday in the US zones
+    const periodOf = async (days: number) => {
+      const res = await admin.client.get(
+        `/api/admin/analytics?from=${daysBefore(today, days - 1)}&to=${today}`,
+      );
+      expect(res.statusCode).toBe(200);
+      return res.json();
+    };
+    // the figures the file's other tests left, then what this test adds to them
+    type Figures = Awaited<ReturnType<typeof periodOf>>;
+    const added = (after: Figures, before: Figures) => ({
+      totalLeads: after.totalLeads - before.totalLeads,
+      assignedLeads: after.assignedLeads - before.assignedLeads,
+      convertedLeads: after.convertedLeads - before.convertedLeads,
+      aca:
+        (after.categoryDistribution.find((c: { category: string }) => c.category === 'ACA')
+          ?.count ?? 0) -
+        (before.categoryDistribution.find((c: { category: string }) => c.category === 'ACA')
+          ?.count ?? 0),
+      agents: after.conversionsByAgent.filter((a: { name: string }) =>
+        a.name.startsWith('Period '),
+      ),
+    });
+    const [weekBefore, monthBefore] = [await periodOf(7), await periodOf(30)];
+    const assigned = (agentId: number, date: string, status: 'ASSIGNED' | 'CONVERTED') => ({
+      agentId,
+      status,
+      assignedOn: date,
+      assignedAt: at(date),
+      createdAt: at(date),
+    });
+    await insertLeads(ctx, [
+      // in the last 7 days: 2 stored and unassigned, 3 assigned of which 2 converted
+      { createdAt: at(daysBefore(today, 1)) },
+      { category: 'ACA', createdAt: at(daysBefore(today, 6)) },
+      assigned(ann.id, daysBefore(today, 2), 'CONVERTED'),
+      assigned(ann.id, today, 'CONVERTED'),
+      assigned(bob.id, daysBefore(today, 5), 'ASSIGNED'),
+      // before it: counted in 30 days, not in 7
+      { createdAt: at(daysBefore(today, 10)) },
+      assigned(bob.id, daysBefore(today, 12), 'CONVERTED'),
+    ]);
+
+    const week = await periodOf(7);
+    expect(added(week, weekBefore)).toEqual({
+      totalLeads: 5,
+      assignedLeads: 3,
+      convertedLeads: 2,
+      aca: 1,
+      agents: [{ name: 'Period Ann', converted: 2 }],
+    });
+    // one point a day of the period, the first day first
+    expect(week.assignmentsOverTime).toHaveLength(7);
+    expect(week.assignmentsOverTime[0].date).toBe(daysBefore(today, 6));
+
+    const month = await periodOf(30);
+    expect(added(month, monthBefore)).toEqual({
+      totalLeads: 7,
+      assignedLeads: 4,
+      convertedLeads: 3,
+      aca: 1,
+      agents: [
+        { name: 'Period Ann', converted: 2 },
+        { name: 'Period Bob', converted: 1 },
+      ],
+    });
+    expect(month.assignmentsOverTime).toHaveLength(30);
+
+    // a period that is not one
+    const backwards = await admin.client.get(`/api/admin/analytics?from=${today}&to=2020-01-01`);
+    expect(backwards.statusCode).toBe(400);
+  });
 });

@@ -45,7 +45,8 @@ describe('GET /api/admin/stats', () => {
       unassignedLeads: 3,
       totalAgents: 3,
       activeAgents: 1,
-      conversionRate: (2 / 7) * 100,
+      // over the 4 leads an agent has, not the 7 stored
+      conversionRate: (2 / 4) * 100,
     });
   });
 

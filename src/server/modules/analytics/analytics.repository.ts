@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Analytics } from '../../../shared/contracts/admin';
-import { type Db, queryPreparedRows } from '../../db/client';
+import type { LeadCategory } from '../../../shared/domain';
+import { type Db, queryPreparedRows, queryRows } from '../../db/client';
 
 /** Days shown by the assignments chart, today included. */
 export const ASSIGNMENT_TREND_DAYS = 30;
@@ -17,6 +18,7 @@ export function assignmentsPerDay(
   db: Db,
   today: string,
   timeZone: string,
+  days = ASSIGNMENT_TREND_DAYS,
 ): Promise<Analytics['assignmentsOverTime']> {
   return queryPreparedRows<{ date: string; count: number }>(
     db,
@@ -27,7 +29,7 @@ export function assignmentsPerDay(
                          and c.slot < ((d.day + 1)::timestamp at time zone ${timeZone})), 0)::int
                as count
       from (select ${today}::date - i as day
-            from generate_series(0, ${sql.raw(String(ASSIGNMENT_TREND_DAYS - 1))}) i) d
+            from generate_series(0, ${days - 1}::int) i) d
       order by d.day`,
   );
 }
@@ -43,5 +45,44 @@ export function topConverters(db: Db): Promise<Analytics['conversionsByAgent']> 
       join users u on u.id = c.agent_id
       order by c.converted desc, lower(u.name), u.id
       limit ${TOP_AGENTS}`,
+  );
+}
+
+/** Leads stored on the business dates from..to, by category (the period's Total Leads and categories). */
+export function storedByCategory(
+  db: Db,
+  from: string,
+  to: string,
+  timeZone: string,
+): Promise<{ category: LeadCategory; n: number }[]> {
+  return queryRows<{ category: LeadCategory; n: number }>(
+    db,
+    sql`select category, count(*)::int as n from leads
+         where created_at >= (${from}::date::timestamp at time zone ${timeZone})
+           and created_at < ((${to}::date + 1)::timestamp at time zone ${timeZone})
+         group by category`,
+  );
+}
+
+/**
+ * Leads assigned on the business dates from..to (their assigned_on, the quota's date: the
+ * leads_assigned_day_idx range) that still have their agent, per agent: assigned and converted.
+ */
+export function assignedByAgent(
+  db: Db,
+  from: string,
+  to: string,
+): Promise<{ agentId: number; name: string; assigned: number; converted: number }[]> {
+  return queryRows(
+    db,
+    sql`select c.agent_id as "agentId", u.name, c.assigned, c.converted
+          from (select agent_id, count(*)::int as assigned,
+                       count(*) filter (where status = 'CONVERTED')::int as converted
+                  from leads
+                 where assigned_on >= ${from}::date and assigned_on <= ${to}::date
+                   and agent_id is not null
+                 group by agent_id) c
+          join users u on u.id = c.agent_id
+         order by c.converted desc, lower(u.name), u.id`,
   );
 }

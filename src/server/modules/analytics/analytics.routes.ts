@@ -12,8 +12,10 @@ import {
 export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
   const admin = { onRequest: requireRole('ADMIN') };
 
-  app.get('/api/admin/analytics', { ...admin, schema: { response: { 200: analytics } } }, () =>
-    getAnalytics(app.db, app.config.BUSINESS_TZ),
+  app.get(
+    '/api/admin/analytics',
+    { ...admin, schema: { querystring: periodQuery, response: { 200: analytics } } },
+    (request) => getAnalytics(app.db, app.config.BUSINESS_TZ, request.query),
   );
 
   app.get(

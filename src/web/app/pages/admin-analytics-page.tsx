@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { PageHeader } from '@web/components/layout/page-header';
 import { useBusinessTimeZone } from '@web/features/admin/api';
 import { analyticsQuery } from '@web/features/analytics/api';
@@ -21,13 +21,22 @@ import { useMemo, useState } from 'react';
 
 // recharts is imported only here: this page is a lazy route, so no other screen loads it.
 export function AdminAnalyticsPage() {
-  const { data, isPending, isError } = useQuery(analyticsQuery);
   const timeZone = useBusinessTimeZone();
   const [days, setDays] = useState(30);
   const period = useMemo(() => periodOfDays(days, timeZone), [days, timeZone]);
+  // the last period's figures stay on screen while the next one loads
+  const { data, isPending, isError } = useQuery({
+    ...analyticsQuery(period),
+    placeholderData: keepPreviousData,
+  });
   return (
     <div className="space-y-6">
-      <PageHeader title="Analytics" description="Performance metrics and insights" />
+      {/* one period for the whole page: the tiles, every chart, speed to lead and sources */}
+      <PageHeader
+        title="Analytics"
+        description="Performance metrics and insights"
+        actions={<PeriodPicker days={days} onChange={setDays} />}
+      />
       {isPending && (
         <>
           <p className="text-muted-foreground" role="status">
@@ -53,12 +62,9 @@ export function AdminAnalyticsPage() {
         </>
       )}
       <section aria-labelledby="explain-heading" className="space-y-4">
-        <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
-          <h2 id="explain-heading" className="font-semibold text-lg">
-            Speed to lead and sources
-          </h2>
-          <PeriodPicker days={days} onChange={setDays} />
-        </div>
+        <h2 id="explain-heading" className="font-semibold text-lg">
+          Speed to lead and sources
+        </h2>
         <SpeedToLeadSection period={period} />
         <SourcesSection period={period} />
       </section>

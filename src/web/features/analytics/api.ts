@@ -3,15 +3,21 @@ import type { SourceStats, SpeedToLead } from '@shared/contracts/analytics';
 import { queryOptions } from '@tanstack/react-query';
 import { getQueryFn } from '@web/lib/query-client';
 
-export const analyticsQuery = queryOptions({
-  queryKey: ['/api/admin/analytics'] as const,
-  queryFn: getQueryFn<Analytics>({ on401: 'throw' }),
-});
-
 /** A period of business dates, both ends included. */
 export interface Period {
   from: string;
   to: string;
+}
+
+/** Every period's figures (what a new lead or an assignment makes stale). */
+export const analyticsKey = ['/api/admin/analytics'] as const;
+
+/** The Analytics page's tiles and charts for a period (docs/domain.md, Analytics that explain). */
+export function analyticsQuery(period: Period) {
+  return queryOptions({
+    queryKey: [...analyticsKey, period] as const,
+    queryFn: getQueryFn<Analytics>({ on401: 'throw' }),
+  });
 }
 
 /** Speed to lead for a period: overall, trend, per agent (docs/domain.md, Analytics that explain). */

@@ -7,7 +7,7 @@ import type {
 } from '@shared/contracts/leads';
 import { type QueryKey, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { adminAgentsQuery, adminStatsQuery, healthQuery } from '@web/features/admin/api';
-import { analyticsQuery } from '@web/features/analytics/api';
+import { analyticsKey } from '@web/features/analytics/api';
 import { unfitReasonsQuery } from '@web/features/explanation/api';
 import { apiJson, throwIfResNotOk } from '@web/lib/api-client';
 import { getQueryFn, queryKeyToUrl } from '@web/lib/query-client';
@@ -68,7 +68,7 @@ export function useAssignLead() {
           adminLeadsKey,
           adminAgentsQuery.queryKey,
           adminStatsQuery.queryKey,
-          analyticsQuery.queryKey,
+          analyticsKey,
           unfitReasonsQuery.queryKey,
         ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
       ),
@@ -126,7 +126,7 @@ export function useImportLeads() {
           adminLeadsKey,
           adminAgentsQuery.queryKey,
           adminStatsQuery.queryKey,
-          analyticsQuery.queryKey,
+          analyticsKey,
           healthQuery.queryKey,
           recentImportsQuery.queryKey,
         ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),

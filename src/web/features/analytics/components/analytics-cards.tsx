@@ -51,7 +51,7 @@ export function AnalyticsCards({ data }: { data: Analytics }) {
       <Figure
         title="Conversion Rate"
         icon={TrendingUp}
-        value={formatConversionRate(data.convertedLeads, data.totalLeads)}
+        value={formatConversionRate(data.convertedLeads, data.assignedLeads)}
         testId="card-conversion-rate"
       />
     </div>

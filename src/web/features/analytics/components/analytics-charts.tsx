@@ -54,6 +54,19 @@ export function ChartCard({
   );
 }
 
+/** What an empty chart says instead of drawing bare axes, in the chart's own room. */
+export function EmptyChart({ text, testId }: { text: string; testId: string }) {
+  return (
+    <div
+      className="flex items-center justify-center text-center text-muted-foreground text-sm"
+      style={{ height: CHART_HEIGHT }}
+      data-testid={testId}
+    >
+      {text}
+    </div>
+  );
+}
+
 const AXIS_FONT = 12;
 export const axisProps = { stroke: 'var(--muted-foreground)', fontSize: AXIS_FONT } as const;
 
@@ -72,22 +85,29 @@ export function AssignmentsOverTimeChart({ data }: { data: Analytics['assignment
       description="Daily lead assignment trends"
       testId="chart-assignments"
     >
-      <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
-        <LineChart data={data}>
-          <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
-          <XAxis dataKey="date" {...axisProps} />
-          <YAxis allowDecimals={false} {...axisProps} />
-          <Tooltip />
-          <Legend />
-          <Line
-            type="monotone"
-            dataKey="count"
-            name="Assignments"
-            stroke="var(--chart-1)"
-            strokeWidth={2}
-          />
-        </LineChart>
-      </ResponsiveContainer>
+      {data.every((d) => d.count === 0) ? (
+        <EmptyChart
+          text="No leads were assigned in this period."
+          testId="chart-assignments-empty"
+        />
+      ) : (
+        <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
+          <LineChart data={data}>
+            <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
+            <XAxis dataKey="date" {...axisProps} />
+            <YAxis allowDecimals={false} {...axisProps} />
+            <Tooltip />
+            <Legend />
+            <Line
+              type="monotone"
+              dataKey="count"
+              name="Assignments"
+              stroke="var(--chart-1)"
+              strokeWidth={2}
+            />
+          </LineChart>
+        </ResponsiveContainer>
+      )}
     </ChartCard>
   );
 }
@@ -130,31 +150,38 @@ export function ConversionsByAgentChart({ data }: { data: Analytics['conversions
       description="Top performing agents"
       testId="chart-conversions"
     >
-      <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
-        <BarChart
-          data={data}
-          margin={{
-            top: 5,
-            right: 5,
-            bottom: 5,
-            left: Math.max(5, slantedReach - COUNT_AXIS_WIDTH),
-          }}
-        >
-          <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
-          {/* every agent's name (recharts would drop the ones that collide) */}
-          <XAxis
-            dataKey="name"
-            interval={0}
-            tick={AgentTick}
-            height={Math.ceil(slantedReach + AXIS_FONT + 8)}
-            {...axisProps}
-          />
-          <YAxis allowDecimals={false} width={COUNT_AXIS_WIDTH} {...axisProps} />
-          <Tooltip />
-          <Legend />
-          <Bar dataKey="converted" name="Converted Leads" fill="var(--chart-2)" maxBarSize={80} />
-        </BarChart>
-      </ResponsiveContainer>
+      {data.length === 0 ? (
+        <EmptyChart
+          text="No agent has converted a lead in this period yet."
+          testId="chart-conversions-empty"
+        />
+      ) : (
+        <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
+          <BarChart
+            data={data}
+            margin={{
+              top: 5,
+              right: 5,
+              bottom: 5,
+              left: Math.max(5, slantedReach - COUNT_AXIS_WIDTH),
+            }}
+          >
+            <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
+            {/* every agent's name (recharts would drop the ones that collide) */}
+            <XAxis
+              dataKey="name"
+              interval={0}
+              tick={AgentTick}
+              height={Math.ceil(slantedReach + AXIS_FONT + 8)}
+              {...axisProps}
+            />
+            <YAxis allowDecimals={false} width={COUNT_AXIS_WIDTH} {...axisProps} />
+            <Tooltip />
+            <Legend />
+            <Bar dataKey="converted" name="Converted Leads" fill="var(--chart-2)" maxBarSize={80} />
+          </BarChart>
+        </ResponsiveContainer>
+      )}
     </ChartCard>
   );
 }
@@ -197,37 +224,42 @@ export function CategoryDistributionChart({ data }: { data: Analytics['categoryD
       description="Breakdown by insurance type"
       testId="chart-categories"
     >
-      <ResponsiveContainer
-        width="100%"
-        height={CHART_HEIGHT}
-        onResize={(width) => setChartWidth(width)}
-      >
-        <PieChart>
-          <Pie
-            data={data}
-            dataKey="count"
-            nameKey="category"
-            cx="50%"
-            cy="50%"
-            outerRadius={PIE_RADIUS}
-            label={labelsBeside ? PieSliceLabel : false}
-          >
-            {data.map((entry, index) => (
-              <Cell key={entry.category} fill={chartColor(index)} />
-            ))}
-          </Pie>
-          <Tooltip />
-          {/* too narrow for labels beside the slices (a phone): the same labels under the pie */}
-          {!labelsBeside && (
-            <Legend
-              formatter={(_, entry) => {
-                const slice = entry.payload as unknown as Analytics['categoryDistribution'][number];
-                return categorySliceLabel(slice.category, slice.count);
-              }}
-            />
-          )}
-        </PieChart>
-      </ResponsiveContainer>
+      {data.length === 0 ? (
+        <EmptyChart text="No leads were stored in this period." testId="chart-categories-empty" />
+      ) : (
+        <ResponsiveContainer
+          width="100%"
+          height={CHART_HEIGHT}
+          onResize={(width) => setChartWidth(width)}
+        >
+          <PieChart>
+            <Pie
+              data={data}
+              dataKey="count"
+              nameKey="category"
+              cx="50%"
+              cy="50%"
+              outerRadius={PIE_RADIUS}
+              label={labelsBeside ? PieSliceLabel : false}
+            >
+              {data.map((entry, index) => (
+                <Cell key={entry.category} fill={chartColor(index)} />
+              ))}
+            </Pie>
+            <Tooltip />
+            {/* too narrow for labels beside the slices (a phone): the same labels under the pie */}
+            {!labelsBeside && (
+              <Legend
+                formatter={(_, entry) => {
+                  const slice =
+                    entry.payload as unknown as Analytics['categoryDistribution'][number];
+                  return categorySliceLabel(slice.category, slice.count);
+                }}
+              />
+            )}
+          </PieChart>
+        </ResponsiveContainer>
+      )}
     </ChartCard>
   );
 }
@@ -237,7 +269,7 @@ export function SummaryStatisticsCard({ data }: { data: Analytics }) {
     ['Total Leads', data.totalLeads],
     ['Assigned', data.assignedLeads],
     ['Converted', data.convertedLeads],
-    ['Conversion Rate', formatConversionRate(data.convertedLeads, data.totalLeads)],
+    ['Conversion Rate', formatConversionRate(data.convertedLeads, data.assignedLeads)],
   ];
   return (
     <ChartCard

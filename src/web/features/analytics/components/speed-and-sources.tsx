@@ -1,6 +1,6 @@
 import type { SourceStats, SpeedToLead } from '@shared/contracts/analytics';
 import { formatPriceExact } from '@shared/format';
-import { formatMinutes } from '@shared/format-minutes';
+import { durationUnit, formatInUnit } from '@shared/format-minutes';
 import { useQuery } from '@tanstack/react-query';
 import {
   Table,
@@ -62,16 +62,25 @@ export function SpeedToLeadSection({ period }: { period: Period }) {
 
 function SpeedToLeadBody({ data }: { data: SpeedToLead }) {
   const o = data.overall;
+  // the tiles, the axis and the tooltip in one unit, chosen by the largest figure shown
+  const unit = durationUnit(
+    Math.max(o.p90Minutes ?? 0, ...data.trend.map((p) => p.p90Minutes ?? p.medianMinutes ?? 0)),
+  );
+  const inUnit = (m: number | null) => (m === null ? null : m / unit.minutes);
   const points = data.trend.map((p) => ({
     date: p.date,
-    median: p.medianMinutes,
-    p90: p.p90Minutes,
+    median: inUnit(p.medianMinutes),
+    p90: inUnit(p.p90Minutes),
   }));
   return (
     <div className="space-y-4">
       <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-        <Figure label="Median" value={formatMinutes(o.medianMinutes)} testId="speed-median" />
-        <Figure label="90th percentile" value={formatMinutes(o.p90Minutes)} testId="speed-p90" />
+        <Figure label="Median" value={formatInUnit(o.medianMinutes, unit)} testId="speed-median" />
+        <Figure
+          label="90th percentile"
+          value={formatInUnit(o.p90Minutes, unit)}
+          testId="speed-p90"
+        />
         <Figure label="Assigned" value={String(o.assigned)} testId="speed-assigned" />
         <Figure
           label="Not yet contacted"
@@ -88,8 +97,8 @@ function SpeedToLeadBody({ data }: { data: SpeedToLead }) {
           <LineChart data={points}>
             <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
             <XAxis dataKey="date" {...axisProps} />
-            <YAxis {...axisProps} unit=" min" width={70} />
-            <Tooltip formatter={(value) => formatMinutes(Number(value))} />
+            <YAxis {...axisProps} unit={` ${unit.label}`} width={70} />
+            <Tooltip formatter={(value) => formatInUnit(Number(value) * unit.minutes, unit)} />
             <Legend />
             <Line
               type="monotone"
