@@ -7,7 +7,7 @@ import {
   test,
 } from '@playwright/test';
 import { formatBusinessTime } from '../src/shared/format';
-import { agentTickLabel } from '../src/web/features/analytics/analytics-format';
+import { agentTickLabel, periodOfDays } from '../src/web/features/analytics/analytics-format';
 import { uniquePhone } from './lead-contact';
 import { E2E_ADMIN, loginAsAdmin, uniqueEmail } from './support';
 
@@ -453,8 +453,14 @@ test('dashboard and analytics show the platform figures', async ({ page, baseURL
   );
   await expect(page.getByText('Leads are assigned automatically each day')).toBeVisible();
 
-  const data = await (await api.get('/api/admin/analytics')).json();
-  expect(data.totalLeads).toBe(totalLeads);
+  // all time (no period): the dashboard's own count
+  expect((await (await api.get('/api/admin/analytics')).json()).totalLeads).toBe(totalLeads);
+  // the page reads the period its picker shows, the last 30 days by default
+  const figuresOf = async (days: number) => {
+    const { from, to } = periodOfDays(days);
+    return (await api.get(`/api/admin/analytics?from=${from}&to=${to}`)).json();
+  };
+  const data = await figuresOf(30);
   expect(data.convertedLeads).toBeGreaterThanOrEqual(1);
   await page.getByRole('link', { name: 'Analytics', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Analytics' })).toBeVisible();
@@ -464,8 +470,9 @@ test('dashboard and analytics show the platform figures', async ({ page, baseURL
     String(data.assignedLeads),
   );
   await expect(page.getByTestId('card-converted-value')).toHaveText(String(data.convertedLeads));
+  // converted over assigned
   await expect(page.getByTestId('card-conversion-rate-value')).toHaveText(
-    `${((data.convertedLeads / data.totalLeads) * 100).toFixed(1)}%`,
+    `${((data.convertedLeads / data.assignedLeads) * 100).toFixed(1)}%`,
   );
 
   const line = page.getByTestId('chart-assignments');
@@ -514,6 +521,16 @@ test('dashboard and analytics show the platform figures', async ({ page, baseURL
   await expect(summary).toContainText(`Total Leads${data.totalLeads}`);
   await expect(summary).toContainText(`Assigned${data.assignedLeads}`);
   await expect(summary).toContainText(`Converted${data.convertedLeads}`);
+
+  // one picker, beside the title, for the whole page: the tiles follow it too
+  await page.getByRole('combobox', { name: 'Period' }).click();
+  await page.getByRole('option', { name: 'Last 7 days' }).click();
+  const week = await figuresOf(7);
+  await expect(page.getByTestId('card-total-leads-value')).toHaveText(String(week.totalLeads));
+  await expect(page.getByTestId('card-assigned-leads-value')).toHaveText(
+    String(week.assignedLeads),
+  );
+  await expect(page.getByRole('combobox', { name: 'Period' })).toHaveCount(1);
   await api.dispose();
   for (const closer of closers) await closer.ctx.dispose();
 });

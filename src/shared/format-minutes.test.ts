@@ -11,6 +11,10 @@ describe('durations', () => {
 
   it('picks one unit from the largest duration of a set', () => {
     expect(durationUnit(null).label).toBe('min');
+    expect(durationUnit(0).label).toBe('min');
+    expect(durationUnit(0.1).label).toBe('s');
+    expect(durationUnit(1.9).label).toBe('s');
+    expect(durationUnit(2).label).toBe('min');
     expect(durationUnit(119).label).toBe('min');
     expect(durationUnit(120).label).toBe('h');
     expect(durationUnit(47 * 60).label).toBe('h');
@@ -27,5 +31,8 @@ describe('durations', () => {
     expect(formatInUnit(4.25, minutes)).toBe('4.3 min');
     expect(formatInUnit(45, minutes)).toBe('45 min');
     expect(formatInUnit(3 * 1440, durationUnit(3 * 1440))).toBe('3 d');
+    const seconds = durationUnit(1.5);
+    expect(formatInUnit(0.1, seconds)).toBe('6 s');
+    expect(formatInUnit(1.5, seconds)).toBe('90 s');
   });
 });

@@ -15,21 +15,25 @@ export function formatMinutes(minutes: number | null): string {
 
 /** One unit for a set of durations, so a chart's axis and the figures beside it read alike. */
 export interface DurationUnit {
-  /** the unit's short name: 'min', 'h' or 'd' */
-  label: 'min' | 'h' | 'd';
+  /** the unit's short name: 's', 'min', 'h' or 'd' */
+  label: 's' | 'min' | 'h' | 'd';
   /** minutes in one unit */
   minutes: number;
 }
 
-/** Minutes up to 2 hours, hours up to 2 days, days beyond: the largest duration decides. */
+/**
+ * Seconds below 2 minutes, minutes up to 2 hours, hours up to 2 days, days beyond: the largest
+ * duration decides (none at all reads in minutes).
+ */
 export function durationUnit(largestMinutes: number | null): DurationUnit {
   const m = largestMinutes ?? 0;
+  if (m > 0 && m < 2) return { label: 's', minutes: 1 / 60 };
   if (m < 120) return { label: 'min', minutes: 1 };
   if (m < 48 * 60) return { label: 'h', minutes: 60 };
   return { label: 'd', minutes: 1440 };
 }
 
-/** Minutes in that unit, to one decimal where it matters: "45 min", "3.5 h", "2.1 d"; "—" for none. */
+/** Minutes in that unit, to one decimal where it matters: "45 s", "45 min", "3.5 h", "2.1 d"; "—" for none. */
 export function formatInUnit(minutes: number | null, unit: DurationUnit): string {
   if (minutes === null) return '—';
   const v = minutes / unit.minutes;

@@ -1,4 +1,4 @@
-import { categoryLabel } from '../../../shared/format';
+import { categoryLabel, DEFAULT_BUSINESS_TIME_ZONE } from '../../../shared/format';
 
 /** A pie slice's label: the category with spaces for underscores, then its count. */
 export function categorySliceLabel(category: string, count: number): string {
@@ -35,4 +35,27 @@ export const PIE_LABEL_OFFSET = 22;
  */
 export function pieLabelsFitBeside(chartWidth: number, widestLabel: number): boolean {
   return chartWidth / 2 - PIE_RADIUS - PIE_LABEL_OFFSET >= widestLabel;
+}
+
+/** A period of business dates, both ends included. */
+export interface Period {
+  from: string;
+  to: string;
+}
+
+function businessToday(timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(new Date());
+}
+
+/** The last `days` business days, today included. */
+export function periodOfDays(days: number, timeZone = DEFAULT_BUSINESS_TIME_ZONE): Period {
+  const to = businessToday(timeZone);
+  const d = new Date(`${to}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() - (days - 1));
+  return { from: d.toISOString().slice(0, 10), to };
 }

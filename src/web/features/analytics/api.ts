@@ -3,11 +3,9 @@ import type { SourceStats, SpeedToLead } from '@shared/contracts/analytics';
 import { queryOptions } from '@tanstack/react-query';
 import { getQueryFn } from '@web/lib/query-client';
 
-/** A period of business dates, both ends included. */
-export interface Period {
-  from: string;
-  to: string;
-}
+import type { Period } from './analytics-format';
+
+export type { Period };
 
 /** Every period's figures (what a new lead or an assignment makes stale). */
 export const analyticsKey = ['/api/admin/analytics'] as const;

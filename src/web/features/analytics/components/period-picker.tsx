@@ -1,4 +1,3 @@
-import { DEFAULT_BUSINESS_TIME_ZONE } from '@shared/format';
 import {
   Select,
   SelectContent,
@@ -6,7 +5,8 @@ import {
   SelectTrigger,
   SelectValue,
 } from '@web/components/ui/select';
-import type { Period } from '../api';
+
+export { periodOfDays } from '../analytics-format';
 
 export const PERIOD_PRESETS = [
   { days: 7, label: 'Last 7 days' },
@@ -14,23 +14,6 @@ export const PERIOD_PRESETS = [
   { days: 90, label: 'Last 90 days' },
   { days: 365, label: 'Last 12 months' },
 ] as const;
-
-function today(timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(new Date());
-}
-
-/** The last `days` business days, today included. */
-export function periodOfDays(days: number, timeZone = DEFAULT_BUSINESS_TIME_ZONE): Period {
-  const to = today(timeZone);
-  const d = new Date(`${to}T12:00:00Z`);
-  d.setUTCDate(d.getUTCDate() - (days - 1));
-  return { from: d.toISOString().slice(0, 10), to };
-}
 
 export function PeriodPicker({
   days,

@@ -97,7 +97,11 @@ function SpeedToLeadBody({ data }: { data: SpeedToLead }) {
           <LineChart data={points}>
             <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
             <XAxis dataKey="date" {...axisProps} />
-            <YAxis {...axisProps} unit={` ${unit.label}`} width={70} />
+            <YAxis
+              {...axisProps}
+              width={70}
+              tickFormatter={(v: number) => `${Number(v.toPrecision(3))} ${unit.label}`}
+            />
             <Tooltip formatter={(value) => formatInUnit(Number(value) * unit.minutes, unit)} />
             <Legend />
             <Line
