@@ -108,6 +108,30 @@ async function enableFollowUps(agent: Awaited<ReturnType<typeof servicedAgent>>)
   return res.json();
 }
 
+describe('packages offered by a server with Twilio and SMTP', () => {
+  it('advertises every service: none is unavailable', async () => {
+    const admin = await loginAdmin(ctx);
+    const slug = `everything-${process.pid}`;
+    const created = await admin.client.post('/api/admin/packages', {
+      name: 'Everything',
+      slug,
+      priceMonthlyCents: 10_000,
+      leadsPerDay: 5,
+      commissionPct: 10,
+      category: 'MEDICARE',
+      enrollmentOnly: false,
+      services: { crm: true, callRecording: true, followUpMessage: true },
+      active: true,
+    });
+    expect(created.statusCode).toBe(201);
+    const offered = (await admin.client.get('/api/packages')).json() as {
+      slug: string;
+      unavailableServices: string[];
+    }[];
+    expect(offered.find((p) => p.slug === slug)?.unavailableServices).toEqual([]);
+  });
+});
+
 describe('agent profile and templates', () => {
   it('keeps the phone as E.164 and refuses what is not a phone, naming the field', async () => {
     const agent = await servicedAgent(ctx, { phone: null });

@@ -31,7 +31,31 @@ describe('admin packages', () => {
     const adminList = (await admin.client.get('/api/admin/packages')).json();
     expect(adminList).toContainEqual(created);
     const publicList = (await new Client(ctx.app).get('/api/packages')).json();
-    expect(publicList).toContainEqual(created);
+    // this server has neither Twilio nor SMTP: Call Recording cannot be provided, and says so
+    expect(publicList).toContainEqual({ ...created, unavailableServices: ['callRecording'] });
+  });
+
+  it('offers each package with the services it includes that this server cannot provide', async () => {
+    const admin = await loginAdmin(ctx);
+    const all = body({ services: { crm: true, callRecording: true, followUpMessage: true } });
+    const crmOnly = body({ services: { crm: true, callRecording: false, followUpMessage: false } });
+    for (const b of [all, crmOnly])
+      expect((await admin.client.post('/api/admin/packages', b)).statusCode).toBe(201);
+    const offered = (await new Client(ctx.app).get('/api/packages')).json() as {
+      slug: string;
+      unavailableServices: string[];
+    }[];
+    expect(offered.find((p) => p.slug === all.slug)?.unavailableServices).toEqual([
+      'callRecording',
+      'followUpMessage',
+    ]);
+    // a service the package does not include is not "unavailable": it is not offered at all
+    expect(offered.find((p) => p.slug === crmOnly.slug)?.unavailableServices).toEqual([]);
+    // the admin's own list is the packages as stored
+    const adminList = (await admin.client.get('/api/admin/packages')).json();
+    expect(adminList.find((p: { slug: string }) => p.slug === all.slug)).not.toHaveProperty(
+      'unavailableServices',
+    );
   });
 
   it('answers 409 for a duplicate slug and keeps the first package', async () => {

@@ -21,6 +21,19 @@ export const packageSchema = z.object({
 });
 export type Package = z.infer<typeof packageSchema>;
 
+export const PACKAGE_SERVICES = ['crm', 'callRecording', 'followUpMessage'] as const;
+export type PackageService = (typeof PACKAGE_SERVICES)[number];
+
+/**
+ * A package as offered (the landing page, an agent choosing): with the services it includes that
+ * this server cannot provide (Call Recording without Twilio, Follow-up Messages without Twilio
+ * or SMTP), which the cards show as "not available" instead of advertising them.
+ */
+export const offeredPackageSchema = packageSchema.extend({
+  unavailableServices: z.array(z.enum(PACKAGE_SERVICES)),
+});
+export type OfferedPackage = z.infer<typeof offeredPackageSchema>;
+
 export const packageBody = z.object({
   name: z.string().trim().min(1, 'Name is required').max(120),
   slug: z

@@ -84,6 +84,17 @@ export function twilioSmsSender(config: TwilioConfig): SmsSender | null {
   };
 }
 
+/**
+ * Which package services this server can provide: a CRM webhook needs nothing; Call Recording
+ * needs Twilio; Follow-up Messages need Twilio (SMS) or SMTP (email).
+ */
+export function servicesAvailable(
+  config: AppConfig,
+): Record<'crm' | 'callRecording' | 'followUpMessage', boolean> {
+  const twilio = smsConfigured(config);
+  return { crm: true, callRecording: twilio, followUpMessage: twilio || Boolean(config.SMTP_URL) };
+}
+
 /** The agent's phone, and whether each service can be used (and why not). */
 export async function agentServices(
   db: Db,
@@ -91,9 +102,8 @@ export async function agentServices(
   agentId: number,
 ): Promise<AgentServices> {
   const row = await agentServiceRow(db, agentId);
-  const twilio = smsConfigured(config);
-  const anyFollowUpChannel = twilio || Boolean(config.SMTP_URL);
-  const callsReason = !twilio
+  const available = servicesAvailable(config);
+  const callsReason = !available.callRecording
     ? CALLS_NOT_CONFIGURED
     : !row?.callRecording
       ? NO_CALL_RECORDING
@@ -102,7 +112,7 @@ export async function agentServices(
         : !row.phoneVerified
           ? UNVERIFIED_AGENT_PHONE
           : null;
-  const followUpReason = !anyFollowUpChannel
+  const followUpReason = !available.followUpMessage
     ? 'Follow-up messages are not configured on this server'
     : !row?.followUpMessage
       ? 'Your package does not include Follow-up Messages'

@@ -1,7 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { packageActiveBody, packageBody, packageSchema } from '../../../shared/contracts/packages';
+import {
+  offeredPackageSchema,
+  packageActiveBody,
+  packageBody,
+  packageSchema,
+} from '../../../shared/contracts/packages';
 import { requireRole } from '../../plugins/auth';
+import { servicesAvailable } from '../calls/calls.service';
 import {
   changePackageActive,
   createPackage,
@@ -13,8 +19,8 @@ import {
 const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 
 export const packagesRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get('/api/packages', { schema: { response: { 200: z.array(packageSchema) } } }, () =>
-    listOfferedPackages(app.db),
+  app.get('/api/packages', { schema: { response: { 200: z.array(offeredPackageSchema) } } }, () =>
+    listOfferedPackages(app.db, servicesAvailable(app.config)),
   );
 
   const admin = { onRequest: requireRole('ADMIN') };

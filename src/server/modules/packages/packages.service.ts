@@ -1,4 +1,9 @@
-import type { Package, PackageBody } from '../../../shared/contracts/packages';
+import type {
+  OfferedPackage,
+  Package,
+  PackageBody,
+  PackageService,
+} from '../../../shared/contracts/packages';
 import type { Db } from '../../db/client';
 import { badRequest, conflict, notFound } from '../../lib/app-error';
 import {
@@ -13,8 +18,16 @@ import {
 export { savePackagePrice } from './packages.repository';
 
 /** The packages offered to agents and on the landing page: the active ones. */
-export function listOfferedPackages(db: Db): Promise<Package[]> {
-  return listPackages(db, true);
+export async function listOfferedPackages(
+  db: Db,
+  available: Record<PackageService, boolean>,
+): Promise<OfferedPackage[]> {
+  return (await listPackages(db, true)).map((pkg) => ({
+    ...pkg,
+    unavailableServices: (Object.keys(pkg.services) as PackageService[]).filter(
+      (service) => pkg.services[service] && !available[service],
+    ),
+  }));
 }
 
 /** Every package, active or not (the admin's Packages screen). */

@@ -1,9 +1,9 @@
-import type { Package } from '@shared/contracts/packages';
+import type { OfferedPackage } from '@shared/contracts/packages';
 import { queryOptions } from '@tanstack/react-query';
 import { getQueryFn } from '@web/lib/query-client';
 
 /** Active packages for the public landing page and for agents choosing one. */
 export const packagesQuery = queryOptions({
   queryKey: ['/api/packages'] as const,
-  queryFn: getQueryFn<Package[]>({ on401: 'throw' }),
+  queryFn: getQueryFn<OfferedPackage[]>({ on401: 'throw' }),
 });

@@ -1,4 +1,4 @@
-import type { Package } from '@shared/contracts/packages';
+import type { OfferedPackage, Package } from '@shared/contracts/packages';
 import { categoryLabel, formatPrice } from '@shared/format';
 import { paths } from '@web/app/paths';
 import { Badge } from '@web/components/ui/badge';
@@ -32,7 +32,7 @@ export function PublicPackageCard({
   action,
   className,
 }: {
-  pkg: Package;
+  pkg: Package & Partial<Pick<OfferedPackage, 'unavailableServices'>>;
   action?: ReactNode;
   className?: string;
 }) {
@@ -67,11 +67,20 @@ export function PublicPackageCard({
         </ul>
         {services.length > 0 && (
           <ul aria-label="Included services" className="flex flex-wrap gap-2">
-            {services.map(([key, label]) => (
-              <li key={key}>
-                <Badge variant="outline">{label}</Badge>
-              </li>
-            ))}
+            {services.map(([key, label]) =>
+              // a service this server cannot provide is said so, never advertised
+              pkg.unavailableServices?.includes(key) ? (
+                <li key={key}>
+                  <Badge variant="outline" className="text-muted-foreground">
+                    {label}: not available
+                  </Badge>
+                </li>
+              ) : (
+                <li key={key}>
+                  <Badge variant="outline">{label}</Badge>
+                </li>
+              ),
+            )}
           </ul>
         )}
       </CardContent>
