@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/server/app';
 import { DNC_UPLOAD_MAX_BYTES } from '../src/shared/contracts/dnc';
+import { insertLeads } from './support/admin-fixtures';
 import {
   type Client,
   loginAdmin,
@@ -142,6 +143,57 @@ describe('the do-not-call list', () => {
     });
     expect(xml.statusCode).toBe(415);
     expect((await list(admin.client)).count).toBe(before);
+  });
+
+  it('a lead put on the list after its assignment is flagged to its agent, on the lead and in the bell', async () => {
+    const admin = await loginAdmin(ctx);
+    const agent = await registerAgent(ctx.app, 'Dina Agent');
+    const [working, closed] = await insertLeads(ctx, [
+      {
+        firstName: 'Late',
+        lastName: 'Optout',
+        phone: '+13125550142',
+        agentId: agent.id,
+        status: 'CONTACTED',
+      },
+      {
+        firstName: 'Long',
+        lastName: 'Gone',
+        phone: '+13125550143',
+        agentId: agent.id,
+        status: 'CONVERTED',
+      },
+    ]);
+    const before = await agent.client.get(`/api/agent/leads/${working.id}`);
+    expect(before.json().onDnc).toBe(false);
+
+    const added = await admin.client.post('/api/admin/dnc', {
+      phones: ['(312) 555-0142', '312-555-0143'],
+    });
+    expect(added.statusCode, added.body).toBe(200);
+
+    // the lead itself says so, in the list and opened alone
+    expect((await agent.client.get(`/api/agent/leads/${working.id}`)).json().onDnc).toBe(true);
+    const listed = (await agent.client.get('/api/agent/leads')).json() as {
+      id: number;
+      onDnc: boolean;
+    }[];
+    expect(listed.find((l) => l.id === working.id)?.onDnc).toBe(true);
+    // the bell names the lead still being worked, with the lead to open; a converted one is not news
+    const bell = (await agent.client.get('/api/agent/notifications')).json();
+    const notices = bell.items.filter((n: { kind: string }) => n.kind === 'lead.dnc');
+    expect(notices).toEqual([
+      expect.objectContaining({
+        leadId: working.id,
+        title: 'A lead is on the do-not-call list now',
+        body: expect.stringContaining('Late Optout was added to the do-not-call list'),
+      }),
+    ]);
+    expect(closed.id).not.toBe(working.id);
+    // listing a number again is not news either
+    await admin.client.post('/api/admin/dnc', { phones: ['+13125550142'] });
+    const again = (await agent.client.get('/api/agent/notifications')).json();
+    expect(again.items.filter((n: { kind: string }) => n.kind === 'lead.dnc')).toHaveLength(1);
   });
 
   it('is for admins only', async () => {

@@ -95,7 +95,7 @@ describe('GET /api/admin/leads', () => {
       for (const lead of mine) {
         expect(Object.keys(lead)).toEqual(Object.keys(leadSchema.shape));
         // the lists also say whether a return waits for a decision
-        expect(lead).toEqual({ ...expected.get(lead.id), returnPending: false });
+        expect(lead).toEqual({ ...expected.get(lead.id), returnPending: false, onDnc: false });
       }
     }
     expect((pages[0].json() as Lead[]).map((l) => l.id)).toEqual([full.id, bare.id]);

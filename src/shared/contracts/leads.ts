@@ -36,6 +36,8 @@ export const leadSchema = z.object({
   firstContactAt: z.string().nullable(),
   /** the agent asked to return it and no admin has decided yet (lists and single leads) */
   returnPending: z.boolean().optional(),
+  /** the lead's phone is on the do-not-call list now, however late it was added (lists and single leads) */
+  onDnc: z.boolean().optional(),
 });
 export type Lead = z.infer<typeof leadSchema>;
 

@@ -10,9 +10,9 @@ function phoneArray(phones: string[]) {
   return `{${phones.map((p) => `"${p.replace(/["\\]/g, '')}"`).join(',')}}`;
 }
 
-/** Adds the numbers (distinct E.164) not yet listed; how many were new. */
-export async function addToDnc(db: Db, phones: string[], addedBy: number): Promise<number> {
-  let added = 0;
+/** Adds the numbers (distinct E.164) not yet listed; the ones that were new. */
+export async function addToDnc(db: Db, phones: string[], addedBy: number): Promise<string[]> {
+  const added: string[] = [];
   for (let i = 0; i < phones.length; i += 10_000) {
     const chunk = phones.slice(i, i + 10_000);
     const rows = await queryRows<{ phone: string }>(
@@ -22,7 +22,7 @@ export async function addToDnc(db: Db, phones: string[], addedBy: number): Promi
           on conflict (phone) do nothing
           returning phone`,
     );
-    added += rows.length;
+    for (const row of rows) added.push(row.phone);
   }
   return added;
 }

@@ -12,6 +12,7 @@ import {
 import { toE164 } from '../../../shared/phone';
 import type { Db } from '../../db/client';
 import { AppError, badRequest } from '../../lib/app-error';
+import { notifyLeadsOnDnc } from '../notifications/notifications.service';
 import { addToDnc, listDnc, removeFromDnc } from './dnc.repository';
 
 /** One number to add, with where it came from (file line, or position in `phones`). */
@@ -131,7 +132,12 @@ export async function uploadDnc(
     phones.add(phone);
   }
   reasons.sort((a, b) => a.line - b.line);
-  const added = await addToDnc(db, [...phones], addedBy);
+  // the numbers and the notices to the agents of the leads still being worked, together
+  const added = await db.transaction(async (tx) => {
+    const listed = await addToDnc(tx, [...phones], addedBy);
+    await notifyLeadsOnDnc(tx, listed);
+    return listed.length;
+  });
   return {
     added,
     alreadyListed: valid - added,

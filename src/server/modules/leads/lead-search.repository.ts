@@ -77,15 +77,19 @@ const LEAD_FIELDS = sql.raw(`select l.id, l.first_name as "firstName", l.last_na
   l.consent_text as "consentText", l.trusted_form_cert_url as "trustedFormCertUrl",
   l.jornaya_lead_id as "jornayaLeadId", l.consent_ip as "consentIp",
   ${isoText('l.returned_at')} as "returnedAt", ${isoText('l.opted_out_at')} as "optedOutAt",
-  ${isoText('l.first_contact_at')} as "firstContactAt", l.return_pending as "returnPending"`);
+  ${isoText('l.first_contact_at')} as "firstContactAt", l.return_pending as "returnPending",
+  l.on_dnc as "onDnc"`);
 
 /**
  * The leads rows `rows` selects, each with `return_pending`: the agent's return of it waits for a
- * decision. Joined to the rows as selected (a page, already limited): at most one PENDING return
- * per lead (lead_returns_lead_key), so a lead is never repeated.
+ * decision, and `on_dnc`: its phone is on the do-not-call list now. Joined to the rows as
+ * selected (a page, already limited): at most one PENDING return per lead
+ * (lead_returns_lead_key), so a lead is never repeated; the list is probed by its primary key.
  */
 function withReturnPending(rows: SQL): SQL {
-  return sql`select p.*, r.lead_id is not null as return_pending
+  return sql`select p.*, r.lead_id is not null as return_pending,
+                    (p.phone is not null
+                     and exists (select 1 from dnc_numbers d where d.phone = p.phone)) as on_dnc
                from (${rows}) p
                left join lead_returns r on r.lead_id = p.id and r.status = 'PENDING'`;
 }

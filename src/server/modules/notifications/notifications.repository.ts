@@ -192,3 +192,24 @@ export async function notifyLeadReassignedAway(
         values (${input.agentId}, 'lead.reassigned', null, ${input.title}, ${input.body})`,
   );
 }
+
+/**
+ * The agents' bell: their leads still being worked (ASSIGNED, CONTACTED, IN_PROGRESS) whose phone
+ * was just put on the do-not-call list, one notice per lead with the lead to open.
+ */
+export async function notifyLeadsOnDnc(tx: Db, phones: string[]): Promise<number> {
+  if (phones.length === 0) return 0;
+  const rows = await queryRows<{ id: number }>(
+    tx,
+    sql`insert into notifications (user_id, kind, lead_id, title, body)
+      select l.agent_id, 'lead.dnc', l.id, 'A lead is on the do-not-call list now',
+        ${NAME} || ' was added to the do-not-call list: do not call or message them. '
+          || 'Follow-up messages to them have stopped.'
+        from leads l
+       where l.phone in (select json_array_elements_text(${JSON.stringify(phones)}::json))
+         and l.agent_id is not null
+         and l.status in ('ASSIGNED', 'CONTACTED', 'IN_PROGRESS')
+      returning id`,
+  );
+  return rows.length;
+}

@@ -17,6 +17,7 @@ export function useCallBlocker(lead: Lead): string | null {
   if (!services.data) return 'Checking…';
   if (!services.data.calls.available) return services.data.calls.reason;
   if (!lead.phone) return 'No phone number';
+  if (lead.onDnc) return 'On the do-not-call list';
   const window = callingWindow(lead.timeZone, lead.state);
   return window.callableNow ? null : window.label;
 }

@@ -125,6 +125,11 @@ const baseColumns = (
             Return pending
           </Badge>
         )}
+        {lead.onDnc && (
+          <Badge variant="destructive" data-testid="lead-on-dnc" title="Do not call or message">
+            Do not call
+          </Badge>
+        )}
       </span>
     ),
     nowrap: true,
