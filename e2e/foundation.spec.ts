@@ -230,6 +230,7 @@ test.describe('route guards', () => {
       'Do Not Call',
       /^Returns/, // with the pending count when returns wait
       'Deliveries',
+      'Settings',
     ]);
   });
 

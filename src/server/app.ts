@@ -43,6 +43,7 @@ import { startLiveEvents } from './modules/notifications/live-events';
 import { liveEventsRoutes } from './modules/notifications/live-events.routes';
 import { notificationsRoutes } from './modules/notifications/notifications.routes';
 import { packagesRoutes } from './modules/packages/packages.routes';
+import { legalRoutes } from './modules/legal/legal.routes';
 import { agentPauseRoutes } from './modules/pause/pause.routes';
 import { preferencesRoutes } from './modules/preferences/preferences.routes';
 import { profileRoutes } from './modules/profile/profile.routes';
@@ -190,6 +191,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(deliveryAdminRoutes, { delivery: leadPorts.delivery });
   await app.register(sourcesRoutes);
   await app.register(dncRoutes);
+  await app.register(legalRoutes);
   await app.register(intakeRoutes, { events });
   await app.register(notificationsRoutes);
   await app.register(liveEventsRoutes, { live });

@@ -31,6 +31,7 @@ import { healthRoutes } from './routes/health';
 import { importsRoutes } from './routes/imports';
 import { intakeRoutes } from './routes/intake';
 import { leadsRoutes } from './routes/leads';
+import { legalRoutes } from './routes/legal';
 import { licencesRoutes } from './routes/licences';
 import { notificationsRoutes } from './routes/notifications';
 import { packagesRoutes } from './routes/packages';
@@ -81,6 +82,7 @@ export const ROUTES: RouteCase[] = [
   ...assignmentRoutes,
   ...importsRoutes,
   ...preferencesRoutes,
+  ...legalRoutes,
   ...pauseRoutes,
   ...licencesRoutes,
   ...returnsRoutes,

@@ -151,6 +151,15 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_idx').on(t.userId)],
 );
 
+/** The footer's legal pages (docs/domain.md, Legal pages): the text an admin wrote for each. */
+export const legalPages = pgTable('legal_pages', {
+  /** 'privacy' or 'terms' */
+  page: text('page').primaryKey(),
+  body: text('body').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
+});
+
 /** An agency (docs/domain.md, Agencies): an owner, its downline, the leads they share. */
 export const agencies = pgTable('agencies', {
   id: integer('id').primaryKey().generatedAlwaysAsIdentity(),

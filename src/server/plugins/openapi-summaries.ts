@@ -40,6 +40,8 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
   'GET /api/admin/leads/unfit-reasons': 'Why NEW leads fit no agent, counted',
   'GET /api/admin/agents': 'Every agent, with subscription and quota',
   'PUT /api/admin/agents/{id}/licenses': "Set an agent's licensed states",
+  'GET /api/legal/{page}': 'A legal page (privacy or terms)',
+  'PUT /api/admin/legal/{page}': 'Write a legal page',
   'GET /api/agent/pause': "The agent's pause",
   'PUT /api/agent/pause': 'Pause receiving leads',
   'DELETE /api/agent/pause': 'Resume receiving leads',

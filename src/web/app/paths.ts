@@ -10,6 +10,9 @@ export const paths = {
   /** "Forgot password?" and the emailed link's page (docs/domain.md, Accounts) */
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
+  /** the footer's legal pages, as an admin wrote them (docs/domain.md, Legal pages) */
+  privacy: '/privacy',
+  terms: '/terms',
   /** the signed-in user's account: Change password (agents and admins) */
   account: '/account',
   agent: {
@@ -35,6 +38,8 @@ export const paths = {
     /** The returns queue (docs/domain.md, Returns and credits). */
     returns: '/admin/returns',
     deliveries: '/admin/deliveries',
+    /** the platform's settings an admin edits: the legal pages (docs/domain.md, Legal pages) */
+    settings: '/admin/settings',
   },
 } as const;
 

@@ -56,6 +56,13 @@ const AdminDeliveriesPage = lazyNamed(
   'AdminDeliveriesPage',
 );
 
+const AdminSettingsPage = lazyNamed(
+  () => import('./pages/admin-settings-page'),
+  'AdminSettingsPage',
+);
+
+const LegalPage = lazyNamed(() => import('./pages/legal-page'), 'LegalPage');
+
 const AccountPage = lazyNamed(() => import('./pages/account-page'), 'AccountPage');
 
 /** role: the one who may open it; none: any signed-in user */
@@ -76,6 +83,7 @@ const protectedRoutes: { path: string; role?: UserRole; page: ComponentType }[] 
   { path: paths.admin.sources, role: 'ADMIN', page: AdminSourcesPage },
   { path: paths.admin.dnc, role: 'ADMIN', page: AdminDncPage },
   { path: paths.admin.returns, role: 'ADMIN', page: AdminReturnsPage },
+  { path: paths.admin.settings, role: 'ADMIN', page: AdminSettingsPage },
 ];
 
 /** A new screen starts at the top, unless the URL points at an anchor. */
@@ -97,6 +105,12 @@ export function AppRouter() {
         <Route path={paths.register} component={RegisterPage} />
         <Route path={paths.forgotPassword} component={ForgotPasswordPage} />
         <Route path={paths.resetPassword} component={ResetPasswordPage} />
+        <Route path={paths.privacy}>
+          <LegalPage page="privacy" />
+        </Route>
+        <Route path={paths.terms}>
+          <LegalPage page="terms" />
+        </Route>
         {protectedRoutes.map(({ path, role, page: Page }) => (
           <Route key={path} path={path}>
             <ProtectedRoute role={role}>

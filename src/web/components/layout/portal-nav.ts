@@ -10,6 +10,7 @@ import {
   PhoneCall,
   PhoneOff,
   Send,
+  Settings,
   SlidersHorizontal,
   Undo2,
   Users,
@@ -37,6 +38,7 @@ const adminNav: PortalNavItem[] = [
   { title: 'Do Not Call', href: paths.admin.dnc, icon: PhoneOff },
   { title: 'Returns', href: paths.admin.returns, icon: Undo2 },
   { title: 'Deliveries', href: paths.admin.deliveries, icon: Send },
+  { title: 'Settings', href: paths.admin.settings, icon: Settings },
 ];
 
 /** The menu of a role's portal; any role other than ADMIN is an agent. */

@@ -22,8 +22,8 @@ const columns: { title: string; links: FooterLink[] }[] = [
   {
     title: 'Legal',
     links: [
-      { label: 'Privacy Policy', href: '#' },
-      { label: 'Terms of Service', href: '#' },
+      { label: 'Privacy Policy', href: paths.privacy, internal: true },
+      { label: 'Terms of Service', href: paths.terms, internal: true },
     ],
   },
 ];
