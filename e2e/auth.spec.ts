@@ -2,7 +2,8 @@
  * Accounts in the browser (docs/domain.md, Accounts): "Forgot password?" through a real SMTP
  * receiver to a new login; REGISTRATION=approval: the register screen says an admin approves,
  * a new agent sees only "Waiting for approval" until an admin approves them on the agents screen;
- * the admin's Reset link; Change password on the Account page. The shared e2e server has no SMTP
+ * the admin's Reset link; Change password on the Account page; the new-lead email's link, opened
+ * signed out, logs in on the way and opens the lead's drawer. The shared e2e server has no SMTP
  * and opens registration to all, so this spec starts its own (E2E_PORT + 31). Screenshots of each
  * screen at 1280 and 375 px go to .tmp/screenshots/, each checked by axe.
  */
@@ -10,6 +11,7 @@ import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, request, test } from '@playwright/test';
 import { SmtpReceiver } from '../test/support/smtp-receiver';
+import { seedLeadsForAgent, uniqueTag } from './agent-fixtures';
 import { OwnServer } from './own-server';
 import { E2E_ADMIN, loginThroughUi, uniqueEmail } from './support';
 
@@ -173,4 +175,55 @@ test('an admin hands over a reset link, and changes their own password on the Ac
   await expect(
     page.getByTestId('toast-viewport').getByText('Your other sessions were signed out'),
   ).toBeVisible();
+});
+
+test("the new-lead email's link opens the lead's drawer for its agent", async ({ page }) => {
+  const tag = uniqueTag('mail');
+  const email = uniqueEmail('mailed');
+  const admin = await request.newContext({ baseURL: BASE });
+  expect((await admin.post('/api/auth/login', { data: E2E_ADMIN })).status()).toBe(200);
+  const registered = await admin.post('/api/auth/register', {
+    data: { name: 'Mae Mailed', email, password: PASSWORD },
+  });
+  expect(registered.status(), await registered.text()).toBe(201);
+  const agentId = (await registered.json()).user.id as number;
+  expect(
+    (
+      await admin.post(`/api/admin/agents/${agentId}/approval`, { data: { approve: true } })
+    ).status(),
+  ).toBe(200);
+  const ids = await seedLeadsForAgent(admin, agentId, tag, [
+    {
+      firstName: 'Ellis',
+      lastName: `Inbox${tag}`,
+      phone: '+16145550142',
+      email: `${tag}@e2e.test`,
+      city: 'Columbus',
+      state: 'OH',
+      age: 67,
+    },
+  ]);
+  const leadId = ids.get(`${tag}@e2e.test`);
+
+  // the email the agent received for the lead, and its "Open the lead" link
+  await expect
+    .poll(() => smtp.inbox.some((m) => m.to.includes(email) && m.mail.text?.includes(tag)), {
+      timeout: 30_000,
+    })
+    .toBe(true);
+  const mail = smtp.inbox.find((m) => m.to.includes(email) && m.mail.text?.includes(tag));
+  const link = mail?.mail.text?.match(/http\S+\/dashboard\/leads\?lead=\d+/)?.[0] ?? '';
+  expect(link).toBe(`${BASE}/dashboard/leads?lead=${leadId}`);
+
+  // opened by the agent, signed in or signing in on the way
+  await page.goto(link);
+  await expect(page).toHaveURL(/\/login/);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Log In' }).click();
+  const drawer = page.getByTestId('update-status-drawer');
+  await expect(drawer.getByRole('heading', { name: 'Update Lead Status' })).toBeVisible();
+  await expect(drawer).toContainText(`Ellis Inbox${tag}`);
+  await shoot(page, 'auth-email-link-drawer');
+  await admin.dispose();
 });

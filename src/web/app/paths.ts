@@ -53,3 +53,25 @@ export const landingAnchors = {
 export function homeFor(role: string): string {
   return role === 'ADMIN' ? paths.admin.dashboard : paths.agent.dashboard;
 }
+
+/**
+ * Where the route guard sends a visitor who is not signed in: /login, remembering a deep link
+ * (a lead's link from an email, a filtered list) as `next` so that the login goes on to it; a
+ * portal's home page needs no reminder.
+ */
+export function loginFor(blocked: string): string {
+  const homes: string[] = [paths.agent.dashboard, paths.admin.dashboard, paths.landing];
+  return homes.includes(blocked)
+    ? paths.login
+    : `${paths.login}?next=${encodeURIComponent(blocked)}`;
+}
+
+/**
+ * Where a login goes: the remembered `next` when it is a path of this site (never another host:
+ * "//evil.example" and "/\\evil" are refused), else the user's home. The route guard still
+ * sends a user away from a screen of the other role.
+ */
+export function afterLogin(role: string, next: string | null): string {
+  if (next?.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\')) return next;
+  return homeFor(role);
+}

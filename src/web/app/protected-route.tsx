@@ -5,7 +5,7 @@ import { WaitingForApproval } from '@web/features/auth/components/waiting-for-ap
 import { type ReactNode, Suspense } from 'react';
 import { Redirect } from 'wouter';
 import { lazyNamed } from './lazy-named';
-import { homeFor, paths } from './paths';
+import { homeFor, loginFor } from './paths';
 
 // The portal frame (sidebar, sheet, tooltips) loads only once someone opens a protected screen.
 const PortalLayout = lazyNamed(
@@ -26,7 +26,10 @@ export function hasRole(userRole: string, required: UserRole): boolean {
 export function ProtectedRoute({ role, children }: { role?: UserRole; children: ReactNode }) {
   const { data: user, isPending } = useCurrentUser();
   if (isPending) return <PageSpinner fullScreen />;
-  if (!user) return <Redirect to={paths.login} replace />;
+  if (!user)
+    return (
+      <Redirect to={loginFor(`${window.location.pathname}${window.location.search}`)} replace />
+    );
   if (role && !hasRole(user.role, role)) return <Redirect to={homeFor(user.role)} replace />;
   if (user.role !== 'ADMIN' && user.approval !== 'APPROVED') {
     return <WaitingForApproval user={user} />;
