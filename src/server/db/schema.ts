@@ -583,9 +583,6 @@ export const deliverySettings = pgTable('delivery_settings', {
   webhookSecretRotatedAt: timestamp('webhook_secret_rotated_at', { withTimezone: true }),
   /** a test event is on its way (one at a time per agent); a stale one lapses after the time limit */
   webhookTestStartedAt: timestamp('webhook_test_started_at', { withTimezone: true }),
-  /** the test events sent in the minute that started at webhookTestsWindowAt */
-  webhookTestsWindowAt: timestamp('webhook_tests_window_at', { withTimezone: true }),
-  webhookTestsInWindow: integer('webhook_tests_in_window').notNull().default(0),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

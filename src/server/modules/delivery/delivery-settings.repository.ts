@@ -89,44 +89,21 @@ export async function rotateSecret(db: Db, userId: number, secret: string): Prom
   );
 }
 
-/** Why a test event may not go now: one is on its way, or the minute's are spent. */
-export type TestRefusal = { busy: true } | { busy: false; retryAfterSeconds: number };
-
 /**
  * Takes the agent's turn for a test event, in the database so that every process sees it: none
- * other on its way (one left by a process that died lapses after `leaseSeconds`), and fewer than
- * `perMinute` begun in the current minute. Answers null when taken, else why not.
+ * other on its way (one left by a process that died lapses after `leaseSeconds`). False when one
+ * is on its way.
  */
-export async function takeTestTurn(
-  db: Db,
-  userId: number,
-  opts: { perMinute: number; leaseSeconds: number },
-): Promise<TestRefusal | null> {
-  const [row] = await queryRows<{ taken: boolean; busy: boolean; retryAfterSeconds: number }>(
+export async function takeTestTurn(db: Db, userId: number, leaseSeconds: number): Promise<boolean> {
+  const rows = await queryRows<{ userId: number }>(
     db,
-    sql`with current as (
-      select user_id,
-        webhook_test_started_at > now() - make_interval(secs => ${opts.leaseSeconds}) as busy,
-        webhook_tests_window_at > now() - interval '1 minute' as in_window,
-        webhook_tests_in_window as tests,
-        webhook_tests_window_at as window_at
-      from delivery_settings where user_id = ${userId} for update
-    ), taken as (
-      update delivery_settings ds set webhook_test_started_at = now(),
-        webhook_tests_window_at = case when c.in_window then c.window_at else now() end,
-        webhook_tests_in_window = case when c.in_window then c.tests + 1 else 1 end
-      from current c
-      where ds.user_id = c.user_id and not coalesce(c.busy, false)
-        and not (coalesce(c.in_window, false) and c.tests >= ${opts.perMinute})
-      returning ds.user_id
-    )
-    select exists (select 1 from taken) as taken, coalesce(c.busy, false) as busy,
-      greatest(1, ceil(extract(epoch from c.window_at + interval '1 minute' - now())))::int
-        as "retryAfterSeconds"
-    from current c`,
+    sql`update delivery_settings set webhook_test_started_at = now()
+         where user_id = ${userId}
+           and (webhook_test_started_at is null
+                or webhook_test_started_at <= now() - make_interval(secs => ${leaseSeconds}))
+         returning user_id as "userId"`,
   );
-  if (!row || row.taken) return null;
-  return row.busy ? { busy: true } : { busy: false, retryAfterSeconds: row.retryAfterSeconds };
+  return rows.length > 0;
 }
 
 /** The test event has its answer: the agent's next one may go. */

@@ -8,6 +8,7 @@ import type {
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
 import { AppError, badField } from '../../lib/app-error';
+import { takeHit } from '../rate-limits/rate-limits.service';
 import type { DeliveryRuntime } from './delivery-runtime';
 import {
   endTestTurn,
@@ -132,19 +133,18 @@ export async function testWebhook(
     throw new AppError('FORBIDDEN', 'Your package does not include the CRM integration');
   if (row.subscriptionStatus !== 'ACTIVE')
     throw new AppError('FORBIDDEN', 'Test events need an active subscription');
-  const refusal = await takeTestTurn(db, userId, {
-    perMinute: config.WEBHOOK_TESTS_PER_MINUTE,
-    leaseSeconds: Math.ceil(runtime.webhookTimeoutMs / 1000) + 5,
-  });
-  if (refusal?.busy)
+  const taken = await takeTestTurn(db, userId, Math.ceil(runtime.webhookTimeoutMs / 1000) + 5);
+  if (!taken)
     throw new AppError('CONFLICT', 'A test event is already on its way: wait for its answer');
-  if (refusal)
-    throw new AppError(
-      'TOO_MANY_REQUESTS',
-      `At most ${config.WEBHOOK_TESTS_PER_MINUTE} test events a minute: try again in ${refusal.retryAfterSeconds} s`,
-      { 'retry-after': String(refusal.retryAfterSeconds) },
-    );
   try {
+    // the minute's tests, in the counters every process shares (a refused one is not counted
+    // as on its way: the turn is given back below)
+    await takeHit(
+      db,
+      `webhook-test:${userId}`,
+      { limit: config.WEBHOOK_TESTS_PER_MINUTE, windowSeconds: 60 },
+      `At most ${config.WEBHOOK_TESTS_PER_MINUTE} test events a minute: try again in a moment`,
+    );
     const release = connections.tryTake();
     if (!release)
       throw new AppError(
