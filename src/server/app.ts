@@ -10,6 +10,10 @@ import { createLeadPorts } from './events/handlers';
 import { startLeadSearchIndexer } from './jobs/lead-search-indexer';
 import { createPgBossQueue, type JobQueueOptions } from './jobs/pg-boss-queue';
 import { settleAbandonedImportsAtStart } from './jobs/settle-abandoned-imports';
+import { adminAgenciesRoutes } from './modules/agencies/agencies-admin.routes';
+import { agencyRoutes } from './modules/agencies/agency.routes';
+import { agencyInviteRoutes } from './modules/agencies/agency-invites.routes';
+import { NO_SEATS } from './modules/agencies/agency-seats';
 import { adminAgentsRoutes } from './modules/agents/agents-admin.routes';
 import { analyticsRoutes } from './modules/analytics/analytics.routes';
 import { assignAfterImport } from './modules/assignment/assign-after-import';
@@ -184,6 +188,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(agentSubscriptionRoutes, { billing });
   await app.register(billingAgentRoutes, { billing });
   await app.register(stripeWebhookRoutes, { billing });
+  // agencies and their downlines (docs/domain.md, Agencies); the packages an agency pays are
+  // billed through the seats port
+  const seats = NO_SEATS;
+  await app.register(agencyRoutes, { events, seats });
+  await app.register(agencyInviteRoutes);
+  await app.register(adminAgenciesRoutes, { seats });
   await app.register(preferencesRoutes);
   await app.register(analyticsRoutes);
   await app.register(deliveryAgentRoutes, { delivery: leadPorts.delivery });
