@@ -16,6 +16,7 @@ import {
 } from '../../src/server/db/schema';
 import { adminResetLink } from '../../src/server/modules/auth/passwords.service';
 import { insertLeads, insertPackage } from './agent-fixtures';
+import { agenciesRoutes } from './routes/agencies';
 import { agentsRoutes } from './routes/agents';
 import { analyticsRoutes } from './routes/analytics';
 import { apiReferenceRoutes } from './routes/api-reference';
@@ -93,6 +94,7 @@ export const ROUTES: RouteCase[] = [
   ...profileRoutes,
   ...callsRoutes,
   ...followUpsRoutes,
+  ...agenciesRoutes,
 ];
 
 /** Signs in an admin and two agents, and creates what the table's requests name. */
@@ -230,6 +232,9 @@ export const CHECKED_TABLES = [
   'calls',
   'lead_returns',
   'lead_refusals',
+  'agencies',
+  'agency_members',
+  'agency_invites',
 ] as const;
 export type CheckedTable = (typeof CHECKED_TABLES)[number];
 
