@@ -173,15 +173,15 @@ export async function removeMember(
 /**
  * The OWNER changes a member's role or manager. Making another member OWNER hands the agency
  * over: the old owner becomes a MANAGER. A manager named must be a MANAGER or the OWNER of the
- * agency; a MANAGER made an AGENT hands their team back to the owner.
+ * agency; a MANAGER made an AGENT hands their team back to the owner. Answers the agency's id.
  */
 export async function changeMember(
   db: Db,
   userId: number,
   memberId: number,
   body: UpdateMemberBody,
-): Promise<void> {
-  await db.transaction(async (tx) => {
+): Promise<number> {
+  return db.transaction(async (tx) => {
     const me = await findMembership(tx, userId);
     if (!me) throw new AppError('NOT_FOUND', NOT_A_MEMBER);
     ownerOnly(me, "change members' roles");
@@ -201,7 +201,7 @@ export async function changeMember(
         await updateMember(tx, me.userId, { role: 'MANAGER', managerId: null });
         await updateMember(tx, member.userId, { role: 'OWNER', managerId: null });
       }
-      return;
+      return me.agencyId;
     }
     if (member.role === 'OWNER' && body.role !== undefined) {
       throw conflict('Hand the agency over first: make another member its owner');
@@ -215,6 +215,7 @@ export async function changeMember(
         ? { managerId: body.managerId }
         : {}),
     });
+    return me.agencyId;
   });
 }
 

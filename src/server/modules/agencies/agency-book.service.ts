@@ -50,6 +50,22 @@ export async function agencyMember(
   return row;
 }
 
+/**
+ * One member's row as the owner sees it (after the owner changed it: a hand-over leaves the
+ * caller a manager who may no longer see the new owner).
+ */
+export async function agencyMemberAsOwner(
+  db: Db,
+  timeZone: string,
+  agencyId: number,
+  memberId: number,
+): Promise<AgencyMember> {
+  const owner = { userId: 0, agencyId, role: 'OWNER' as const, managerId: null };
+  const [row] = await listMembers(db, owner, businessDate(timeZone), memberId);
+  if (!row) throw notFound('Member');
+  return row;
+}
+
 /** A page of the agency's book in the caller's scope; a member out of scope is a 404. */
 export async function agencyBook(
   db: Db,

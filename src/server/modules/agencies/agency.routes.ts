@@ -27,8 +27,8 @@ import {
 } from './agencies.service';
 import {
   agencyBook,
+  agencyMemberAsOwner,
   agencyMembers,
-  agencyMember as findMember,
   reassignAgencyLead,
 } from './agency-book.service';
 import { endMemberPackage, payMemberPackage } from './agency-payments.service';
@@ -88,9 +88,9 @@ export const agencyRoutes: FastifyPluginAsyncZod<{
       schema: { params: memberParams, body: updateMemberBody, response: { 200: agencyMember } },
     },
     async (request) => {
-      const me = currentUser(request).id;
-      await changeMember(app.db, me, request.params.userId, request.body);
-      return findMember(app.db, tz, me, request.params.userId);
+      const { userId } = request.params;
+      const agencyId = await changeMember(app.db, currentUser(request).id, userId, request.body);
+      return agencyMemberAsOwner(app.db, tz, agencyId, userId);
     },
   );
 
