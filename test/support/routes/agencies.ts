@@ -1,7 +1,3 @@
-import { eq } from 'drizzle-orm';
-import { agencyMembers, leads } from '../../../src/server/db/schema';
-import { insertLeads } from '../agent-fixtures';
-import { registerAgent } from '../test-app';
 import { ADMIN_ONLY, type Caller, type Fixtures, type RouteCase } from './route-case';
 
 /**
@@ -9,43 +5,10 @@ import { ADMIN_ONLY, type Caller, type Fixtures, type RouteCase } from './route-
  * none, so every request naming A's agency, members, leads or invites is a 404 for B.
  */
 
-/** Agent A's agency (created when A has none). */
-async function agencyOfA(fx: Fixtures): Promise<number> {
-  const res = await fx.agent.client.get('/api/agency');
-  if (res.statusCode === 200) return res.json().agency.id;
-  const created = await fx.agent.client.post('/api/agency', { name: 'Matrix agency' });
-  if (created.statusCode !== 201) throw new Error(`agency: ${created.body}`);
-  return created.json().agency.id;
-}
-
-/** A fresh member of A's agency, subscribed to the fixture package: their id. */
-async function memberOfA(fx: Fixtures): Promise<number> {
-  const agencyId = await agencyOfA(fx);
-  const member = await registerAgent(fx.ctx.app, 'Matrix member');
-  await fx.ctx.database.db
-    .insert(agencyMembers)
-    .values({ userId: member.id, agencyId, role: 'AGENT', managerId: null });
-  await fx.ensureSubscription(member.id);
-  return member.id;
-}
-
-/** Agent B in no agency (a membership another row gave them is dropped). */
-async function bWithoutAgency(fx: Fixtures, caller: Caller): Promise<void> {
-  if (caller !== 'otherAgent') return;
-  await fx.ctx.database.db.delete(agencyMembers).where(eq(agencyMembers.userId, fx.otherAgent.id));
-}
-
-/** Prepares: A owns an agency with a member, B is in none. */
+/** Prepares: A owns an agency with a fresh member (their id); B is in none. */
 async function ready(fx: Fixtures, caller: Caller): Promise<number> {
-  await bWithoutAgency(fx, caller);
-  return memberOfA(fx);
-}
-
-async function inviteOfA(fx: Fixtures): Promise<{ id: number; code: string }> {
-  await agencyOfA(fx);
-  const res = await fx.agent.client.post('/api/agency/invites', { role: 'AGENT' });
-  if (res.statusCode !== 201) throw new Error(`invite: ${res.body}`);
-  return res.json();
+  if (caller === 'otherAgent') await fx.withoutAgency(fx.otherAgent.id);
+  return fx.agencyMember();
 }
 
 /** An agent in the agency: 200 (A, the owner); B, in none: 404. */
@@ -144,11 +107,8 @@ export const agenciesRoutes: RouteCase[] = [
     path: '/api/agency/members/:userId/subscription',
     expect: MEMBERS(200),
     request: async (fx, caller) => {
-      const member = await ready(fx, caller);
-      const paid = await fx.agent.client.put(`/api/agency/members/${member}/subscription`, {
-        packageId: fx.packageId,
-      });
-      if (paid.statusCode !== 200) throw new Error(`pay: ${paid.body}`);
+      if (caller === 'otherAgent') await fx.withoutAgency(fx.otherAgent.id);
+      const member = await fx.agencyPaidMember();
       return { url: `/api/agency/members/${member}/subscription` };
     },
   },
@@ -168,13 +128,9 @@ export const agenciesRoutes: RouteCase[] = [
     expect: MEMBERS(200),
     request: async (fx, caller) => {
       const from = await ready(fx, caller);
-      const to = await memberOfA(fx);
-      const agencyId = await agencyOfA(fx);
-      const [lead] = await insertLeads(fx.ctx.database.db, [
-        { agentId: from, assignedOn: '2020-01-01' },
-      ]);
-      await fx.ctx.database.db.update(leads).set({ agencyId }).where(eq(leads.id, lead.id));
-      return { url: `/api/agency/leads/${lead.id}/reassign`, body: { userId: to } };
+      const to = await fx.agencyMember();
+      const leadId = await fx.agencyLead(from);
+      return { url: `/api/agency/leads/${leadId}/reassign`, body: { userId: to } };
     },
     invalid: () => ({ url: '/api/agency/leads/1/reassign', body: { userId: -1 } }),
   },
@@ -202,8 +158,8 @@ export const agenciesRoutes: RouteCase[] = [
     path: '/api/agency/invites/:id',
     expect: MEMBERS(204),
     request: async (fx, caller) => {
-      await bWithoutAgency(fx, caller);
-      return { url: `/api/agency/invites/${(await inviteOfA(fx)).id}` };
+      if (caller === 'otherAgent') await fx.withoutAgency(fx.otherAgent.id);
+      return { url: `/api/agency/invites/${(await fx.agencyInvite()).id}` };
     },
     invalid: () => ({ url: '/api/agency/invites/0' }),
   },
@@ -213,7 +169,7 @@ export const agenciesRoutes: RouteCase[] = [
     // public: the join page asks before the visitor signs in
     expect: { anonymous: 200, agent: 200, otherAgent: 200, admin: 200 },
     request: async (fx) => ({
-      url: `/api/agency/invites/lookup?code=${encodeURIComponent((await inviteOfA(fx)).code)}`,
+      url: `/api/agency/invites/lookup?code=${encodeURIComponent((await fx.agencyInvite()).code)}`,
     }),
     invalid: () => ({ url: '/api/agency/invites/lookup?code=' }),
   },
@@ -223,8 +179,8 @@ export const agenciesRoutes: RouteCase[] = [
     // A is a member already: 409; B joins
     expect: { anonymous: 401, agent: 409, otherAgent: 200, admin: 403 },
     request: async (fx, caller) => {
-      await bWithoutAgency(fx, caller);
-      return { url: '/api/agency/join', body: { code: (await inviteOfA(fx)).code } };
+      if (caller === 'otherAgent') await fx.withoutAgency(fx.otherAgent.id);
+      return { url: '/api/agency/join', body: { code: (await fx.agencyInvite()).code } };
     },
     invalid: () => ({ url: '/api/agency/join', body: { code: '' } }),
   },
@@ -239,7 +195,7 @@ export const agenciesRoutes: RouteCase[] = [
     path: '/api/admin/agencies/:id',
     expect: ADMIN_ONLY(200),
     request: async (fx) => ({
-      url: `/api/admin/agencies/${await agencyOfA(fx)}`,
+      url: `/api/admin/agencies/${await fx.agencyOfAgent()}`,
       body: { status: 'ACTIVE' },
     }),
     invalid: () => ({ url: '/api/admin/agencies/1', body: { status: 'CLOSED' } }),
