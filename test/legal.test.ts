@@ -54,8 +54,6 @@ describe('the legal pages', () => {
     expect(tooLong.json().message).toContain('at most 100000 characters');
 
     // nothing of the refused writes reached the page
-    expect((await new Client(ctx.app).get('/api/legal/terms')).json().body).toBe(
-      'Original terms.',
-    );
+    expect((await new Client(ctx.app).get('/api/legal/terms')).json().body).toBe('Original terms.');
   });
 });

@@ -560,6 +560,12 @@ async function offlineRequest(
     sourceKey: async () => ({ sourceId: 1, keyId: 1 }),
     dncNumber: async () => '+13055550100',
     pendingReturn: async () => 1,
+    agencyOfAgent: async () => 1,
+    agencyMember: async () => 1,
+    agencyPaidMember: async () => 1,
+    agencyInvite: async () => ({ id: 1, code: 'made-up-code' }),
+    agencyLead: async () => 1,
+    withoutAgency: async () => {},
   };
   const spec = await route.request(offline, caller);
   return spec;

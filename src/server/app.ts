@@ -10,6 +10,10 @@ import { createLeadPorts } from './events/handlers';
 import { startLeadSearchIndexer } from './jobs/lead-search-indexer';
 import { createPgBossQueue, type JobQueueOptions } from './jobs/pg-boss-queue';
 import { settleAbandonedImportsAtStart } from './jobs/settle-abandoned-imports';
+import { adminAgenciesRoutes } from './modules/agencies/agencies-admin.routes';
+import { agencyRoutes } from './modules/agencies/agency.routes';
+import { agencyInviteRoutes } from './modules/agencies/agency-invites.routes';
+import { NO_SEATS } from './modules/agencies/agency-seats';
 import { adminAgentsRoutes } from './modules/agents/agents-admin.routes';
 import { analyticsRoutes } from './modules/analytics/analytics.routes';
 import { assignAfterImport } from './modules/assignment/assign-after-import';
@@ -38,12 +42,12 @@ import { intakeRoutes } from './modules/intake/intake.routes';
 import { adminLeadsRoutes } from './modules/leads/leads-admin.routes';
 import { agentLeadsRoutes } from './modules/leads/leads-agent.routes';
 import { leadsExportRoutes } from './modules/leads/leads-export.routes';
+import { legalRoutes } from './modules/legal/legal.routes';
 import { licencesRoutes } from './modules/licences/licences.routes';
 import { startLiveEvents } from './modules/notifications/live-events';
 import { liveEventsRoutes } from './modules/notifications/live-events.routes';
 import { notificationsRoutes } from './modules/notifications/notifications.routes';
 import { packagesRoutes } from './modules/packages/packages.routes';
-import { legalRoutes } from './modules/legal/legal.routes';
 import { agentPauseRoutes } from './modules/pause/pause.routes';
 import { preferencesRoutes } from './modules/preferences/preferences.routes';
 import { profileRoutes } from './modules/profile/profile.routes';
@@ -185,6 +189,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(agentSubscriptionRoutes, { billing });
   await app.register(billingAgentRoutes, { billing });
   await app.register(stripeWebhookRoutes, { billing });
+  // agencies and their downlines (docs/domain.md, Agencies); the packages an agency pays are
+  // billed through the seats port
+  const seats = NO_SEATS;
+  await app.register(agencyRoutes, { events, seats });
+  await app.register(agencyInviteRoutes);
+  await app.register(adminAgenciesRoutes, { seats });
   await app.register(preferencesRoutes);
   await app.register(analyticsRoutes);
   await app.register(deliveryAgentRoutes, { delivery: leadPorts.delivery });

@@ -33,8 +33,11 @@ export type ReassignableStatus = (typeof REASSIGNABLE_STATUSES)[number];
 export const SUBSCRIPTION_STATUSES = ['ACTIVE', 'PAST_DUE', 'CANCELED', 'INACTIVE'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
-/** Who set a subscription's status: the agent, an admin, or (later) the payment provider. */
-export const SUBSCRIPTION_ACTORS = ['AGENT', 'ADMIN', 'BILLING'] as const;
+/**
+ * Who set a subscription's status: the agent, an admin, the payment provider, or the agency that
+ * pays the member's package (its suspension, its payments, the end of its paying).
+ */
+export const SUBSCRIPTION_ACTORS = ['AGENT', 'ADMIN', 'BILLING', 'AGENCY'] as const;
 export type SubscriptionActor = (typeof SUBSCRIPTION_ACTORS)[number];
 
 export const USER_ROLES = ['ADMIN', 'AGENT'] as const;

@@ -15,7 +15,9 @@ import {
   subscriptions,
 } from '../../src/server/db/schema';
 import { adminResetLink } from '../../src/server/modules/auth/passwords.service';
+import { agencyFixtures } from './agency-fixtures';
 import { insertLeads, insertPackage } from './agent-fixtures';
+import { agenciesRoutes } from './routes/agencies';
 import { agentsRoutes } from './routes/agents';
 import { analyticsRoutes } from './routes/analytics';
 import { apiReferenceRoutes } from './routes/api-reference';
@@ -95,6 +97,7 @@ export const ROUTES: RouteCase[] = [
   ...profileRoutes,
   ...callsRoutes,
   ...followUpsRoutes,
+  ...agenciesRoutes,
 ];
 
 /** Signs in an admin and two agents, and creates what the table's requests name. */
@@ -104,7 +107,17 @@ export async function createFixtures(ctx: TestContext): Promise<Fixtures> {
   const agentA = await registerAgent(ctx.app, 'Agent A');
   const agentB = await registerAgent(ctx.app, 'Agent B');
   const pkg = await insertPackage(db, { category: 'MEDICARE', leadsPerDay: 50 });
+  const ensureSubscription = async (userId: number) => {
+    await db
+      .insert(subscriptions)
+      .values({ userId, packageId: pkg.id, status: 'ACTIVE' })
+      .onConflictDoUpdate({
+        target: subscriptions.userId,
+        set: { packageId: pkg.id, status: 'ACTIVE' },
+      });
+  };
   const fx: Fixtures = {
+    ...agencyFixtures(ctx, agentA.client, ensureSubscription),
     ctx,
     admin,
     agent: agentA,
@@ -119,15 +132,7 @@ export async function createFixtures(ctx: TestContext): Promise<Fixtures> {
       const [lead] = await insertLeads(db, [{ category: 'ACA', state: 'AK', city: 'Nome' }]);
       return lead.id;
     },
-    async ensureSubscription(userId) {
-      await db
-        .insert(subscriptions)
-        .values({ userId, packageId: pkg.id, status: 'ACTIVE' })
-        .onConflictDoUpdate({
-          target: subscriptions.userId,
-          set: { packageId: pkg.id, status: 'ACTIVE' },
-        });
-    },
+    ensureSubscription,
     async packageWithSlug(slug) {
       return (await insertPackage(db, slug ? { slug } : {})).id;
     },
@@ -232,6 +237,9 @@ export const CHECKED_TABLES = [
   'calls',
   'lead_returns',
   'lead_refusals',
+  'agencies',
+  'agency_members',
+  'agency_invites',
 ] as const;
 export type CheckedTable = (typeof CHECKED_TABLES)[number];
 

@@ -45,6 +45,13 @@ export interface Fixtures {
   source(): Promise<number>;
   /** a fresh source with one API key (stored by a made-up hash): both ids */
   sourceKey(): Promise<{ sourceId: number; keyId: number }>;
+  /** agencies (docs/domain.md, Agencies): agent A owns one; see test/support/agency-fixtures.ts */
+  agencyOfAgent(): Promise<number>;
+  agencyMember(): Promise<number>;
+  agencyPaidMember(): Promise<number>;
+  agencyInvite(): Promise<{ id: number; code: string }>;
+  agencyLead(memberId: number): Promise<number>;
+  withoutAgency(userId: number): Promise<void>;
   /** a fresh number put on the do-not-call list (docs/domain.md, Do-not-call list and consent), in E.164 */
   dncNumber(): Promise<string>;
 }

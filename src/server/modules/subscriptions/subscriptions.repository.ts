@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { SubscriptionSummary } from '../../../shared/contracts/agent';
 import type { SubscriptionActor, SubscriptionStatus } from '../../../shared/domain';
 import { type Db, queryRows } from '../../db/client';
@@ -37,6 +37,8 @@ export async function lockSubscription(
   statusSetBy: SubscriptionActor;
   /** the Stripe subscription that bills it, when billing is on (docs/domain.md, Billing) */
   stripeSubscriptionId: string | null;
+  /** the agency that pays it (docs/domain.md, Agencies); null: the agent pays */
+  paidByAgencyId: number | null;
 } | null> {
   const [row] = await tx
     .select({
@@ -44,6 +46,7 @@ export async function lockSubscription(
       status: subscriptions.status,
       statusSetBy: subscriptions.statusSetBy,
       stripeSubscriptionId: subscriptions.stripeSubscriptionId,
+      paidByAgencyId: subscriptions.paidByAgencyId,
     })
     .from(subscriptions)
     .where(eq(subscriptions.userId, userId))
@@ -135,4 +138,80 @@ export async function writeBillingFields(
         : {}),
     })
     .where(eq(subscriptions.userId, userId));
+}
+
+/**
+ * The agency pays the member's package (docs/domain.md, Agencies): created or set to it, with the
+ * status the agency's standing gives, recorded as set by AGENCY. A Stripe subscription of the
+ * member's own is no longer theirs to bill here (the agency's caller cancels it first).
+ */
+export async function writeAgencyPaidSubscription(
+  tx: Db,
+  userId: number,
+  packageId: number,
+  agencyId: number,
+  status: SubscriptionStatus,
+): Promise<void> {
+  await tx
+    .insert(subscriptions)
+    .values({ userId, packageId, status, statusSetBy: 'AGENCY', paidByAgencyId: agencyId })
+    .onConflictDoUpdate({
+      target: subscriptions.userId,
+      set: {
+        packageId,
+        status,
+        statusSetBy: 'AGENCY',
+        paidByAgencyId: agencyId,
+        stripeSubscriptionId: null,
+        stripePriceId: null,
+        updatedAt: sql`now()`,
+        startedAt: sql`case when ${subscriptions.packageId} <> excluded.package_id
+          or ${subscriptions.status} <> excluded.status then now() else ${subscriptions.startedAt} end`,
+      },
+    });
+}
+
+/**
+ * The agency stops paying the member's package: CANCELED, set by AGENCY, no longer paid by it.
+ * False when the agency did not pay it.
+ */
+export async function endAgencyPaidSubscription(
+  tx: Db,
+  userId: number,
+  agencyId: number,
+): Promise<boolean> {
+  const rows = await tx
+    .update(subscriptions)
+    .set({
+      status: 'CANCELED',
+      statusSetBy: 'AGENCY',
+      paidByAgencyId: null,
+      updatedAt: sql`now()`,
+      startedAt: sql`case when ${subscriptions.status} <> 'CANCELED' then now() else ${subscriptions.startedAt} end`,
+    })
+    .where(and(eq(subscriptions.userId, userId), eq(subscriptions.paidByAgencyId, agencyId)))
+    .returning({ id: subscriptions.id });
+  return rows.length > 0;
+}
+
+/**
+ * Sets the status of every subscription the agency pays, as set by AGENCY, but an admin's hold
+ * on one member (INACTIVE or CANCELED set by ADMIN), which only an admin lifts. The members whose
+ * status changed.
+ */
+export async function updateAgencyPaidStatus(
+  tx: Db,
+  agencyId: number,
+  status: SubscriptionStatus,
+): Promise<number[]> {
+  const rows = await queryRows<{ userId: number }>(
+    tx,
+    sql`update subscriptions set status = ${status}, status_set_by = 'AGENCY', updated_at = now(),
+               started_at = case when status <> ${status} then now() else started_at end
+         where paid_by_agency_id = ${agencyId}
+           and not (status_set_by = 'ADMIN' and status <> 'ACTIVE')
+           and (status <> ${status} or status_set_by <> 'AGENCY')
+         returning user_id as "userId"`,
+  );
+  return rows.map((r) => r.userId);
 }

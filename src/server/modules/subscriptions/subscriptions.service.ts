@@ -2,14 +2,17 @@ import type { AdminAgent } from '../../../shared/contracts/admin';
 import type { SubscriptionSummary } from '../../../shared/contracts/agent';
 import type { SubscriptionActor, SubscriptionStatus } from '../../../shared/domain';
 import type { Db } from '../../db/client';
-import { AppError, badRequest, notFound } from '../../lib/app-error';
+import { AppError, badRequest, conflict, notFound } from '../../lib/app-error';
 import { findAgent } from '../agents/agents.service';
 import { endLiveStreamsOf } from '../notifications/notifications.service';
 import { findPackageById } from '../packages/packages.service';
 import {
+  endAgencyPaidSubscription,
   findSubscription,
   lockSubscription,
+  updateAgencyPaidStatus,
   updateSubscriptionStatus,
+  writeAgencyPaidSubscription,
   writeSubscription,
 } from './subscriptions.repository';
 
@@ -45,9 +48,11 @@ export async function subscribe(
   const pkg = await findPackageById(db, packageId);
   if (!pkg) throw notFound('Package');
   if (!pkg.active) throw badRequest('This package is no longer available');
+  await refuseAgencyPaid(db, agentId);
   if (billing) return subscribeThroughBilling(db, agentId, packageId, billing);
   await db.transaction(async (tx) => {
     const current = await lockSubscription(tx, agentId);
+    if (current?.paidByAgencyId != null) throw conflict(AGENCY_PAYS);
     if (!current || current.status === 'ACTIVE' || ownCancellation(current)) {
       await writeSubscription(tx, agentId, packageId, 'ACTIVE', 'AGENT');
     } else {
@@ -62,12 +67,24 @@ function onHold(s: { status: SubscriptionStatus; statusSetBy: SubscriptionActor 
   return (
     s.status === 'PAST_DUE' ||
     s.status === 'INACTIVE' ||
-    (s.status === 'CANCELED' && s.statusSetBy !== 'AGENT')
+    (s.status === 'CANCELED' && !ownCancellation(s))
   );
 }
 
+/**
+ * A cancellation the agent may undo by subscribing again: their own, or the end of an agency's
+ * paying (they pay themselves from then on).
+ */
 function ownCancellation(s: { status: SubscriptionStatus; statusSetBy: SubscriptionActor }) {
-  return s.status === 'CANCELED' && s.statusSetBy === 'AGENT';
+  return s.status === 'CANCELED' && (s.statusSetBy === 'AGENT' || s.statusSetBy === 'AGENCY');
+}
+
+export const AGENCY_PAYS = 'Your agency pays for your package: only its owner can change or end it';
+
+/** A member cannot change or cancel what the agency pays (docs/domain.md, Agencies): 409. */
+async function refuseAgencyPaid(db: Db, agentId: number): Promise<void> {
+  const current = await db.transaction((tx) => lockSubscription(tx, agentId));
+  if (current?.paidByAgencyId != null) throw conflict(AGENCY_PAYS);
 }
 
 /** What subscribing answers when the agent must pay first: Stripe Checkout's page. */
@@ -134,6 +151,68 @@ function payable(s: { status: SubscriptionStatus; statusSetBy: SubscriptionActor
   return s.status === 'CANCELED' && s.statusSetBy !== 'ADMIN';
 }
 
+/**
+ * The agency pays the member's package from now on (docs/domain.md, Agencies), in the caller's
+ * transaction: the subscription is set to the package with `status` (the agency's standing:
+ * ACTIVE, or its hold), recorded as set by AGENCY. An admin's hold on the member (any status but
+ * ACTIVE set by an admin) stays: only an admin lifts it. The member's own Stripe subscription, if
+ * any, is answered so that the caller cancels it (the member no longer pays it).
+ */
+export async function payForMember(
+  tx: Db,
+  input: { userId: number; packageId: number; agencyId: number; status: SubscriptionStatus },
+): Promise<{ ownStripeSubscriptionId: string | null }> {
+  const current = await lockSubscription(tx, input.userId);
+  const adminHold = current?.statusSetBy === 'ADMIN' && current.status !== 'ACTIVE';
+  const ownStripe =
+    current?.paidByAgencyId == null && current?.status !== 'CANCELED'
+      ? (current?.stripeSubscriptionId ?? null)
+      : null;
+  if (adminHold && current) {
+    await writeAgencyPaidSubscription(
+      tx,
+      input.userId,
+      input.packageId,
+      input.agencyId,
+      current.status,
+    );
+    await updateSubscriptionStatus(tx, input.userId, current.status, 'ADMIN');
+  } else {
+    await writeAgencyPaidSubscription(
+      tx,
+      input.userId,
+      input.packageId,
+      input.agencyId,
+      input.status,
+    );
+  }
+  return { ownStripeSubscriptionId: ownStripe };
+}
+
+/**
+ * The agency stops paying the member's package (its owner ends it, or the member leaves): the
+ * subscription is CANCELED, set by AGENCY, and the member may subscribe on their own again. False
+ * when the agency did not pay it.
+ */
+export function endAgencyPayment(tx: Db, userId: number, agencyId: number): Promise<boolean> {
+  return endAgencyPaidSubscription(tx, userId, agencyId);
+}
+
+/**
+ * The agency's standing given to every package it pays (its suspension, its payment falling past
+ * due, either lifted), as set by AGENCY; an admin's hold on one member stays. Each member whose
+ * status changed has their live streams ended, as an admin's change does.
+ */
+export async function setAgencyPaidStatus(
+  tx: Db,
+  agencyId: number,
+  status: SubscriptionStatus,
+): Promise<number[]> {
+  const changed = await updateAgencyPaidStatus(tx, agencyId, status);
+  for (const userId of changed) await endLiveStreamsOf(tx, userId);
+  return changed;
+}
+
 async function keepStatusSwitchPackage(db: Db, agentId: number, packageId: number) {
   await db.transaction(async (tx) => {
     const current = await lockSubscription(tx, agentId);
@@ -187,6 +266,7 @@ export async function cancelSubscription(
   billing?: SubscriptionBilling | null,
 ): Promise<SubscriptionSummary> {
   const current = await db.transaction((tx) => lockSubscription(tx, agentId));
+  if (current?.paidByAgencyId != null) throw conflict(AGENCY_PAYS);
   // a hold (PAST_DUE, INACTIVE, a cancellation by an admin or the payment provider) is not the
   // agent's to replace with their own cancellation: that would make it theirs to undo
   if (current && onHold(current)) {

@@ -1,0 +1,72 @@
+/**
+ * The agency pays its members' packages (docs/domain.md, Agencies, "Paying for members"): the
+ * OWNER starts or ends the payment of a member's package. The subscription itself is written by
+ * the subscriptions module; the Stripe items by the billing port (AgencySeats).
+ */
+import type { AgencyMember } from '../../../shared/contracts/agency';
+import type { Db } from '../../db/client';
+import { badRequest, notFound } from '../../lib/app-error';
+import { findPackageById } from '../packages/packages.service';
+import { endAgencyPayment, payForMember } from '../subscriptions/subscriptions.service';
+import { lockAgency } from './agencies.repository';
+import { memberInScope, membershipOf, ownerOnly, paidStatusOf } from './agencies.service';
+import { agencyMember } from './agency-book.service';
+import type { AgencySeats } from './agency-seats';
+
+/**
+ * The agency pays the member's package from now on: ACTIVE at once (held INACTIVE while the
+ * agency is suspended, PAST_DUE while its payment is); the member's own Stripe subscription, if
+ * any, is cancelled (the agency pays instead). With Stripe the package's item on the agency's
+ * subscription counts one member more.
+ */
+export async function payMemberPackage(
+  db: Db,
+  seats: AgencySeats,
+  timeZone: string,
+  userId: number,
+  memberId: number,
+  packageId: number,
+): Promise<AgencyMember> {
+  const me = await membershipOf(db, userId);
+  ownerOnly(me, "pay for members' packages");
+  await memberInScope(db, me, memberId);
+  const pkg = await findPackageById(db, packageId);
+  if (!pkg) throw notFound('Package');
+  if (!pkg.active) throw badRequest('This package is no longer available');
+  const own = await db.transaction(async (tx) => {
+    const agency = await lockAgency(tx, me.agencyId);
+    if (!agency) throw notFound('Agency');
+    const status = paidStatusOf(agency.status, await seats.billingStatus(tx, me.agencyId));
+    const result = await payForMember(tx, {
+      userId: memberId,
+      packageId,
+      agencyId: me.agencyId,
+      status,
+    });
+    await seats.changed(tx, me.agencyId);
+    return result.ownStripeSubscriptionId;
+  });
+  if (own) await seats.cancelOwn(own);
+  return agencyMember(db, timeZone, userId, memberId);
+}
+
+/** The agency stops paying the member's package: CANCELED; the member may pay it themself. */
+export async function endMemberPackage(
+  db: Db,
+  seats: AgencySeats,
+  timeZone: string,
+  userId: number,
+  memberId: number,
+): Promise<AgencyMember> {
+  const me = await membershipOf(db, userId);
+  ownerOnly(me, "end members' packages");
+  await memberInScope(db, me, memberId);
+  await db.transaction(async (tx) => {
+    await lockAgency(tx, me.agencyId);
+    if (!(await endAgencyPayment(tx, memberId, me.agencyId))) {
+      throw notFound('A package the agency pays for this member');
+    }
+    await seats.changed(tx, me.agencyId);
+  });
+  return agencyMember(db, timeZone, userId, memberId);
+}
