@@ -120,9 +120,15 @@ export interface WriteOutcome {
   agents: number;
 }
 
+/** The agency an agent belongs to now, as a lead assigned to them records it (leads.agency_id). */
+const agencyOfAgent = (agentId: number) =>
+  sql`(select m.agency_id from agency_members m where m.user_id = ${agentId})`;
+
 /**
  * One statement: the leads still NEW and without an agent go to their agents (a lead taken
  * meanwhile, by a manual assignment, is skipped), and each change is written to lead_history.
+ * Every assignment records the agent's agency, if any (leads.agency_id: the agency's book and
+ * its daily cap).
  */
 export async function assignLeadsOfRun(
   tx: Db,
@@ -144,11 +150,14 @@ export async function assignLeadsOfRun(
   const [row] = await queryRows<WriteOutcome>(
     tx,
     sql`with chosen as (
-          select * from unnest(${ids}, ${agents}) as c(lead_id, agent_id)
+          select c.*, m.agency_id
+            from unnest(${ids}, ${agents}) as c(lead_id, agent_id)
+            left join agency_members m on m.user_id = c.agent_id
         ), updated as (
           update leads l
              set status = 'ASSIGNED', agent_id = c.agent_id, assigned_at = ${run.at.toISOString()},
-                 assigned_on = ${run.businessDate}, assignment_run_id = ${run.id}
+                 assigned_on = ${run.businessDate}, assignment_run_id = ${run.id},
+                 agency_id = c.agency_id
             from chosen c
            where l.id = c.lead_id and l.status = 'NEW' and l.agent_id is null
           returning l.id, l.agent_id
@@ -180,6 +189,7 @@ export async function assignNewLeadByHand(
       assignedAt: sql`now()`,
       assignedOn: input.assignedOn,
       assignmentRunId: null,
+      agencyId: agencyOfAgent(input.agentId),
     })
     .where(and(eq(leads.id, input.leadId), eq(leads.status, 'NEW'), isNull(leads.agentId)))
     .returning();
@@ -231,6 +241,7 @@ export async function reassignLead(
       assignedAt: sql`now()`,
       assignedOn: input.assignedOn,
       assignmentRunId: null,
+      agencyId: agencyOfAgent(input.toAgentId),
     })
     .where(eq(leads.id, input.leadId))
     .returning();
@@ -248,29 +259,52 @@ export async function reassignLead(
 
 /** Namespace of the per-agent intake locks (two-int advisory keys: 'LFIA', agent id). */
 const AGENT_LOCK_NAMESPACE = 0x4c464941;
+/** Namespace of the per-agency cap locks (two-int advisory keys: 'LFAG', agency id). */
+const AGENCY_LOCK_NAMESPACE = 0x4c464147;
 
 /**
  * Hands the lead to the agent: waits for the agent's lock (held to the end of the transaction),
  * then one conditional UPDATE whose snapshot, taken after the lock, sees every assignment that
  * an earlier holder committed; it re-checks the quota and that the lead is still NEW. Also
- * writes the AUTO_ASSIGNED history row (no run: assignment_run_id null). False when the agent
- * is full by now.
+ * writes the AUTO_ASSIGNED history row (no run: assignment_run_id null). An agent of an agency
+ * with a daily cap also waits for the agency's lock, and the agency's leads of the day are
+ * counted again under it. False when the agent (or the agency) is full by now.
  */
 export async function assignReceivedLead(
   tx: Db,
-  input: { leadId: number; agentId: number; quota: number; businessDate: string },
+  input: {
+    leadId: number;
+    agentId: number;
+    quota: number;
+    businessDate: string;
+    /** the agent's agency and its daily cap, when it has one */
+    agencyCap?: { agencyId: number; cap: number } | null;
+  },
 ): Promise<boolean> {
   await tx.execute(sql`select pg_advisory_xact_lock(${AGENT_LOCK_NAMESPACE}, ${input.agentId})`);
+  const cap = input.agencyCap ?? null;
+  if (cap) {
+    await tx.execute(sql`select pg_advisory_xact_lock(${AGENCY_LOCK_NAMESPACE}, ${cap.agencyId})`);
+  }
+  // -1: no agency cap to check (the statement stays one prepared text)
+  const capAgency = cap?.agencyId ?? -1;
+  const capLimit = cap?.cap ?? 0;
   const rows = await queryPreparedRows<{ id: number }>(
     tx,
     sql`with a as (
           update leads
              set status = 'ASSIGNED', agent_id = ${input.agentId}, assigned_at = now(),
-                 assigned_on = ${input.businessDate}::date, assignment_run_id = null
+                 assigned_on = ${input.businessDate}::date, assignment_run_id = null,
+                 agency_id = (select m.agency_id from agency_members m
+                               where m.user_id = ${input.agentId})
            where id = ${input.leadId} and status = 'NEW' and agent_id is null
              and (select count(*) from leads l
                    where l.assigned_on = ${input.businessDate}::date
                      and l.agent_id = ${input.agentId}) < ${input.quota}
+             and (${capAgency}::int = -1
+                  or (select count(*) from leads l
+                       where l.agency_id = ${capAgency}::int
+                         and l.assigned_on = ${input.businessDate}::date) < ${capLimit}::int)
           returning id),
         h as (
           insert into lead_history (lead_id, kind, from_status, to_status, agent_id)
