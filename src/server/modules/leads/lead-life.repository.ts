@@ -432,3 +432,97 @@ export async function recordReturnDenied(
           from leads where id = ${input.leadId}`,
   );
 }
+
+// ---- taken back by an agency (docs/domain.md, Agencies: reclaim and leaving)
+
+/** A lead an agency took back: who had it and what it is (for the notices and the next owner). */
+export interface TakenBackLead {
+  id: number;
+  fromAgentId: number;
+  agencyId: number;
+}
+
+/**
+ * A member leaves the agency (or is removed): their agency leads not yet contacted (ASSIGNED,
+ * no first contact) go back to NEW with no agent, so the engine gives them to the agency's other
+ * members. assigned_on is cleared: the member's quota (and the agency's cap) of that day is
+ * credited, as for a return. One RECLAIMED history row each (from the member, by `actorId`).
+ * Worked leads stay with the member. The caller runs the engine after committing.
+ */
+export async function releaseMemberLeads(
+  tx: Db,
+  input: { userId: number; agencyId: number; actorId?: number | null },
+): Promise<TakenBackLead[]> {
+  return queryRows<TakenBackLead>(
+    tx,
+    sql`with l as (
+          update leads
+             set status = 'NEW', agent_id = null, agency_id = null, assigned_on = null,
+                 assigned_at = null, assignment_run_id = null
+           where agent_id = ${input.userId} and agency_id = ${input.agencyId}
+             and status = 'ASSIGNED' and first_contact_at is null and returned_at is null
+             and not exists (select 1 from lead_returns r
+                              where r.lead_id = leads.id and r.status = 'PENDING')
+          returning id),
+        h as (
+          insert into lead_history (lead_id, kind, actor_id, from_status, to_status, from_agent_id)
+          select id, 'RECLAIMED', ${input.actorId ?? null}::int, 'ASSIGNED', 'NEW', ${input.userId}::int
+            from l)
+        select id::int as id, ${input.userId}::int as "fromAgentId",
+               ${input.agencyId}::int as "agencyId"
+          from l order by id`,
+  );
+}
+
+/** How many times an agency may take one lead back from members who did not work it. */
+export const MAX_RECLAIMS = 2;
+
+/**
+ * An agency takes back a lead its member did not work in time and gives it to another member, by
+ * one conditional UPDATE: only while `fromAgentId` still holds it as assigned at `assignedAt`
+ * (not reassigned, returned or released since), ASSIGNED, never contacted, no return pending, and
+ * reclaimed fewer than MAX_RECLAIMS times. The new member receives it as ASSIGNED now, counted on
+ * `assignedOn` (the first member's quota no longer counts it). Two history rows: RECLAIMED (from
+ * the first member, back to NEW) and AUTO_ASSIGNED (to the new one). False when the lead moved.
+ */
+export async function reclaimLead(
+  tx: Db,
+  input: {
+    leadId: number;
+    fromAgentId: number;
+    assignedAt: string;
+    toAgentId: number;
+    assignedOn: string;
+    at: Date;
+  },
+): Promise<boolean> {
+  const at = input.at.toISOString();
+  const rows = await queryRows<{ id: number }>(
+    tx,
+    sql`with l as (
+          update leads
+             set agent_id = ${input.toAgentId}, assigned_at = ${at}::timestamptz,
+                 assigned_on = ${input.assignedOn}::date, assignment_run_id = null,
+                 reclaims = reclaims + 1,
+                 agency_id = (select m.agency_id from agency_members m
+                               where m.user_id = ${input.toAgentId})
+           where id = ${input.leadId} and agent_id = ${input.fromAgentId}
+             and assigned_at = ${input.assignedAt}::timestamptz
+             and status = 'ASSIGNED' and first_contact_at is null and returned_at is null
+             and reclaims < ${MAX_RECLAIMS}
+             and not exists (select 1 from lead_returns r
+                              where r.lead_id = leads.id and r.status = 'PENDING')
+          returning id),
+        h as (
+          insert into lead_history (lead_id, kind, from_status, to_status, from_agent_id, created_at)
+          select id, 'RECLAIMED', 'ASSIGNED', 'NEW', ${input.fromAgentId}::int, ${at}::timestamptz
+            from l),
+        a as (
+          insert into lead_history (lead_id, kind, from_status, to_status, agent_id, created_at)
+          select id, 'AUTO_ASSIGNED', 'NEW', 'ASSIGNED', ${input.toAgentId}::int,
+                 ${at}::timestamptz + interval '1 microsecond'
+            from l)
+        select id::int as id from l`,
+  );
+  return rows.length > 0;
+}

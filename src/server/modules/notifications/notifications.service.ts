@@ -7,6 +7,7 @@ import {
   notifyDeliveriesFailed,
   notifyLeadIdsAssigned,
   notifyLeadReassignedAway,
+  notifyLeadReclaimed,
   notifyReturnDecided,
   notifyRunAssigned,
   notifyStreamsEnd,
@@ -17,6 +18,7 @@ import {
 export {
   notifyDeliveriesFailed,
   notifyLeadReassignedAway,
+  notifyLeadReclaimed,
   notifyReturnDecided,
   notifyWebhookDisabled,
 };
