@@ -514,14 +514,19 @@ export async function reclaimLead(
                               where r.lead_id = leads.id and r.status = 'PENDING')
           returning id),
         h as (
-          insert into lead_history (lead_id, kind, from_status, to_status, from_agent_id, created_at)
-          select id, 'RECLAIMED', 'ASSIGNED', 'NEW', ${input.fromAgentId}::int, ${at}::timestamptz
-            from l),
-        a as (
-          insert into lead_history (lead_id, kind, from_status, to_status, agent_id, created_at)
-          select id, 'AUTO_ASSIGNED', 'NEW', 'ASSIGNED', ${input.toAgentId}::int,
-                 ${at}::timestamptz + interval '1 microsecond'
-            from l)
+          -- one insert, the two rows in their order (RECLAIMED first)
+          insert into lead_history (lead_id, kind, from_status, to_status, from_agent_id, agent_id,
+                                    created_at)
+          select id, kind::lead_history_kind, from_s::lead_status, to_s::lead_status, from_a, to_a, at
+            from (select id, 1 as o, 'RECLAIMED' as kind, 'ASSIGNED' as from_s, 'NEW' as to_s,
+                         ${input.fromAgentId}::int as from_a, null::int as to_a,
+                         ${at}::timestamptz as at
+                    from l
+                  union all
+                  select id, 2, 'AUTO_ASSIGNED', 'NEW', 'ASSIGNED', null::int,
+                         ${input.toAgentId}::int, ${at}::timestamptz + interval '1 microsecond'
+                    from l) rows
+           order by o)
         select id::int as id from l`,
   );
   return rows.length > 0;
