@@ -3,6 +3,8 @@
  * SQL; every user of it must agree with that definition. On random instances of agents (packages,
  * pauses, licences, preferences with odd spellings of cities, quota used today) and leads, in a
  * real database (disabled accounts among them):
+ * Agents belong to agencies (some SUSPENDED, some with a daily cap their members' leads today
+ * reach), so the agency conditions are generated too.
  * - the SQL rendering names the same first reason as the TypeScript definition for every agent;
  * - the engine (its read, eligibility and lead classes) lets exactly the fitting agents with quota
  *   left take each lead;
@@ -19,7 +21,10 @@ import { businessDate } from '../src/server/lib/business-time';
 import { readActiveAgents } from '../src/server/modules/assignment/assignment.repository';
 import { eligibleAgents } from '../src/server/modules/assignment/eligibility';
 import { buildClasses } from '../src/server/modules/assignment/lead-classes';
-import { assignedOnDate } from '../src/server/modules/assignment/quota.repository';
+import {
+  agencyAssignedOnDate,
+  assignedOnDate,
+} from '../src/server/modules/assignment/quota.repository';
 import {
   agentReasonsForLead,
   readAllAgents,
@@ -101,6 +106,11 @@ const agentArb = fc.record({
   ageMin: fc.option(fc.constantFrom(65, 70), { nil: null }),
   ageMax: fc.option(fc.constantFrom(70, 75, 80), { nil: null }),
   categories: subset(CATEGORIES),
+  /** the agency the agent belongs to (index into the instance's agencies), mostly none */
+  agency: fc.oneof(
+    { weight: 2, arbitrary: fc.constant<number | null>(null) },
+    { weight: 3, arbitrary: fc.constantFrom<number | null>(0, 1) },
+  ),
 });
 type AgentSpec = typeof agentArb extends fc.Arbitrary<infer T> ? T : never;
 const leadArb = fc.record({
@@ -110,17 +120,44 @@ const leadArb = fc.record({
   age: fc.constantFrom(...AGES),
 });
 type LeadSpec = typeof leadArb extends fc.Arbitrary<infer T> ? T : never;
+/** an agency: mostly ACTIVE, a daily cap (often reached by the members' leads today) or none */
+const agencyArb = fc.record({
+  suspended: fc.oneof(
+    { weight: 4, arbitrary: fc.constant(false) },
+    { weight: 1, arbitrary: fc.constant(true) },
+  ),
+  cap: fc.option(fc.integer({ min: 0, max: 4 }), { nil: null }),
+});
+type AgencySpec = typeof agencyArb extends fc.Arbitrary<infer T> ? T : never;
 const instanceArb = fc.record({
+  agencies: fc.array(agencyArb, { minLength: 2, maxLength: 2 }),
   agents: fc.array(agentArb, { minLength: 0, maxLength: 6 }),
   leads: fc.array(leadArb, { minLength: 1, maxLength: 8 }),
 });
 
 const pg = (list: string[]) => `{${list.map((v) => `"${v.replace(/"/g, '\\"')}"`).join(',')}}`;
 
-async function store(db: Database['db'], agents: AgentSpec[], now: Date, day: string) {
+async function store(
+  db: Database['db'],
+  agents: AgentSpec[],
+  now: Date,
+  day: string,
+  agencies: AgencySpec[] = [],
+) {
   await db.execute(
-    sql`truncate lead_history, leads, subscriptions, preferences, packages, users restart identity cascade`,
+    sql`truncate lead_history, leads, subscriptions, preferences, packages, agency_members,
+                 agencies, users restart identity cascade`,
   );
+  const agencyIds: number[] = [];
+  for (const [i, g] of agencies.entries()) {
+    const [row] = await queryRows<{ id: number }>(
+      db,
+      sql`insert into agencies (name, status, daily_cap)
+          values (${`Agency ${i}`}, ${g.suspended ? 'SUSPENDED' : 'ACTIVE'}::agency_status, ${g.cap})
+          returning id`,
+    );
+    agencyIds.push(row.id);
+  }
   const hour = 3_600_000;
   const ids: number[] = [];
   for (const [i, a] of agents.entries()) {
@@ -141,6 +178,12 @@ async function store(db: Database['db'], agents: AgentSpec[], now: Date, day: st
             returning id`,
     );
     ids.push(user.id);
+    const agencyId = a.agency === null ? null : (agencyIds[a.agency] ?? null);
+    if (agencyId !== null) {
+      await db.execute(
+        sql`insert into agency_members (user_id, agency_id) values (${user.id}, ${agencyId})`,
+      );
+    }
     const [pkg] = await queryRows<{ id: number }>(
       db,
       sql`insert into packages (slug, name, category, price_monthly_cents, leads_per_day,
@@ -162,9 +205,10 @@ async function store(db: Database['db'], agents: AgentSpec[], now: Date, day: st
     }
     for (let k = 0; k < a.assignedToday; k++) {
       await db.execute(
-        sql`insert into leads (city, state, age, category, status, agent_id, assigned_at, assigned_on)
+        sql`insert into leads (city, state, age, category, status, agent_id, assigned_at, assigned_on,
+                               agency_id)
             values ('Elsewhere', 'ZZ', 1, ${a.category}::lead_category, 'ASSIGNED', ${user.id},
-                    ${now.toISOString()}::timestamptz, ${day}::date)`,
+                    ${now.toISOString()}::timestamptz, ${day}::date, ${agencyId})`,
       );
     }
   }
@@ -195,23 +239,29 @@ describe('the fit rule: every user agrees with its definition', () => {
     const db = database.db;
     let checkedPairs = 0;
     await fc.assert(
-      fc.asyncProperty(instanceArb, async ({ agents, leads }) => {
+      fc.asyncProperty(instanceArb, async ({ agencies, agents, leads }) => {
         const now = new Date();
         const ctx: FitContext = {
           now,
           businessDate: businessDate(TZ, now),
           windows: windowsAround(now),
         };
-        await store(db, agents, now, ctx.businessDate);
+        await store(db, agents, now, ctx.businessDate, agencies);
         const used = await assignedOnDate(db, ctx.businessDate);
+        const agencyUsed = await agencyAssignedOnDate(db, ctx.businessDate);
         const profiles = (await readAllAgents(db)).map((a) =>
-          fitProfile(a, ctx, used.get(a.id) ?? 0),
+          fitProfile(
+            a,
+            ctx,
+            used.get(a.id) ?? 0,
+            a.agencyId === null ? 0 : (agencyUsed.get(a.agencyId) ?? 0),
+          ),
         );
         expect(profiles).toHaveLength(agents.length);
         const fitLeads: FitLead[] = leads.map(fitLead);
 
         // the engine: its read, eligibility and classes, one lead per group
-        const engineAgents = eligibleAgents(await readActiveAgents(db), used, ctx);
+        const engineAgents = eligibleAgents(await readActiveAgents(db), used, ctx, agencyUsed);
         const classes = buildClasses(
           engineAgents,
           leads.map((l, i) => ({ ...l, leads: [{ id: i + 1, createdAt: i }] })),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callingWindow, STATE_TIME_ZONES } from './calling-window';
+import { callingMinutesDueAt, callingWindow, STATE_TIME_ZONES } from './calling-window';
 import { STATE_CODES } from './domain';
 
 const at = (iso: string) => new Date(iso);
@@ -138,5 +138,26 @@ describe('across a DST change', () => {
     expect(closed.callableNow).toBe(false);
     expect(closed.label).toBe('Call tomorrow after 8 AM ET');
     expect(closed.opensAt).toBe('2026-11-02T13:00:00.000Z');
+  });
+});
+
+describe('callingMinutesDueAt', () => {
+  it('counts only minutes inside the lead calling window', () => {
+    // 10:00 in Chicago (CDT, UTC-5): 30 minutes later, inside the window
+    expect(
+      callingMinutesDueAt('America/Chicago', 'TX', new Date('2026-06-15T15:00:00Z'), 30),
+    ).toEqual(new Date('2026-06-15T15:30:00Z'));
+    // 20:50 in Chicago: 10 minutes tonight, 20 more after 8 AM tomorrow
+    expect(
+      callingMinutesDueAt('America/Chicago', 'TX', new Date('2026-06-16T01:50:00Z'), 30),
+    ).toEqual(new Date('2026-06-16T13:20:00Z'));
+    // 3 AM in New York: nothing counts before 8 AM
+    expect(
+      callingMinutesDueAt('America/New_York', 'NY', new Date('2026-06-15T07:00:00Z'), 60),
+    ).toEqual(new Date('2026-06-15T13:00:00Z'));
+    // Florida closes at 8 PM
+    expect(
+      callingMinutesDueAt('America/New_York', 'FL', new Date('2026-06-15T23:30:00Z'), 60),
+    ).toEqual(new Date('2026-06-16T12:30:00Z'));
   });
 });

@@ -185,3 +185,28 @@ export function callingWindow(
     label: `Call${when} after ${hourLabel(CALLING_OPENS_HOUR)} ${nextZone}`,
   };
 }
+
+/**
+ * The instant at which `minutes` of the lead's calling windows have passed since `from`: minutes
+ * outside the window (the night, before 8 AM) do not count (docs/domain.md, Agencies: reclaim).
+ */
+export function callingMinutesDueAt(
+  timeZone: string | null,
+  state: string,
+  from: Date,
+  minutes: number,
+): Date {
+  let left = minutes * 60_000;
+  let at = from;
+  // a window a day: a year of them is far more than any reclaim allows (24 hours at most)
+  for (let i = 0; i < 400; i++) {
+    const w = callingWindow(timeZone, state, at);
+    const start = w.callableNow ? at : new Date(w.opensAt);
+    const end = new Date(w.closesAt);
+    const span = end.getTime() - start.getTime();
+    if (span >= left) return new Date(start.getTime() + left);
+    left -= Math.max(0, span);
+    at = end;
+  }
+  return at;
+}

@@ -66,8 +66,12 @@ export type AgencyRole = (typeof AGENCY_ROLES)[number];
 export const REGISTRATION_MODES = ['open', 'approval', 'invite'] as const;
 export type RegistrationMode = (typeof REGISTRATION_MODES)[number];
 
-/** RETURN: the replacement run after an admin approves a return (docs/domain.md, Returns and credits). */
-export const ASSIGNMENT_TRIGGERS = ['SCHEDULE', 'MANUAL', 'IMPORT', 'RETURN'] as const;
+/**
+ * RETURN: the replacement run after an admin approves a return (docs/domain.md, Returns and
+ * credits). AGENCY: the run after an agency took back a departing member's uncontacted leads
+ * (docs/domain.md, Agencies: leaving).
+ */
+export const ASSIGNMENT_TRIGGERS = ['SCHEDULE', 'MANUAL', 'IMPORT', 'RETURN', 'AGENCY'] as const;
 export type AssignmentTrigger = (typeof ASSIGNMENT_TRIGGERS)[number];
 
 /** How an assigned lead reaches its agent besides the portal itself (docs/domain.md, Delivery of assigned leads). */

@@ -4,7 +4,7 @@
  * handler lives in its own module's service; the emitters know the bus only, never the handlers.
  * Order matters only in that every handler runs in the emitter's transaction: the bell's
  * notifications (with their live events, one NOTIFY per agent in the same statement), then the
- * deliveries, then the follow-up messages.
+ * deliveries, then the follow-up messages, then the reclaim jobs of agency leads.
  */
 import type { AppConfig } from '../config/env';
 import type { JobQueue } from '../jobs/job-queue';
@@ -19,6 +19,7 @@ import type { DeliveryRuntime } from '../modules/delivery/delivery-runtime';
 import { smtpEmailSender } from '../modules/delivery/notice-email.service';
 import { enqueueFollowUps, type FollowUpPorts } from '../modules/follow-ups/follow-ups.service';
 import { notifyLeadsAssigned } from '../modules/notifications/notifications.service';
+import { type ReclaimPorts, scheduleReclaims } from '../modules/reclaim/reclaim.service';
 import { createLeadEvents, type LeadEvents } from './lead-events';
 
 /** The ports the leads' side effects are given, and the bus that reaches them. */
@@ -26,6 +27,7 @@ export interface LeadPorts {
   events: LeadEvents;
   delivery: DeliveryPorts;
   followUp: FollowUpPorts;
+  reclaim: ReclaimPorts;
   /** SMTP, null without SMTP_URL: the notices other modules send (a return's decision) */
   email: EmailSender | null;
 }
@@ -37,6 +39,7 @@ export function registerLeadEventHandlers(
   events.on('leadsAssigned', notifyLeadsAssigned);
   events.on('leadsAssigned', (tx, assigned) => enqueueLeadDeliveries(tx, ports.delivery, assigned));
   events.on('leadsAssigned', (tx, assigned) => enqueueFollowUps(tx, ports.followUp, assigned));
+  events.on('leadsAssigned', (tx, assigned) => scheduleReclaims(tx, ports.reclaim, assigned));
 }
 
 /**
@@ -49,11 +52,15 @@ export function createLeadPorts(
   runtime: Partial<DeliveryRuntime> = {},
 ): LeadPorts {
   const email = smtpEmailSender(config.SMTP_URL);
+  const reclaim: ReclaimPorts = { config, queue, events: null, email };
   const ports = {
     delivery: deliveryPorts(config, queue, runtime),
     followUp: { config, queue, email, sms: twilioSmsSender(config) },
+    reclaim,
   };
   const events = createLeadEvents();
+  // a reclaim announces the new member's lead on the same bus
+  reclaim.events = events;
   registerLeadEventHandlers(events, ports);
   return { events, email, ...ports };
 }

@@ -22,6 +22,11 @@ import {
   processFollowUp,
   sweepDueFollowUps,
 } from '../modules/follow-ups/follow-ups.service';
+import {
+  processReclaim,
+  type ReclaimPorts,
+  sweepOverdueReclaims,
+} from '../modules/reclaim/reclaim.service';
 
 /** v1; a payload written without a version is a v1 payload */
 const v1 = z.literal(1).default(1);
@@ -45,6 +50,11 @@ export const JOB_PAYLOADS = {
   'lead-delivery-fan-out': z.object({ v: v1, runId: id }),
   /** One follow-up message to send (or to hold back). */
   'lead-follow-up': z.object({ v: v1, messageId: id }),
+  /**
+   * An agency's check of one assignment of one lead, due when its reclaim minutes have passed
+   * (docs/domain.md, Agencies: reclaim): `assignedAt` names the assignment, to the microsecond.
+   */
+  'agency-reclaim': z.object({ v: v1, leadId: id, assignedAt: z.iso.datetime() }),
 } as const;
 
 export type JobName = keyof typeof JOB_PAYLOADS;
@@ -58,6 +68,7 @@ export interface JobContext {
   db: Db;
   delivery: DeliveryPorts;
   followUp: FollowUpPorts;
+  reclaim: ReclaimPorts;
 }
 
 export interface JobDefinition<N extends JobName> {
@@ -109,6 +120,13 @@ export const JOBS: { [N in JobName]: JobDefinition<N> } = {
     work: { batchSize: 10, localConcurrency: 2 },
     handle: (ctx, job) => processFollowUp(ctx.db, ctx.followUp, job.messageId),
   },
+  'agency-reclaim': {
+    queue: { ...RETRIED, expireInSeconds: 5 * 60 },
+    work: { batchSize: 10, localConcurrency: 1 },
+    handle: async (ctx, job) => {
+      await processReclaim(ctx.db, ctx.reclaim, job);
+    },
+  },
 };
 
 export interface Sweep {
@@ -133,5 +151,11 @@ export const SWEEPS: Sweep[] = [
     everyMs: 60_000,
     atStart: false,
     run: (ctx) => sweepDueFollowUps(ctx.db, ctx.followUp),
+  },
+  {
+    name: 'reclaims',
+    everyMs: null,
+    atStart: true,
+    run: (ctx) => sweepOverdueReclaims(ctx.db, ctx.reclaim),
   },
 ];

@@ -12,12 +12,14 @@ export const MISFIT_REASONS = [
   'NOT_ACTIVE',
   'PAUSED',
   'ENROLLMENT_WINDOW',
+  'AGENCY_SUSPENDED',
   'CATEGORY',
   'LICENCE',
   'STATE',
   'CITY',
   'AGE',
   'QUOTA_FULL',
+  'AGENCY_CAP_FULL',
 ] as const;
 export type MisfitReason = (typeof MISFIT_REASONS)[number];
 
@@ -27,12 +29,14 @@ export const MISFIT_LABELS: Record<MisfitReason, string> = {
   NOT_ACTIVE: 'No active package',
   PAUSED: 'Paused',
   ENROLLMENT_WINDOW: 'Outside enrollment window',
+  AGENCY_SUSPENDED: 'Agency suspended',
   CATEGORY: 'Other category',
   LICENCE: 'Not licensed in the state',
   STATE: 'State not chosen',
   CITY: 'City not chosen',
   AGE: 'Age outside range',
   QUOTA_FULL: 'Quota full today',
+  AGENCY_CAP_FULL: "Agency's daily cap reached",
 };
 
 const namedAgent = z.object({ id: z.number().int(), name: z.string() });

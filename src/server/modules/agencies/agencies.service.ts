@@ -112,6 +112,18 @@ export async function editAgency(
 }
 
 /**
+ * How a departing member's uncontacted agency leads go back (docs/domain.md, Agencies, leaving):
+ * `inTransaction` (the membership's end) runs first in the release's own transaction, then the
+ * leads are taken back and handed to the agency's other members or the engine. Given by the app
+ * (the reclaim module does it), so that this module does not reach into assignment.
+ */
+export type MemberRelease = (
+  db: Db,
+  input: { userId: number; agencyId: number; actorId: number },
+  inTransaction: (tx: Db) => Promise<void>,
+) => Promise<unknown>;
+
+/**
  * What ends a membership, in the membership's transaction: the agency stops paying the member's
  * package (its seat released), then the membership goes (the members they managed become the
  * owner's own).
@@ -120,20 +132,34 @@ async function endMembership(tx: Db, seats: AgencySeats, member: Membership): Pr
   if (await endAgencyPayment(tx, member.userId, member.agencyId)) {
     await seats.changed(tx, member.agencyId);
   }
-  // RELEASE SEAM (docs/domain.md, Agencies, Leaving): the member's uncontacted agency leads go
-  // back to the engine here, in this transaction, before the membership row goes:
-  //   await releaseMemberLeads(tx, { userId: member.userId, agencyId: member.agencyId });
   await deleteMember(tx, member.agencyId, member.userId);
 }
+
+/** The agency a member is in before their departure's transaction (checked again inside it). */
+async function agencyBefore(db: Db, userId: number): Promise<number> {
+  const found = await findMembership(db, userId);
+  if (!found) throw new AppError('NOT_FOUND', NOT_A_MEMBER);
+  return found.agencyId;
+}
+
+/** The membership moved to another agency between the two reads: the caller tries again. */
+const MOVED = 'The membership changed meanwhile: try again';
 
 /**
  * The caller leaves their agency. The OWNER cannot while other members remain (409: hand the
  * agency over first); the last member leaving deletes the agency.
  */
-export async function leaveAgency(db: Db, seats: AgencySeats, userId: number): Promise<void> {
-  await db.transaction(async (tx) => {
+export async function leaveAgency(
+  db: Db,
+  seats: AgencySeats,
+  release: MemberRelease,
+  userId: number,
+): Promise<void> {
+  const agencyId = await agencyBefore(db, userId);
+  await release(db, { userId, agencyId, actorId: userId }, async (tx) => {
     const found = await findMembership(tx, userId);
     if (!found) throw new AppError('NOT_FOUND', NOT_A_MEMBER);
+    if (found.agencyId !== agencyId) throw conflict(MOVED);
     await lockAgency(tx, found.agencyId);
     const members = await lockMembers(tx, found.agencyId);
     const me = members.find((m) => m.userId === userId);
@@ -150,12 +176,15 @@ export async function leaveAgency(db: Db, seats: AgencySeats, userId: number): P
 export async function removeMember(
   db: Db,
   seats: AgencySeats,
+  release: MemberRelease,
   userId: number,
   memberId: number,
 ): Promise<void> {
-  await db.transaction(async (tx) => {
+  const agencyId = await agencyBefore(db, userId);
+  await release(db, { userId: memberId, agencyId, actorId: userId }, async (tx) => {
     const me = await findMembership(tx, userId);
     if (!me) throw new AppError('NOT_FOUND', NOT_A_MEMBER);
+    if (me.agencyId !== agencyId) throw conflict(MOVED);
     if (me.role === 'AGENT') {
       throw new AppError('FORBIDDEN', "Only the agency's owner or a manager can remove members");
     }

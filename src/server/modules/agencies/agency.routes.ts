@@ -17,12 +17,14 @@ import {
 } from '../../../shared/contracts/agency';
 import type { LeadEvents } from '../../events/lead-events';
 import { currentUser, requireRole } from '../../plugins/auth';
+import { releaseDepartingMember } from '../reclaim/agency-leave.service';
 import {
   changeMember,
   createAgency,
   editAgency,
   myAgency as findMyAgency,
   leaveAgency,
+  type MemberRelease,
   removeMember,
 } from './agencies.service';
 import {
@@ -43,6 +45,9 @@ export const agencyRoutes: FastifyPluginAsyncZod<{
   events: LeadEvents;
   seats: AgencySeats;
 }> = async (app, { events, seats }) => {
+  // a departing member's uncontacted leads go to the others (docs/domain.md, Agencies)
+  const release: MemberRelease = (db, input, inTransaction) =>
+    releaseDepartingMember(db, { config: app.config, events }, input, inTransaction);
   const agent = { onRequest: requireRole('AGENT') };
   const tz = app.config.BUSINESS_TZ;
   const none = { 204: z.null() };
@@ -70,7 +75,7 @@ export const agencyRoutes: FastifyPluginAsyncZod<{
     '/api/agency/membership',
     { ...agent, schema: { response: none } },
     async (request, reply) => {
-      await leaveAgency(app.db, seats, currentUser(request).id);
+      await leaveAgency(app.db, seats, release, currentUser(request).id);
       return reply.status(204).send(null);
     },
   );
@@ -98,7 +103,7 @@ export const agencyRoutes: FastifyPluginAsyncZod<{
     '/api/agency/members/:userId',
     { ...agent, schema: { params: memberParams, response: none } },
     async (request, reply) => {
-      await removeMember(app.db, seats, currentUser(request).id, request.params.userId);
+      await removeMember(app.db, seats, release, currentUser(request).id, request.params.userId);
       return reply.status(204).send(null);
     },
   );

@@ -7,7 +7,7 @@ import type { AssignmentRun } from '../../../shared/contracts/admin';
 import type { AssignmentTrigger, LeadCategory } from '../../../shared/domain';
 import { type Db, queryRows } from '../../db/client';
 import { assignmentRuns } from '../../db/schema';
-import { FIT_AGENT_COLUMNS } from '../fit/fit-rule-sql.service';
+import { FIT_AGENCY_JOIN, FIT_AGENT_COLUMNS } from '../fit/fit-rule-sql.service';
 import type { AgentRow } from './eligibility';
 import type { LeadGroup } from './lead-classes';
 import { lockQuotasExclusive } from './quota-lock';
@@ -34,6 +34,7 @@ export async function readActiveAgents(tx: Db): Promise<AgentRow[]> {
           join subscriptions s on s.user_id = u.id and s.status = 'ACTIVE'
           join packages p on p.id = s.package_id
           left join preferences pr on pr.user_id = u.id
+          ${FIT_AGENCY_JOIN}
          where u.role = 'AGENT'
          order by u.id`,
   );

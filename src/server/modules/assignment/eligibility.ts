@@ -19,6 +19,10 @@ export interface AgentProfile {
   cities: string[];
   ageMin: number | null;
   ageMax: number | null;
+  /** the agent's agency; null: none */
+  agencyId: number | null;
+  /** leads the agency may still take today under its daily cap; null: no cap */
+  agencyRoom: number | null;
 }
 
 /**
@@ -40,16 +44,19 @@ export function effectiveStates(preferred: string[], licensed: string[]): string
  * prepared for the engine's index (lead-classes.ts): licence and preferred states folded into one
  * list, categories resolved, cities normalized, quota used today attached. An agent whose
  * preferred categories leave out the package's category, or whose preferred states lie all
- * outside the licence, stays eligible (and counted) but fits no lead.
+ * outside the licence, stays eligible (and counted) but fits no lead. A member of an agency with a
+ * daily cap carries the room its agency has left (the solver's agency node).
  */
 export function eligibleAgents(
   rows: AgentRow[],
   assignedToday: Map<number, number>,
   ctx: FitContext,
+  agencyAssignedToday: Map<number, number> = new Map(),
 ): AgentProfile[] {
   const out: AgentProfile[] = [];
   for (const row of rows) {
-    const profile = fitProfile(row, ctx, assignedToday.get(row.id) ?? 0);
+    const agencyUsed = row.agencyId === null ? 0 : (agencyAssignedToday.get(row.agencyId) ?? 0);
+    const profile = fitProfile(row, ctx, assignedToday.get(row.id) ?? 0, agencyUsed);
     if (profile.agentReason !== null) continue;
     const states = effectiveStates(row.states, row.licensedStates);
     const wanted =
@@ -63,6 +70,8 @@ export function eligibleAgents(
       cities: profile.normalizedCities,
       ageMin: row.ageMin,
       ageMax: row.ageMax,
+      agencyId: row.agencyId,
+      agencyRoom: row.agencyCap === null ? null : Math.max(0, row.agencyCap - agencyUsed),
     });
   }
   return out;

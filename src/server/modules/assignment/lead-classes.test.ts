@@ -10,6 +10,8 @@ const agent = (over: Partial<AgentProfile>): AgentProfile => ({
   category: 'MEDICARE',
   quota: 5,
   assignedToday: 0,
+  agencyId: null,
+  agencyRoom: null,
   states: [],
   cities: [],
   ageMin: null,
@@ -84,7 +86,12 @@ describe('buildClasses', () => {
         fc.array(agentArb, { maxLength: 6 }),
         fc.array(groupArb, { maxLength: 12 }),
         (rawAgents, rawGroups) => {
-          const agents = rawAgents.map((a, i) => ({ ...a, id: i + 1 }));
+          const agents = rawAgents.map((a, i) => ({
+            ...a,
+            id: i + 1,
+            agencyId: null,
+            agencyRoom: null,
+          }));
           let id = 0;
           const groups: LeadGroup[] = rawGroups.map((g) => ({
             category: g.category,

@@ -43,6 +43,7 @@ function indexAgents(agents: AgentProfile[]): Map<LeadCategory, CategoryIndex> {
   const breaks = new Map<LeadCategory, Set<number>>();
   for (const agent of agents) {
     if (agent.category === null || agent.quota - agent.assignedToday <= 0) continue;
+    if (agent.agencyRoom !== null && agent.agencyRoom <= 0) continue; // the agency's cap is reached
     let entry = index.get(agent.category);
     if (!entry) {
       entry = {

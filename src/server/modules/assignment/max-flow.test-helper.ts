@@ -1,6 +1,7 @@
 /**
  * Test-only oracles for the assignment solver, written independently of solver.ts: they work on
- * the lead-level graph source -> lead (cap 1) -> agent (fits) -> sink (cap max(0, q - a)).
+ * the lead-level graph source -> lead (cap 1) -> agent (fits) -> sink (cap max(0, q - a)); an agent
+ * of an agency with a cap goes to the sink through its agency's node (cap: the agency's room).
  *
  * - maxFlow: Dinic's algorithm; the size of a maximum assignment.
  * - minConvexCost: successive shortest paths (Bellman-Ford) where the agent's k-th unit this run
@@ -32,18 +33,30 @@ function addEdge(g: Graph, u: number, v: number, cap: number, cost = 0): void {
   g.cost.push(-cost);
 }
 
-/** Node layout: 0 source, 1 sink, then leads, then agents. */
+/** Node layout: 0 source, 1 sink, then leads, then agents, then capped agencies. */
 function leadGraph(
   agents: SolverAgent[],
   classes: LeadClass[],
-  sinkEdges: (g: Graph, agentNode: number, agent: SolverAgent) => void,
+  sinkEdges: (g: Graph, agentNode: number, agent: SolverAgent, sink: number) => void,
 ): Graph {
   const leadCount = classes.reduce((sum, c) => sum + countOf(c.leads), 0);
-  const g = newGraph(2 + leadCount + agents.length);
+  const agencyNode = new Map<number, number>();
+  const agencyRoom: number[] = [];
+  for (const agent of agents) {
+    if (agent.agencyId == null || agent.agencyRoom == null || agencyNode.has(agent.agencyId))
+      continue;
+    agencyNode.set(agent.agencyId, 2 + leadCount + agents.length + agencyRoom.length);
+    agencyRoom.push(agent.agencyRoom);
+  }
+  const g = newGraph(2 + leadCount + agents.length + agencyRoom.length);
+  agencyRoom.forEach((room, j) => {
+    if (room > 0) addEdge(g, 2 + leadCount + agents.length + j, 1, room);
+  });
   const agentNode = new Map<number, number>();
   agents.forEach((agent, i) => {
     agentNode.set(agent.id, 2 + leadCount + i);
-    sinkEdges(g, 2 + leadCount + i, agent);
+    const sink = (agent.agencyId != null && agencyNode.get(agent.agencyId)) || 1;
+    sinkEdges(g, 2 + leadCount + i, agent, sink);
   });
   let leadNode = 2;
   for (const cls of classes) {
@@ -62,9 +75,9 @@ function leadGraph(
 
 /** Size of a maximum assignment (Dinic). */
 export function maxFlow(agents: SolverAgent[], classes: LeadClass[]): number {
-  const g = leadGraph(agents, classes, (graph, node, agent) => {
+  const g = leadGraph(agents, classes, (graph, node, agent, sink) => {
     const room = Math.max(0, agent.quota - agent.assignedToday);
-    if (room > 0) addEdge(graph, node, 1, room);
+    if (room > 0) addEdge(graph, node, sink, room);
   });
   const level = new Array<number>(g.nodes);
   const iter = new Array<number>(g.nodes);
@@ -143,9 +156,9 @@ export function minConvexCost(
   classes: LeadClass[],
 ): { flow: number; cost: number } {
   const scale = quotaScale(agents);
-  const g = leadGraph(agents, classes, (graph, node, agent) => {
+  const g = leadGraph(agents, classes, (graph, node, agent, sink) => {
     for (let k = 1; k <= agent.quota - agent.assignedToday; k++) {
-      addEdge(graph, node, 1, 1, ((agent.assignedToday + k) * scale) / agent.quota);
+      addEdge(graph, node, sink, 1, ((agent.assignedToday + k) * scale) / agent.quota);
     }
   });
   let flow = 0;

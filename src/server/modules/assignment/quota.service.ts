@@ -1,6 +1,6 @@
 import type { SubscriptionStatus } from '../../../shared/domain';
 import type { Db } from '../../db/client';
-import { assignedOnDate } from './quota.repository';
+import { agencyAssignedOnDate, assignedOnDate } from './quota.repository';
 
 /**
  * The daily quota rule (docs/domain.md, "Quota"): an ACTIVE subscription receives its package's
@@ -18,6 +18,15 @@ export function assignedOnBusinessDate(
   agentIds?: number[],
 ): Promise<Map<number, number>> {
   return assignedOnDate(db, businessDate, agentIds);
+}
+
+/** Leads assigned through each agency on a business date: what counts against its daily cap. */
+export function assignedToAgenciesOn(
+  db: Db,
+  businessDate: string,
+  agencyIds?: number[],
+): Promise<Map<number, number>> {
+  return agencyAssignedOnDate(db, businessDate, agencyIds);
 }
 
 /*

@@ -24,7 +24,7 @@ import {
 } from './assignment.repository';
 import { type AgentProfile, eligibleAgents } from './eligibility';
 import { buildClasses } from './lead-classes';
-import { assignedOnDate } from './quota.repository';
+import { agencyAssignedOnDate, assignedOnDate } from './quota.repository';
 import { nextTurn, statementQueue } from './run-pipeline';
 import { RunClock, type RunStep, type RunTimings } from './run-timing';
 import { solveAssignment } from './solver';
@@ -81,26 +81,32 @@ export async function runAssignment(
 
       const rows = await readActiveAgents(tx);
       const used = await assignedOnDate(tx, businessDate);
-      const agents = eligibleAgents(rows, used, {
-        now,
-        businessDate,
-        windows: config.ENROLLMENT_WINDOWS,
-      });
+      const agencyUsed = await agencyAssignedOnDate(tx, businessDate);
+      const agents = eligibleAgents(
+        rows,
+        used,
+        { now, businessDate, windows: config.ENROLLMENT_WINDOWS },
+        agencyUsed,
+      );
       figures.eligibleAgents = agents.length;
       // Categories never share an agent (an agent takes leads of its package's category only),
       // so each is solved and written on its own, and both sides work at once: the database
       // aggregates the next categories' pools while this process solves the first, and writes
-      // one category while the next is solved (run-pipeline).
-      const categories = categoriesSmallestFirst(agents);
+      // one category while the next is solved (run-pipeline). An agency whose daily cap spans
+      // members of several categories joins them into one solve (its cap is shared).
+      const solves = solveGroups(categoriesSmallestFirst(agents));
       const { enqueue, settled } = statementQueue();
       const written = { assigned: 0, agents: 0 };
       try {
         const prepared = enqueue(() => prepareLeadReads(tx));
-        const reads = categories.map(([c]) => enqueue(() => readLeadGroups(tx, c)));
+        const reads = new Map(
+          solves.flatMap(([cs]) => cs).map((c) => [c, enqueue(() => readLeadGroups(tx, c))]),
+        );
         await prepared; // its own error, rather than the aborted transaction's after it
         const writes: Promise<WriteOutcome>[] = [];
-        for (const [index, [, categoryAgents]] of categories.entries()) {
-          const groups = await reads[index];
+        for (const [categoryList, categoryAgents] of solves) {
+          const groups: Awaited<ReturnType<typeof readLeadGroups>> = [];
+          for (const c of categoryList) groups.push(...((await reads.get(c)) ?? []));
           figures.candidateLeads += groups.reduce((sum, g) => sum + leadCount(g.leads), 0);
           step('read');
           await nextTurn(); // the connection's next statement starts before this process computes
@@ -177,6 +183,41 @@ function categoriesSmallestFirst(agents: AgentProfile[]): [LeadCategory, AgentPr
   const remaining = (list: AgentProfile[]) =>
     list.reduce((sum, a) => sum + Math.max(0, a.quota - a.assignedToday), 0);
   return [...byCategory].sort((a, b) => remaining(a[1]) - remaining(b[1]));
+}
+
+/**
+ * The solves of a run: each category alone, except categories that share an agency with a daily
+ * cap (its members in both), which are solved together, in the order of their first category.
+ */
+function solveGroups(
+  categories: [LeadCategory, AgentProfile[]][],
+): [LeadCategory[], AgentProfile[]][] {
+  const groupOf = new Map<LeadCategory, number>(categories.map(([c], i) => [c, i]));
+  const root = (i: number): number => {
+    let r = i;
+    while (parent[r] !== r) r = parent[r];
+    return r;
+  };
+  const parent = categories.map((_, i) => i);
+  const firstOfAgency = new Map<number, number>();
+  for (const [c, list] of categories) {
+    for (const a of list) {
+      if (a.agencyId === null || a.agencyRoom === null) continue;
+      const i = groupOf.get(c) as number;
+      const first = firstOfAgency.get(a.agencyId);
+      if (first === undefined) firstOfAgency.set(a.agencyId, i);
+      else parent[root(i)] = root(first);
+    }
+  }
+  const out = new Map<number, [LeadCategory[], AgentProfile[]]>();
+  for (const [i, [c, list]] of categories.entries()) {
+    const r = root(i);
+    const entry = out.get(r) ?? [[], []];
+    entry[0].push(c);
+    entry[1].push(...list);
+    out.set(r, entry);
+  }
+  return [...out.values()];
 }
 
 /** The database's own words: drizzle wraps a failed query (with its SQL) around them. */

@@ -10,6 +10,13 @@ export interface SolverAgent {
   quota: number;
   /** a: leads the agent already has today from any trigger (may be >= quota). */
   assignedToday: number;
+  /** the agent's agency (docs/domain.md, Agencies); null or absent: none */
+  agencyId?: number | null;
+  /**
+   * leads the agency may still take today under its daily cap (the same for every member);
+   * null or absent: no cap
+   */
+  agencyRoom?: number | null;
 }
 
 export interface SolverLead {
@@ -82,6 +89,8 @@ export interface Graph {
   lStart: Int32Array;
   leadAt: Float64Array;
   leadId: Float64Array;
+  /** agents' capped agencies: agency[a] a dense index (-1: none or no cap), room[j] left today */
+  caps: { agency: Int32Array; room: Int32Array };
 }
 
 export function buildGraph(agents: SolverAgent[], classes: LeadClass[]): Graph {
@@ -104,6 +113,20 @@ export function buildGraph(agents: SolverAgent[], classes: LeadClass[]): Graph {
     roomList.push(room);
   }
   const n = agentId.length;
+  const agencyIndex = new Map<number, number>();
+  const capRoom: number[] = [];
+  const agency = new Int32Array(n).fill(-1);
+  for (const agent of agents) {
+    const a = lookup.get(agent.id);
+    if (a < 0 || agent.agencyId == null || agent.agencyRoom == null) continue;
+    let j = agencyIndex.get(agent.agencyId);
+    if (j === undefined) {
+      j = capRoom.length;
+      agencyIndex.set(agent.agencyId, j);
+      capRoom.push(Math.max(0, agent.agencyRoom));
+    }
+    agency[a] = j;
+  }
 
   let maxEdges = 0;
   let maxLeads = 0;
@@ -186,6 +209,7 @@ export function buildGraph(agents: SolverAgent[], classes: LeadClass[]): Graph {
     lStart: Int32Array.from(lStartList),
     leadAt: leadAt.subarray(0, l),
     leadId: leadId.subarray(0, l),
+    caps: { agency, room: Int32Array.from(capRoom) },
   };
 }
 

@@ -73,6 +73,27 @@ function checkRules(agents: SolverAgent[], classes: LeadClass[], result: SolverR
     x.set(agent.id, agent.assignedToday + got);
     q.set(agent.id, agent.quota);
   }
+  // Rule 1 with agencies: no agency past the room its daily cap leaves today.
+  const capOf = new Map<number, number>(); // agent id -> its agency's room (capped agencies only)
+  const agencyGot = new Map<number, number>();
+  for (const agent of agents) {
+    if (agent.agencyId == null || agent.agencyRoom == null) continue;
+    capOf.set(agent.id, agent.agencyId);
+    const got = outcome.given.get(agent.id)?.length ?? 0;
+    agencyGot.set(agent.agencyId, (agencyGot.get(agent.agencyId) ?? 0) + got);
+  }
+  const agencyFull = (agencyId: number) =>
+    (agencyGot.get(agencyId) ?? 0) >=
+    (agents.find((a) => a.agencyId === agencyId)?.agencyRoom ?? Number.POSITIVE_INFINITY);
+  for (const [agencyId, got] of agencyGot) {
+    const room = agents.find((a) => a.agencyId === agencyId)?.agencyRoom ?? 0;
+    if (got > Math.max(0, room)) broken.push(`agency ${agencyId} got ${got} with room ${room}`);
+  }
+  // A single move of a lead from A to B is possible unless it would put B's agency over its cap.
+  const movable = (from: number, to: number) => {
+    const agencyTo = capOf.get(to);
+    return agencyTo === undefined || agencyTo === capOf.get(from) || !agencyFull(agencyTo);
+  };
   const givenTo = new Map<number, number>(); // lead id -> agent id
   const oldestGiven = new Map<number, SolverLead>();
   for (const [agentId, leads] of outcome.given) {
@@ -89,13 +110,14 @@ function checkRules(agents: SolverAgent[], classes: LeadClass[], result: SolverR
     for (const lead of leadList(cls.leads)) {
       const owner = givenTo.get(lead.id);
       if (owner !== undefined) {
-        // Rule 3: (x_B + 1) / q_B >= x_A / q_A for every B this lead fits that is under quota.
+        // Rule 3: (x_B + 1) / q_B >= x_A / q_A for every B this lead fits that is under quota
+        // (and whose agency could take it: under its cap, or A's own).
         const xa = x.get(owner)!;
         const qa = q.get(owner)!;
         for (const b of fits) {
           const xb = x.get(b)!;
           const qb = q.get(b)!;
-          if (b === owner || xb >= qb) continue;
+          if (b === owner || xb >= qb || !movable(owner, b)) continue;
           if ((xb + 1) * qa < xa * qb) {
             broken.push(
               `unfair: lead ${lead.id} to ${owner} (${xa}/${qa}) over ${b} (${xb}/${qb})`,
@@ -228,6 +250,35 @@ function lineInstance(maxAgents: number, maxClasses: number) {
     });
 }
 
+/**
+ * The same instances with agencies: each agent in one of up to three agencies or none, each
+ * agency with a daily cap's room left (0 included) or no cap.
+ */
+function agencyInstance(base: fc.Arbitrary<Instance>) {
+  return base.chain((inst) =>
+    fc
+      .record({
+        agencyOf: fc.array(fc.constantFrom(null, 1, 2, 3), {
+          minLength: inst.agents.length,
+          maxLength: inst.agents.length,
+        }),
+        rooms: fc.array(fc.option(fc.integer({ min: 0, max: 6 }), { nil: null, freq: 5 }), {
+          minLength: 3,
+          maxLength: 3,
+        }),
+      })
+      .map(
+        ({ agencyOf, rooms }): Instance => ({
+          classes: inst.classes,
+          agents: inst.agents.map((a, i) => {
+            const agencyId = agencyOf[i];
+            return agencyId === null ? a : { ...a, agencyId, agencyRoom: rooms[agencyId - 1] };
+          }),
+        }),
+      ),
+  );
+}
+
 const TUNINGS: SolverTuning[] = [
   { relabelBudget: 0, gapRule: true }, // exact labels recomputed after every relabel
   { relabelBudget: 0, gapRule: false },
@@ -306,6 +357,32 @@ describe('solveAssignment: properties on random instances', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('with agencies and daily caps: at the max-flow bound, no agency over its cap, fair', () => {
+    let binding = 0;
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          agencyInstance(instance(6, 6, 5, 6)),
+          agencyInstance(instance(10, 14, 6, 4)),
+          agencyInstance(lineInstance(12, 15)),
+        ),
+        ({ agents, classes }) => {
+          const outcome = checkRules(agents, classes, solveAssignment(agents, classes));
+          const bound = maxFlow(agents, classes);
+          expect(outcome.total).toBe(bound);
+          const uncapped = agents.map(({ agencyRoom: _, ...a }) => a);
+          if (maxFlow(uncapped, classes) > bound) binding++;
+          expect(scaledCost(agents, outcome, quotaScale(agents))).toBe(
+            minConvexCost(agents, classes).cost,
+          );
+        },
+      ),
+      { numRuns: 400 },
+    );
+    // the caps did cut the flow in a good share of the instances
+    expect(binding).toBeGreaterThan(40);
   });
 
   it('is deterministic, leaves its input alone and accepts leads in any order', () => {

@@ -17,9 +17,14 @@
  * (rule 4), whichever way the taken leads are then spread inside their classes.
  *
  * Both phases work on lead classes (counts per (class, agent) edge), never on single leads.
+ *
+ * An agency's daily cap (agents' agencyId and agencyRoom) bounds the sum of its members' units:
+ * when it can bind, phase 1 is solved on the network with a node per agency between its members
+ * and the sink (capped-counts.ts); phase 2 only realises the counts, which respect the caps.
  */
 
 import { Augmenter, INF } from './augmenting-paths';
+import { capsCanBind, solveCappedCounts } from './capped-counts';
 import { Heap } from './heap';
 import { buildGraph, type Graph, type LeadClass, type SolverAgent } from './solver-graph';
 import { DEFAULT_TUNING, type SolverTuning } from './solver-tuning';
@@ -49,7 +54,10 @@ export function solveWithTuning(
 ): SolverResult {
   const g = buildGraph(agents, classes);
   const flow = new Int32Array(g.m);
-  const given = solveCounts(g, flow, tuning);
+  // an agency's cap that can bind needs the network with agency nodes (capped-counts.ts)
+  const given = capsCanBind(g, g.caps)
+    ? solveCappedCounts(g, g.caps, flow)
+    : solveCounts(g, flow, tuning);
   const taken = chooseLeads(g, given, flow, tuning);
 
   // Class c's newest taken[c] leads go out along its edges, flow[e] of them to eAgent[e].

@@ -55,7 +55,13 @@ export interface ReasonGroup {
   reason: number | null;
   count: number;
   /** the group's agents, by id: the first `named` of them, or all when the agent fits */
-  agents: { id: number; name: string; quota: number }[];
+  agents: {
+    id: number;
+    name: string;
+    quota: number;
+    agencyId: number | null;
+    agencyCap: number | null;
+  }[];
 }
 
 /**
@@ -73,7 +79,7 @@ export async function agentReasonsForLead(
   return queryPreparedRows<ReasonGroup>(
     db,
     sql`with a as (
-          select u.id, u.name, coalesce(p.leads_per_day, 0) as quota,
+          select u.id, u.name, coalesce(p.leads_per_day, 0) as quota, fa.agency_id, fa.daily_cap,
                  ${firstMisfitSql(params)} as reason
             from users u
             ${FIT_JOINS}
@@ -81,7 +87,8 @@ export async function agentReasonsForLead(
         ranked as (
           select a.*, row_number() over (partition by reason order by id) as k from a)
         select reason, count(*)::int as count,
-               coalesce(json_agg(json_build_object('id', id, 'name', name, 'quota', quota)
+               coalesce(json_agg(json_build_object('id', id, 'name', name, 'quota', quota,
+                                                   'agencyId', agency_id, 'agencyCap', daily_cap)
                                  order by id)
                           filter (where reason is null or k <= ${named}), '[]') as agents
           from ranked

@@ -15,13 +15,16 @@ import type { EnrollmentWindows } from '../../config/env';
 import type { Db } from '../../db/client';
 import { notFound } from '../../lib/app-error';
 import { businessDate } from '../../lib/business-time';
-import { assignedOnBusinessDate as assignedOnDate } from '../assignment/quota.service';
 import {
-  CAPACITY_CONDITIONS,
+  assignedOnBusinessDate as assignedOnDate,
+  assignedToAgenciesOn,
+} from '../assignment/quota.service';
+import {
   everyMisfit,
   type FitContext,
   type FitLead,
   type FitProfile,
+  firstCapacityMisfit,
   fitLead,
   fitProfile,
   LEAD_CONDITION_AGENT_FIELDS,
@@ -54,11 +57,19 @@ function contextOf(config: ExplainConfig, now: Date): FitContext {
 }
 
 async function loadAgents(db: Db, ctx: FitContext): Promise<FitProfile[]> {
-  const [facts, used] = await Promise.all([
+  const [facts, used, agencyUsed] = await Promise.all([
     readAllAgents(db),
     assignedOnDate(db, ctx.businessDate),
+    assignedToAgenciesOn(db, ctx.businessDate),
   ]);
-  return facts.map((a) => fitProfile(a, ctx, used.get(a.id) ?? 0));
+  return facts.map((a) =>
+    fitProfile(
+      a,
+      ctx,
+      used.get(a.id) ?? 0,
+      a.agencyId === null ? 0 : (agencyUsed.get(a.agencyId) ?? 0),
+    ),
+  );
 }
 
 export async function explainLead(
@@ -77,17 +88,27 @@ export async function explainLead(
   ]);
   const candidates = groups.find((g) => g.reason === null)?.agents ?? [];
   // only the agents every other check let through need today's count
-  const used = await assignedOnDate(
-    db,
-    date,
-    candidates.map((a) => a.id),
-  );
+  const cappedAgencies = [
+    ...new Set(candidates.flatMap((a) => (a.agencyCap !== null ? [a.agencyId as number] : []))),
+  ];
+  const [used, agencyUsed] = await Promise.all([
+    assignedOnDate(
+      db,
+      date,
+      candidates.map((a) => a.id),
+    ),
+    assignedToAgenciesOn(db, date, cappedAgencies),
+  ]);
   const withQuota = lead.status === 'NEW' && lead.agentId === null;
   const fits: LeadExplanation['fits'] = [];
   const full: { id: number; name: string }[] = [];
+  const agencyFull: { id: number; name: string }[] = [];
   for (const a of candidates) {
     const assignedToday = used.get(a.id) ?? 0;
+    const agencyToday = a.agencyId === null ? 0 : (agencyUsed.get(a.agencyId) ?? 0);
     if (withQuota && assignedToday >= a.quota) full.push({ id: a.id, name: a.name });
+    else if (withQuota && a.agencyCap !== null && agencyToday >= a.agencyCap)
+      agencyFull.push({ id: a.id, name: a.name });
     else fits.push({ id: a.id, name: a.name, leadsPerDay: a.quota, assignedToday });
   }
   // the engine's order of preference: the lowest fill ratio (a + 1) / q first
@@ -108,6 +129,12 @@ export async function explainLead(
       reason: 'QUOTA_FULL',
       count: full.length,
       agents: full.slice(0, AGENTS_NAMED_PER_REASON),
+    });
+  if (agencyFull.length > 0)
+    misfits.push({
+      reason: 'AGENCY_CAP_FULL',
+      count: agencyFull.length,
+      agents: agencyFull.slice(0, AGENTS_NAMED_PER_REASON),
     });
   return { lead, fits, misfits, assignment: last ? assignmentOf(last) : null };
 }
@@ -143,7 +170,10 @@ function assignmentOf(
   return { kind: 'INTAKE', at: last.at, agent, run: null, admin: null };
 }
 
-/** Every condition of the fit rule this agent fails for this lead, quota aside. */
+/**
+ * Every condition of the fit rule this agent fails for this lead, quota aside (the dialog shows
+ * the quota), and the agency's daily cap when it is reached today (the dialog does not show it).
+ */
 export async function leadFitForAgent(
   db: Db,
   config: ExplainConfig,
@@ -157,11 +187,13 @@ export async function leadFitForAgent(
   ]);
   if (!lead) throw notFound('Lead');
   if (!agent) throw notFound('Agent');
-  return {
-    leadId,
-    agentId,
-    reasons: everyMisfit(agent, contextOf(config, now), fitLead(lead)),
-  };
+  const ctx = contextOf(config, now);
+  const reasons = everyMisfit(agent, ctx, fitLead(lead));
+  if (agent.agencyId !== null && agent.agencyCap !== null) {
+    const used = await assignedToAgenciesOn(db, ctx.businessDate, [agent.agencyId]);
+    if ((used.get(agent.agencyId) ?? 0) >= agent.agencyCap) reasons.push('AGENCY_CAP_FULL');
+  }
+  return { leadId, agentId, reasons };
 }
 
 const FITS = MISFIT_REASONS.length;
@@ -189,7 +221,7 @@ export function classifyGroups(agents: FitProfile[], groups: FitLead[]): number[
   // no agent at all: nobody is active
   if (pool.length === 0) return groups.map(() => Math.max(agentLevel, 0));
   const narrowed = new Map<string, FitProfile[]>();
-  const kinds = new Map<string, { agent: FitProfile; quotaLeft: boolean }[]>();
+  const kinds = new Map<string, { agent: FitProfile; capacity: MisfitReason | null }[]>();
   const answers = new Map<string, number>();
   // a condition's key part: the values of the lead fields it reads
   const fieldsOf = new Map(reasons.map((r) => [r, LEAD_CONDITION_READS[r]]));
@@ -200,12 +232,13 @@ export function classifyGroups(agents: FitProfile[], groups: FitLead[]): number[
     return part;
   };
   const narrowing = reasons.slice(0, -1);
-  // an agent's kind for the last condition: its fields that condition reads, and quota left
+  // an agent's kind for the last condition: its fields that condition reads, and the first
+  // capacity condition it fails (quota, agency cap)
   const kindCache = new Map<FitProfile, string>();
   const kindOf = (a: FitProfile) => {
     let kind = kindCache.get(a);
     if (kind === undefined) {
-      kind = `${JSON.stringify(LEAD_CONDITION_AGENT_FIELDS[last].map((f) => a[f]))}${CAPACITY_CONDITIONS.QUOTA_FULL(a)}`;
+      kind = `${JSON.stringify(LEAD_CONDITION_AGENT_FIELDS[last].map((f) => a[f]))}${firstCapacityMisfit(a)}`;
       kindCache.set(a, kind);
     }
     return kind;
@@ -226,11 +259,10 @@ export function classifyGroups(agents: FitProfile[], groups: FitLead[]): number[
     }
     let few = kinds.get(key);
     if (!few) {
-      const seen = new Map<string, { agent: FitProfile; quotaLeft: boolean }>();
+      const seen = new Map<string, { agent: FitProfile; capacity: MisfitReason | null }>();
       for (const a of left) {
         const kind = kindOf(a);
-        if (!seen.has(kind))
-          seen.set(kind, { agent: a, quotaLeft: CAPACITY_CONDITIONS.QUOTA_FULL(a) });
+        if (!seen.has(kind)) seen.set(kind, { agent: a, capacity: firstCapacityMisfit(a) });
       }
       few = [...seen.values()];
       kinds.set(key, few);
@@ -239,12 +271,11 @@ export function classifyGroups(agents: FitProfile[], groups: FitLead[]): number[
     let answer = answers.get(full);
     if (answer === undefined) {
       const passing = few.filter((k) => LEAD_CONDITIONS[last](k.agent, lead));
+      // the furthest capacity condition any passing agent reaches (none failed: it fits)
       answer =
         passing.length === 0
           ? idx(last)
-          : passing.some((k) => k.quotaLeft)
-            ? FITS
-            : idx('QUOTA_FULL');
+          : Math.max(...passing.map((k) => (k.capacity === null ? FITS : idx(k.capacity))));
       answers.set(full, answer);
     }
     return answer;

@@ -5,6 +5,7 @@
  *   s  the agent's ACTIVE subscription (left join: null when none)
  *   p  its package (left join)
  *   pr the agent's preferences (left join: null when never saved)
+ * (the agency condition reads agency_members and agencies by u.id itself)
  * Each condition is a boolean that is never null once the conditions before it hold (p is then
  * the ACTIVE subscription's package; pr may still be missing, and every pr condition answers
  * that first), so it can be negated in order (firstMisfitSql's CASE) and joined (fitsSql). The
@@ -59,6 +60,9 @@ export const AGENT_CONDITIONS_SQL: Record<AgentReason, Render> = {
   ENROLLMENT_WINDOW: (p) =>
     sql`not (p.enrollment_only
              and p.category::text = any(${`{${p.closedCategories.join(',')}}`}::text[]))`,
+  AGENCY_SUSPENDED: () =>
+    sql`not exists (select 1 from agency_members am join agencies ag on ag.id = am.agency_id
+                     where am.user_id = u.id and ag.status = 'SUSPENDED')`,
 };
 
 export const LEAD_CONDITIONS_SQL: Record<LeadReason, Render> = {
@@ -112,9 +116,22 @@ export const FIT_AGENT_COLUMNS = sql`u.id,
   pr.age_min as "ageMin",
   pr.age_max as "ageMax",
   coalesce(pr.categories, '{}')::text[] as categories,
-  u.licensed_states::text[] as "licensedStates"`;
+  u.licensed_states::text[] as "licensedStates",
+  fa.agency_id as "agencyId",
+  coalesce(fa.status = 'SUSPENDED', false) as "agencySuspended",
+  fa.daily_cap as "agencyCap"`;
+
+/**
+ * The agent's agency as FIT_AGENT_COLUMNS read it (alias fa), after the other joins: a lateral
+ * read by the member's key, so a query without agencies pays one index probe per agent.
+ */
+export const FIT_AGENCY_JOIN = sql`left join lateral (
+    select am.agency_id, ag.status, ag.daily_cap
+      from agency_members am join agencies ag on ag.id = am.agency_id
+     where am.user_id = u.id) fa on true`;
 
 /** The joins the conditions read, after `from users u`. */
 export const FIT_JOINS = sql`left join subscriptions s on s.user_id = u.id and s.status = 'ACTIVE'
   left join packages p on p.id = s.package_id
-  left join preferences pr on pr.user_id = u.id`;
+  left join preferences pr on pr.user_id = u.id
+  ${FIT_AGENCY_JOIN}`;

@@ -38,6 +38,12 @@ export interface FitAgent {
   categories: string[];
   /** states the agent is licensed in; []: not restricted */
   licensedStates: string[];
+  /** the agency the agent belongs to (docs/domain.md, Agencies); null: none */
+  agencyId: number | null;
+  /** the agency is SUSPENDED: its members get no lead */
+  agencySuspended: boolean;
+  /** the agency's leads a business day across its members; null: no cap (or no agency) */
+  agencyCap: number | null;
 }
 
 /** When the rule is asked: the clock (pauses), the business date and the enrollment windows. */
@@ -62,6 +68,8 @@ export interface FitProfile extends FitAgent {
   normalizedCities: string[];
   /** leads received today by any trigger */
   assignedToday: number;
+  /** the agency's leads today (leads assigned through it, any member, any trigger); 0 without one */
+  agencyAssignedToday: number;
 }
 
 /** Lowercase, trim, collapse inner whitespace: how cities are compared. */
@@ -103,6 +111,7 @@ export const AGENT_CONDITIONS = {
   ENROLLMENT_WINDOW: (a, ctx) =>
     a.category === null ||
     enrollmentOpen(a.category, a.enrollmentOnly, ctx.businessDate, ctx.windows),
+  AGENCY_SUSPENDED: (a) => !a.agencySuspended,
 } satisfies Partial<Record<MisfitReason, AgentCheck>>;
 
 /** Conditions between the agent and the lead, in order. */
@@ -138,10 +147,26 @@ export const LEAD_CONDITION_AGENT_FIELDS: Record<LeadReason, (keyof FitProfile)[
   AGE: ['ageMin', 'ageMax'],
 };
 
-/** The capacity condition: a lead still waiting needs quota left today. */
+/**
+ * The capacity conditions, in order: a lead still waiting needs quota left today, and room left
+ * under the agent's agency's daily cap (the sum of its members' leads of the day).
+ */
 export const CAPACITY_CONDITIONS = {
   QUOTA_FULL: (a: FitProfile) => a.assignedToday < a.quota,
+  AGENCY_CAP_FULL: (a: FitProfile) => a.agencyCap === null || a.agencyAssignedToday < a.agencyCap,
 } satisfies Partial<Record<MisfitReason, (a: FitProfile) => boolean>>;
+
+export type CapacityReason = keyof typeof CAPACITY_CONDITIONS;
+const CAPACITY_CHECKS = Object.entries(CAPACITY_CONDITIONS) as [
+  CapacityReason,
+  (a: FitProfile) => boolean,
+][];
+
+/** The first capacity condition the agent fails today; null when it has room for one more lead. */
+export function firstCapacityMisfit(a: FitProfile): CapacityReason | null {
+  for (const [reason, holds] of CAPACITY_CHECKS) if (!holds(a)) return reason;
+  return null;
+}
 
 export type AgentReason = keyof typeof AGENT_CONDITIONS;
 export type LeadReason = keyof typeof LEAD_CONDITIONS;
@@ -151,7 +176,12 @@ const AGENT_CHECKS = Object.entries(AGENT_CONDITIONS) as [AgentReason, AgentChec
 const LEAD_CHECKS = Object.entries(LEAD_CONDITIONS) as [LeadReason, LeadCheck][];
 
 /** The agent, ready to be checked against many leads. */
-export function fitProfile(agent: FitAgent, ctx: FitContext, assignedToday = 0): FitProfile {
+export function fitProfile(
+  agent: FitAgent,
+  ctx: FitContext,
+  assignedToday = 0,
+  agencyAssignedToday = 0,
+): FitProfile {
   let agentReason: MisfitReason | null = null;
   for (const [reason, holds] of AGENT_CHECKS) {
     if (!holds(agent, ctx)) {
@@ -163,6 +193,7 @@ export function fitProfile(agent: FitAgent, ctx: FitContext, assignedToday = 0):
     ...agent,
     agentReason,
     assignedToday,
+    agencyAssignedToday: agent.agencyId === null ? 0 : agencyAssignedToday,
     normalizedCities: [...new Set(agent.cities.map(normalizeCity).filter((c) => c !== ''))],
   };
 }
@@ -177,7 +208,8 @@ export function firstLeadMisfit(a: FitProfile, lead: FitLead): LeadReason | null
 
 /**
  * The first reason the agent does not fit the lead, in MISFIT_REASONS order; null when it fits.
- * `withCapacity`: a lead still waiting also needs quota left today; a lead already given does not.
+ * `withCapacity`: a lead still waiting also needs quota (and agency cap) left today; a lead already
+ * given does not.
  */
 export function firstMisfit(
   a: FitProfile,
@@ -187,8 +219,7 @@ export function firstMisfit(
   if (a.agentReason) return a.agentReason;
   const reason = firstLeadMisfit(a, lead);
   if (reason) return reason;
-  if (withCapacity && !CAPACITY_CONDITIONS.QUOTA_FULL(a)) return 'QUOTA_FULL';
-  return null;
+  return withCapacity ? firstCapacityMisfit(a) : null;
 }
 
 /**

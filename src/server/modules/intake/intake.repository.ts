@@ -41,6 +41,9 @@ export interface PickInput {
 export interface PickedAgent {
   id: number;
   quota: number;
+  /** the agent's agency when it has a daily cap (checked again at the hand-over) */
+  agencyId: number | null;
+  agencyCap: number | null;
 }
 
 /**
@@ -49,7 +52,8 @@ export interface PickedAgent {
  * oldest), then the lower id. One prepared statement (its plan is kept per connection): the fit
  * is the fit rule's SQL rendering (modules/fit); a per agent by one index-only probe of
  * (assigned_on, agent_id) (at most q entries each), never a scan of today's leads; the time of
- * the last lead (a heap read) only for the agents tied at the lowest ratio.
+ * the last lead (a heap read) only for the agents tied at the lowest ratio. A member of an agency
+ * whose daily cap is reached is left out (the fit rule's AGENCY_CAP_FULL).
  */
 export async function pickAgent(tx: Db, input: PickInput): Promise<PickedAgent | null> {
   const exclude = `{${input.exclude.join(',')}}`;
@@ -71,16 +75,23 @@ export async function pickAgent(tx: Db, input: PickInput): Promise<PickedAgent |
              and u.id <> all(${exclude}::int[])
              and ${fitsSql(input.fit)}),
         counted as (
-          select f.id, f.q, t.a
+          select f.id, f.q, t.a, ag.id as agency_id, ag.daily_cap
             from fit f
             cross join lateral (
               select count(*)::int as a from leads l
-               where l.assigned_on = ${day}::date and l.agent_id = f.id) t),
+               where l.assigned_on = ${day}::date and l.agent_id = f.id) t
+            left join agency_members am on am.user_id = f.id
+            left join agencies ag on ag.id = am.agency_id and ag.daily_cap is not null
+           -- the agency's daily cap: its leads of the day (any member) by leads_agency_day_idx
+           where ag.id is null
+              or (select count(*) from leads l
+                   where l.agency_id = ag.id and l.assigned_on = ${day}::date) < ag.daily_cap),
         ranked as (
-          select id, q, (a + 1)::float8 / q as r, min((a + 1)::float8 / q) over () as lowest
+          select id, q, agency_id, daily_cap,
+                 (a + 1)::float8 / q as r, min((a + 1)::float8 / q) over () as lowest
             from counted
            where a < q)
-        select id, q as quota from ranked
+        select id, q as quota, agency_id as "agencyId", daily_cap as "agencyCap" from ranked
          where r = lowest
          order by (select max(l.assigned_at) from leads l
                     where l.assigned_on = ${day}::date and l.agent_id = ranked.id) asc nulls first,

@@ -279,6 +279,10 @@ async function assignAtOnce(
         agentId: agent.id,
         quota: agent.quota,
         businessDate: day,
+        agencyCap:
+          agent.agencyId !== null && agent.agencyCap !== null
+            ? { agencyId: agent.agencyId, cap: agent.agencyCap }
+            : null,
       })
     ) {
       return true;

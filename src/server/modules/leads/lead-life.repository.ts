@@ -120,9 +120,15 @@ export interface WriteOutcome {
   agents: number;
 }
 
+/** The agency an agent belongs to now, as a lead assigned to them records it (leads.agency_id). */
+const agencyOfAgent = (agentId: number) =>
+  sql`(select m.agency_id from agency_members m where m.user_id = ${agentId})`;
+
 /**
  * One statement: the leads still NEW and without an agent go to their agents (a lead taken
  * meanwhile, by a manual assignment, is skipped), and each change is written to lead_history.
+ * Every assignment records the agent's agency, if any (leads.agency_id: the agency's book and
+ * its daily cap).
  */
 export async function assignLeadsOfRun(
   tx: Db,
@@ -144,11 +150,14 @@ export async function assignLeadsOfRun(
   const [row] = await queryRows<WriteOutcome>(
     tx,
     sql`with chosen as (
-          select * from unnest(${ids}, ${agents}) as c(lead_id, agent_id)
+          select c.*, m.agency_id
+            from unnest(${ids}, ${agents}) as c(lead_id, agent_id)
+            left join agency_members m on m.user_id = c.agent_id
         ), updated as (
           update leads l
              set status = 'ASSIGNED', agent_id = c.agent_id, assigned_at = ${run.at.toISOString()},
-                 assigned_on = ${run.businessDate}, assignment_run_id = ${run.id}
+                 assigned_on = ${run.businessDate}, assignment_run_id = ${run.id},
+                 agency_id = c.agency_id
             from chosen c
            where l.id = c.lead_id and l.status = 'NEW' and l.agent_id is null
           returning l.id, l.agent_id
@@ -180,6 +189,7 @@ export async function assignNewLeadByHand(
       assignedAt: sql`now()`,
       assignedOn: input.assignedOn,
       assignmentRunId: null,
+      agencyId: agencyOfAgent(input.agentId),
     })
     .where(and(eq(leads.id, input.leadId), eq(leads.status, 'NEW'), isNull(leads.agentId)))
     .returning();
@@ -231,6 +241,7 @@ export async function reassignLead(
       assignedAt: sql`now()`,
       assignedOn: input.assignedOn,
       assignmentRunId: null,
+      agencyId: agencyOfAgent(input.toAgentId),
     })
     .where(eq(leads.id, input.leadId))
     .returning();
@@ -248,29 +259,52 @@ export async function reassignLead(
 
 /** Namespace of the per-agent intake locks (two-int advisory keys: 'LFIA', agent id). */
 const AGENT_LOCK_NAMESPACE = 0x4c464941;
+/** Namespace of the per-agency cap locks (two-int advisory keys: 'LFAG', agency id). */
+const AGENCY_LOCK_NAMESPACE = 0x4c464147;
 
 /**
  * Hands the lead to the agent: waits for the agent's lock (held to the end of the transaction),
  * then one conditional UPDATE whose snapshot, taken after the lock, sees every assignment that
  * an earlier holder committed; it re-checks the quota and that the lead is still NEW. Also
- * writes the AUTO_ASSIGNED history row (no run: assignment_run_id null). False when the agent
- * is full by now.
+ * writes the AUTO_ASSIGNED history row (no run: assignment_run_id null). An agent of an agency
+ * with a daily cap also waits for the agency's lock, and the agency's leads of the day are
+ * counted again under it. False when the agent (or the agency) is full by now.
  */
 export async function assignReceivedLead(
   tx: Db,
-  input: { leadId: number; agentId: number; quota: number; businessDate: string },
+  input: {
+    leadId: number;
+    agentId: number;
+    quota: number;
+    businessDate: string;
+    /** the agent's agency and its daily cap, when it has one */
+    agencyCap?: { agencyId: number; cap: number } | null;
+  },
 ): Promise<boolean> {
   await tx.execute(sql`select pg_advisory_xact_lock(${AGENT_LOCK_NAMESPACE}, ${input.agentId})`);
+  const cap = input.agencyCap ?? null;
+  if (cap) {
+    await tx.execute(sql`select pg_advisory_xact_lock(${AGENCY_LOCK_NAMESPACE}, ${cap.agencyId})`);
+  }
+  // -1: no agency cap to check (the statement stays one prepared text)
+  const capAgency = cap?.agencyId ?? -1;
+  const capLimit = cap?.cap ?? 0;
   const rows = await queryPreparedRows<{ id: number }>(
     tx,
     sql`with a as (
           update leads
              set status = 'ASSIGNED', agent_id = ${input.agentId}, assigned_at = now(),
-                 assigned_on = ${input.businessDate}::date, assignment_run_id = null
+                 assigned_on = ${input.businessDate}::date, assignment_run_id = null,
+                 agency_id = (select m.agency_id from agency_members m
+                               where m.user_id = ${input.agentId})
            where id = ${input.leadId} and status = 'NEW' and agent_id is null
              and (select count(*) from leads l
                    where l.assigned_on = ${input.businessDate}::date
                      and l.agent_id = ${input.agentId}) < ${input.quota}
+             and (${capAgency}::int = -1
+                  or (select count(*) from leads l
+                       where l.agency_id = ${capAgency}::int
+                         and l.assigned_on = ${input.businessDate}::date) < ${capLimit}::int)
           returning id),
         h as (
           insert into lead_history (lead_id, kind, from_status, to_status, agent_id)
@@ -397,4 +431,103 @@ export async function recordReturnDenied(
         select id, 'RETURN_DENIED', ${input.adminId}, status, status, ${input.agentId}
           from leads where id = ${input.leadId}`,
   );
+}
+
+// ---- taken back by an agency (docs/domain.md, Agencies: reclaim and leaving)
+
+/** A lead an agency took back: who had it and what it is (for the notices and the next owner). */
+export interface TakenBackLead {
+  id: number;
+  fromAgentId: number;
+  agencyId: number;
+}
+
+/**
+ * A member leaves the agency (or is removed): their agency leads not yet contacted (ASSIGNED,
+ * no first contact) go back to NEW with no agent, so the engine gives them to the agency's other
+ * members. assigned_on is cleared: the member's quota (and the agency's cap) of that day is
+ * credited, as for a return. One RECLAIMED history row each (from the member, by `actorId`).
+ * Worked leads stay with the member. The caller runs the engine after committing.
+ */
+export async function releaseMemberLeads(
+  tx: Db,
+  input: { userId: number; agencyId: number; actorId?: number | null },
+): Promise<TakenBackLead[]> {
+  return queryRows<TakenBackLead>(
+    tx,
+    sql`with l as (
+          update leads
+             set status = 'NEW', agent_id = null, agency_id = null, assigned_on = null,
+                 assigned_at = null, assignment_run_id = null
+           where agent_id = ${input.userId} and agency_id = ${input.agencyId}
+             and status = 'ASSIGNED' and first_contact_at is null and returned_at is null
+             and not exists (select 1 from lead_returns r
+                              where r.lead_id = leads.id and r.status = 'PENDING')
+          returning id),
+        h as (
+          insert into lead_history (lead_id, kind, actor_id, from_status, to_status, from_agent_id)
+          select id, 'RECLAIMED', ${input.actorId ?? null}::int, 'ASSIGNED', 'NEW', ${input.userId}::int
+            from l)
+        select id::int as id, ${input.userId}::int as "fromAgentId",
+               ${input.agencyId}::int as "agencyId"
+          from l order by id`,
+  );
+}
+
+/** How many times an agency may take one lead back from members who did not work it. */
+export const MAX_RECLAIMS = 2;
+
+/**
+ * An agency takes back a lead its member did not work in time and gives it to another member, by
+ * one conditional UPDATE: only while `fromAgentId` still holds it as assigned at `assignedAt`
+ * (not reassigned, returned or released since), ASSIGNED, never contacted, no return pending, and
+ * reclaimed fewer than MAX_RECLAIMS times. The new member receives it as ASSIGNED now, counted on
+ * `assignedOn` (the first member's quota no longer counts it). Two history rows: RECLAIMED (from
+ * the first member, back to NEW) and AUTO_ASSIGNED (to the new one). False when the lead moved.
+ */
+export async function reclaimLead(
+  tx: Db,
+  input: {
+    leadId: number;
+    fromAgentId: number;
+    assignedAt: string;
+    toAgentId: number;
+    assignedOn: string;
+    at: Date;
+  },
+): Promise<boolean> {
+  const at = input.at.toISOString();
+  const rows = await queryRows<{ id: number }>(
+    tx,
+    sql`with l as (
+          update leads
+             set agent_id = ${input.toAgentId}, assigned_at = ${at}::timestamptz,
+                 assigned_on = ${input.assignedOn}::date, assignment_run_id = null,
+                 reclaims = reclaims + 1,
+                 agency_id = (select m.agency_id from agency_members m
+                               where m.user_id = ${input.toAgentId})
+           where id = ${input.leadId} and agent_id = ${input.fromAgentId}
+             and assigned_at = ${input.assignedAt}::timestamptz
+             and status = 'ASSIGNED' and first_contact_at is null and returned_at is null
+             and reclaims < ${MAX_RECLAIMS}
+             and not exists (select 1 from lead_returns r
+                              where r.lead_id = leads.id and r.status = 'PENDING')
+          returning id),
+        h as (
+          -- one insert, the two rows in their order (RECLAIMED first)
+          insert into lead_history (lead_id, kind, from_status, to_status, from_agent_id, agent_id,
+                                    created_at)
+          select id, kind::lead_history_kind, from_s::lead_status, to_s::lead_status, from_a, to_a, at
+            from (select id, 1 as o, 'RECLAIMED' as kind, 'ASSIGNED' as from_s, 'NEW' as to_s,
+                         ${input.fromAgentId}::int as from_a, null::int as to_a,
+                         ${at}::timestamptz as at
+                    from l
+                  union all
+                  select id, 2, 'AUTO_ASSIGNED', 'NEW', 'ASSIGNED', null::int,
+                         ${input.toAgentId}::int, ${at}::timestamptz + interval '1 microsecond'
+                    from l) rows
+           order by o)
+        select id::int as id from l`,
+  );
+  return rows.length > 0;
 }

@@ -13,6 +13,9 @@
  *           sent), markContactedByCall (a connected call), optOutPhone (STOP)
  * returned  recordReturnRequested, returnLead (approved: INVALID, the quota credited),
  *           recordReturnDenied
+ * taken back releaseMemberLeads (a member leaves an agency: uncontacted leads back to NEW),
+ *           reclaimLead (an agency takes back a lead its member did not work in time and gives it
+ *           to another member)
  */
 
 export {
@@ -29,15 +32,19 @@ export {
   insertLeads,
   insertReceivedLead,
   type LeadRow,
+  MAX_RECLAIMS,
   markContactedByCall,
   markFirstContact,
   optOutPhone,
   type ReceivedLead,
   reassignLead,
+  reclaimLead,
   recordImportRefusals,
   recordIntakeRefusal,
   recordReturnDenied,
   recordReturnRequested,
+  releaseMemberLeads,
   returnLead,
+  type TakenBackLead,
   type WriteOutcome,
 } from './lead-life.repository';

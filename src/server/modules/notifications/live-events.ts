@@ -14,7 +14,11 @@ import pg from 'pg';
 import { z } from 'zod';
 import { type LeadAssignedEvent, leadAssignedEvent } from '../../../shared/contracts/delivery';
 import type { Database } from '../../db/client';
-import { LEAD_ASSIGNED_CHANNEL, STREAMS_END_CHANNEL } from './notifications.repository';
+import {
+  LEAD_ASSIGNED_CHANNEL,
+  LEADS_CHANGED_CHANNEL,
+  STREAMS_END_CHANNEL,
+} from './notifications.repository';
 
 /**
  * `lead.assigned`: leads were given to this agent. `resync`: the listener was disconnected for a
@@ -99,9 +103,27 @@ export async function startLiveEvents(
     }
   };
 
+  // a lead left this user's hands, or their agency's book changed (a reclaim): their pages
+  // refresh what they show, as after a lost connection
+  const changed = (payload: string | undefined) => {
+    let json: unknown = null;
+    try {
+      json = JSON.parse(payload ?? 'null');
+    } catch {}
+    const parsed = streamsEndSchema.safeParse(json);
+    if (!parsed.success) {
+      log.warn('live events: a message that is not leads_changed');
+      return;
+    }
+    for (const subscriber of streams.get(parsed.data.userId) ?? []) {
+      subscriber.send({ type: 'resync', data: {} });
+    }
+  };
+
   const handlers: Handlers = {
     [LEAD_ASSIGNED_CHANNEL]: deliver,
     [STREAMS_END_CHANNEL]: endStreams,
+    [LEADS_CHANGED_CHANNEL]: changed,
   };
   const stopListening =
     database.kind === 'postgres'

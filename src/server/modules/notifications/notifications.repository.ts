@@ -13,6 +13,8 @@ export const LEAD_ASSIGNED_KIND = 'lead.assigned';
  * too), `{userId}` when all of the user's streams end.
  */
 export const STREAMS_END_CHANNEL = 'live_streams_end';
+/** The channel that tells a user's open pages to refresh: a lead left them (a reclaim). */
+export const LEADS_CHANGED_CHANNEL = 'leads_changed';
 
 /** Ends every live stream of the user, in whichever process holds it (on commit). */
 export async function notifyStreamsEnd(db: Db, userId: number): Promise<void> {
@@ -212,4 +214,32 @@ export async function notifyLeadsOnDnc(tx: Db, phones: string[]): Promise<number
       returning id`,
   );
   return rows.length;
+}
+
+/**
+ * An agency took a lead back from a member who did not work it (docs/domain.md, Agencies): the
+ * member's bell (no link: the lead is no longer theirs) and the owner's (with the link), and a
+ * refresh of both users' open pages (the new member hears of it through leadsAssigned).
+ */
+export async function notifyLeadReclaimed(
+  tx: Db,
+  input: {
+    leadId: number;
+    fromAgentId: number;
+    ownerId: number | null;
+    member: { title: string; body: string };
+    owner: { title: string; body: string };
+  },
+): Promise<void> {
+  const owner = input.ownerId !== null && input.ownerId !== input.fromAgentId;
+  await tx.execute(
+    sql`with n as (
+          insert into notifications (user_id, kind, lead_id, title, body)
+          values (${input.fromAgentId}, 'lead.reclaimed', null, ${input.member.title},
+                  ${input.member.body})
+          ${owner ? sql`, (${input.ownerId}, 'lead.reclaimed', ${input.leadId}, ${input.owner.title}, ${input.owner.body})` : sql``}
+          returning user_id)
+        select count(pg_notify(${LEADS_CHANGED_CHANNEL},
+                               json_build_object('userId', user_id)::text)) from n`,
+  );
 }

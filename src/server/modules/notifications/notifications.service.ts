@@ -8,6 +8,7 @@ import {
   notifyLeadIdsAssigned,
   notifyLeadReassignedAway,
   notifyLeadsOnDnc,
+  notifyLeadReclaimed,
   notifyReturnDecided,
   notifyRunAssigned,
   notifyStreamsEnd,
@@ -19,6 +20,7 @@ export {
   notifyDeliveriesFailed,
   notifyLeadReassignedAway,
   notifyLeadsOnDnc,
+  notifyLeadReclaimed,
   notifyReturnDecided,
   notifyWebhookDisabled,
 };

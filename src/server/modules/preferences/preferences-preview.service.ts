@@ -58,6 +58,10 @@ export async function previewPreferences(
           quota: pkg.leadsPerDay ?? 0,
           enrollmentOnly: false,
           disabled: false,
+          // the preview asks the lead conditions only
+          agencyId: null,
+          agencySuspended: false,
+          agencyCap: null,
           pausedAt: null,
           pausedUntil: null,
           states: q.states,

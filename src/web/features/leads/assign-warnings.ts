@@ -29,6 +29,7 @@ export function assignWarnings(
       `${agent.name}'s package, ${pkg.name}, receives leads only in the ${categoryLabel(
         pkg.category,
       )} enrollment window, which is closed today.`,
+    AGENCY_SUSPENDED: () => `${agent.name}'s agency is suspended.`,
     CATEGORY: () =>
       pkg.category !== lead.category
         ? `${agent.name}'s package, ${pkg.name}, is for ${categoryLabel(
@@ -40,6 +41,7 @@ export function assignWarnings(
     CITY: () => `${agent.name}'s preferences leave out ${lead.city}.`,
     AGE: () => `${agent.name}'s preferences leave out age ${lead.age}.`,
     QUOTA_FULL: () => null,
+    AGENCY_CAP_FULL: () => `${agent.name}'s agency has reached its daily cap of leads today.`,
   };
   return reasons.map((r) => words[r]()).filter((w): w is string => w !== null);
 }

@@ -12,6 +12,7 @@ const TRIGGER_LABELS: Record<string, string> = {
   MANUAL: '"Run assignment now"',
   IMPORT: 'the end of an import',
   RETURN: 'a return',
+  AGENCY: 'leads an agency took back from a departing member',
 };
 
 function AssignedBy({

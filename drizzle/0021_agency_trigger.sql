@@ -1,0 +1,1 @@
+ALTER TYPE "public"."assignment_trigger" ADD VALUE 'AGENCY';

@@ -1,0 +1,281 @@
+/**
+ * Reclaim (docs/domain.md, Agencies): an agency lead its member did not work within the agency's
+ * minutes of the lead's calling window goes to another fitting member, at most twice, never after
+ * first contact; the first member's quota no longer counts it; the member, the new member and the
+ * owner are told. The job is durable: a server stopped between the assignment and the due time
+ * leaves it to the next one.
+ */
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/server/app';
+import { queryRows } from '../src/server/db/client';
+import type { JobQueue } from '../src/server/jobs/job-queue';
+import { assignedOnDate } from '../src/server/modules/assignment/quota.repository';
+import { runAssignment } from '../src/server/modules/assignment/run-assignment.service';
+import { reclaimableOfLeads } from '../src/server/modules/reclaim/reclaim.repository';
+import { processReclaim, type ReclaimPorts } from '../src/server/modules/reclaim/reclaim.service';
+import { createAgency, leadOwners, resetAgencies } from './support/agency-fixtures';
+import { createAgent, createLeads, resetAssignmentData } from './support/assignment-fixtures';
+import { setupTestApp, testConfig } from './support/test-app';
+import { createTestDatabase } from './support/test-db';
+
+const config = testConfig();
+const minutes = (n: number) => n * 60_000;
+
+describe('reclaim: the job, on a moving clock', () => {
+  // no queue in this app: the test runs the job itself, at the moments it chooses
+  const ctx = setupTestApp({}, { deliveryQueue: { enabled: false } });
+  const db = () => ctx.database.db;
+  const queued: { startAfter?: Date; data: unknown }[] = [];
+  const queue: JobQueue = {
+    running: true,
+    async enqueue(_tx, _name, jobs) {
+      queued.push(...jobs);
+    },
+    async hasJob() {
+      return false;
+    },
+  };
+  const ports = (now: Date): ReclaimPorts => ({
+    config,
+    queue,
+    events: ctx.app.leadPorts.events,
+    email: null,
+    now: () => now,
+  });
+
+  beforeEach(async () => {
+    await resetAssignmentData(db());
+    await resetAgencies(db());
+    queued.length = 0;
+  });
+
+  /** One TX lead in Chicago's time, given to `to` by a run at `at` (the others paused). */
+  async function leadFor(to: number, others: number[], at: Date) {
+    const [lead] = await createLeads(db(), [{ state: 'TX', city: 'Austin' }]);
+    await db().execute(sql`update leads set time_zone = 'America/Chicago' where id = ${lead}`);
+    for (const id of others)
+      await db().execute(sql`update users set paused_at = now() where id = ${id}`);
+    await runAssignment(db(), config, {
+      trigger: 'MANUAL',
+      events: ctx.app.leadPorts.events,
+      now: at,
+    });
+    for (const id of others)
+      await db().execute(sql`update users set paused_at = null where id = ${id}`);
+    expect((await leadOwners(db())).get(lead)?.agentId).toBe(to);
+    const [job] = await reclaimableOfLeads(db(), [lead]);
+    return { lead, job: { leadId: lead, assignedAt: job.assignedAt } };
+  }
+
+  async function team(n: number, reclaimAfterMinutes = 30) {
+    const owner = await createAgent(db(), { status: null, name: 'Owner' });
+    const members: number[] = [];
+    for (let i = 0; i < n; i++) members.push(await createAgent(db(), { quota: 5 }));
+    const agency = await createAgency(db(), { reclaimAfterMinutes, ownerId: owner, members });
+    return { owner, members, agency };
+  }
+
+  it('takes the lead back after the minutes, gives it to another member, credits the quota, tells all three', async () => {
+    const { owner, members } = await team(2);
+    const [m1, m2] = members;
+    const t0 = new Date('2026-06-15T15:00:00Z'); // 10:00 in Chicago
+    const { lead, job } = await leadFor(m1, [m2], t0);
+
+    const early = await processReclaim(db(), ports(new Date(t0.getTime() + minutes(20))), job);
+    expect(early).toEqual({ done: 'NOT_DUE', dueAt: new Date(t0.getTime() + minutes(30)) });
+    expect(queued.map((j) => j.startAfter)).toEqual([new Date(t0.getTime() + minutes(30))]);
+    expect((await leadOwners(db())).get(lead)?.agentId).toBe(m1);
+
+    const due = await processReclaim(db(), ports(new Date(t0.getTime() + minutes(31))), job);
+    expect(due).toEqual({ done: 'RECLAIMED', leadId: lead, fromAgentId: m1, toAgentId: m2 });
+    const [row] = await queryRows<{ agent: number; reclaims: number; status: string }>(
+      db(),
+      sql`select agent_id as agent, reclaims, status::text from leads where id = ${lead}`,
+    );
+    expect(row).toEqual({ agent: m2, reclaims: 1, status: 'ASSIGNED' });
+    const history = await queryRows<{ kind: string; from: number | null; agent: number | null }>(
+      db(),
+      sql`select kind::text, from_agent_id as from, agent_id as agent from lead_history
+           where lead_id = ${lead} order by id`,
+    );
+    expect(history.slice(-2)).toEqual([
+      { kind: 'RECLAIMED', from: m1, agent: null },
+      { kind: 'AUTO_ASSIGNED', from: null, agent: m2 },
+    ]);
+    // the first member's quota no longer counts it; the new member's does
+    const used = await assignedOnDate(db(), '2026-06-15');
+    expect(used.get(m1) ?? 0).toBe(0);
+    expect(used.get(m2)).toBe(1);
+    // the three are told: the member and the owner in the bell, the new member as a new lead
+    const told = await queryRows<{ user: number; kind: string }>(
+      db(),
+      sql`select user_id as user, kind from notifications
+           where user_id in (${m1}, ${m2}, ${owner}) and kind <> 'lead.assigned' or
+                 (user_id = ${m2} and lead_id = ${lead})
+           order by id`,
+    );
+    expect(told).toEqual(
+      expect.arrayContaining([
+        { user: m1, kind: 'lead.reclaimed' },
+        { user: owner, kind: 'lead.reclaimed' },
+        { user: m2, kind: 'lead.assigned' },
+      ]),
+    );
+    // the old job again: the lead has moved on, nothing happens
+    expect(
+      (await processReclaim(db(), ports(new Date(t0.getTime() + minutes(40))), job)).done,
+    ).toBe('NOTHING');
+  });
+
+  it('counts only minutes inside the calling window', async () => {
+    const { members } = await team(2);
+    const [m1, m2] = members;
+    const t1 = new Date('2026-06-16T01:50:00Z'); // 20:50 in Chicago: 10 minutes before it closes
+    const { lead, job } = await leadFor(m1, [m2], t1);
+    // 40 minutes later on the clock, but only 10 of them in the window
+    const night = await processReclaim(db(), ports(new Date(t1.getTime() + minutes(40))), job);
+    expect(night).toEqual({ done: 'NOT_DUE', dueAt: new Date('2026-06-16T13:20:00Z') });
+    expect((await leadOwners(db())).get(lead)?.agentId).toBe(m1);
+    const morning = await processReclaim(db(), ports(new Date('2026-06-16T13:21:00Z')), job);
+    expect(morning.done).toBe('RECLAIMED');
+  });
+
+  it('at most twice a lead, and never after first contact', async () => {
+    const { members } = await team(3);
+    const [m1, m2, m3] = members;
+    const t0 = new Date('2026-06-15T15:00:00Z');
+    const { lead, job } = await leadFor(m1, [m2, m3], t0);
+    const at = (n: number) => new Date(t0.getTime() + minutes(n));
+    const first = await processReclaim(db(), ports(at(31)), job);
+    expect(first).toMatchObject({ done: 'RECLAIMED', toAgentId: m2 });
+    const [second] = await reclaimableOfLeads(db(), [lead]);
+    const again = await processReclaim(db(), ports(at(62)), {
+      leadId: lead,
+      assignedAt: second.assignedAt,
+    });
+    expect(again).toMatchObject({ done: 'RECLAIMED', fromAgentId: m2 });
+    const [third] = await queryRows<{ assignedAt: string }>(
+      db(),
+      sql`select to_char(assigned_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "assignedAt"
+            from leads where id = ${lead}`,
+    );
+    expect(await processReclaim(db(), ports(at(200)), { leadId: lead, ...third })).toEqual({
+      done: 'NOTHING',
+      why: 'reclaimed twice',
+    });
+
+    // a lead its member has contacted stays
+    const other = await leadFor(m1, [m2, m3], at(300));
+    await db().execute(
+      sql`update leads set first_contact_at = ${at(301).toISOString()}::timestamptz where id = ${other.lead}`,
+    );
+    expect(await processReclaim(db(), ports(at(400)), other.job)).toEqual({
+      done: 'NOTHING',
+      why: 'worked',
+    });
+    // reclaim turned off since: nothing
+    const third_ = await leadFor(m3, [m1, m2], at(500));
+    await db().execute(sql`update agencies set reclaim_after_minutes = null`);
+    expect((await processReclaim(db(), ports(at(600)), third_.job)).done).toBe('NOTHING');
+  });
+
+  it('no other member fits: the lead stays with its member', async () => {
+    const owner = await createAgent(db(), { status: null });
+    const m1 = await createAgent(db(), { quota: 5 });
+    const m2 = await createAgent(db(), { quota: 5, states: ['FL'] });
+    await createAgency(db(), { reclaimAfterMinutes: 30, ownerId: owner, members: [m1, m2] });
+    const t0 = new Date('2026-06-15T15:00:00Z');
+    const { lead, job } = await leadFor(m1, [m2], t0);
+    const outcome = await processReclaim(db(), ports(new Date(t0.getTime() + minutes(45))), job);
+    expect(outcome).toEqual({ done: 'NOTHING', why: 'no other member fits' });
+    expect((await leadOwners(db())).get(lead)?.agentId).toBe(m1);
+  });
+});
+
+/** A zone where it is now between 9 AM and 8 PM: the last minutes all lie in the window. */
+function zoneInWindowNow(): string {
+  const zones = [
+    'America/Chicago',
+    'America/New_York',
+    'America/Los_Angeles',
+    'Pacific/Honolulu',
+    'Asia/Tokyo',
+    'Asia/Kolkata',
+    'Europe/London',
+    'Europe/Berlin',
+    'Australia/Sydney',
+    'America/Sao_Paulo',
+    'Asia/Dubai',
+    'Pacific/Auckland',
+  ];
+  for (const zone of zones) {
+    const hour = Number(
+      new Intl.DateTimeFormat('en-US', {
+        timeZone: zone,
+        hour: 'numeric',
+        hourCycle: 'h23',
+      }).format(new Date()),
+    );
+    if (hour >= 9 && hour < 20) return zone;
+  }
+  throw new Error('no zone in its calling window now');
+}
+
+describe('reclaim: durable across a restart', () => {
+  const apps: { close(): Promise<unknown> }[] = [];
+  let database: Awaited<ReturnType<typeof createTestDatabase>> | null = null;
+  afterAll(async () => {
+    for (const app of apps) await app.close().catch(() => undefined);
+    await database?.close();
+  });
+
+  it('a server stopped after the assignment: the next one on the same database reclaims', {
+    timeout: 60_000,
+  }, async () => {
+    database = await createTestDatabase();
+    const db = database.db;
+    const build = async () => {
+      const app = await buildApp({
+        config,
+        database: database as NonNullable<typeof database>,
+        serveSpa: false,
+        deliveryQueue: { pollingIntervalSeconds: 0.5, sweepIntervalMs: 1_000 },
+      });
+      await app.ready();
+      apps.push(app);
+      return app;
+    };
+    const first = await build();
+    const owner = await createAgent(db, { status: null });
+    const m1 = await createAgent(db, { quota: 5 });
+    const m2 = await createAgent(db, { quota: 5 });
+    await createAgency(db, { reclaimAfterMinutes: 5, ownerId: owner, members: [m1, m2] });
+    const [lead] = await createLeads(db, [{ state: 'TX' }]);
+    await db.execute(sql`update leads set time_zone = ${zoneInWindowNow()} where id = ${lead}`);
+    await db.execute(sql`update users set paused_at = now() where id = ${m2}`);
+    // assigned 5 minutes ago less 4 seconds: due in 4 seconds
+    const at = new Date(Date.now() - minutes(5) + 4_000);
+    await runAssignment(db, config, { trigger: 'MANUAL', events: first.leadPorts.events, now: at });
+    await db.execute(sql`update users set paused_at = null where id = ${m2}`);
+    expect((await leadOwners(db)).get(lead)?.agentId).toBe(m1);
+    const [{ jobs }] = await queryRows<{ jobs: number }>(
+      db,
+      sql`select count(*)::int as jobs from pgboss.job where name = 'agency-reclaim'`,
+    );
+    expect(jobs).toBe(1);
+    await first.close(); // the server stops before the lead is due
+
+    await new Promise((r) => setTimeout(r, 4_500));
+    expect((await leadOwners(db)).get(lead)?.agentId).toBe(m1);
+    await build(); // a new server on the same database
+    const deadline = Date.now() + 30_000;
+    let agent: number | null | undefined = m1;
+    while (Date.now() < deadline) {
+      agent = (await leadOwners(db)).get(lead)?.agentId;
+      if (agent === m2) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(agent).toBe(m2);
+  });
+});
