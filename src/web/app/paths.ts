@@ -1,7 +1,7 @@
 /**
  * Every path of the app, in one place (spec section 2, route table): the router, the portal nav,
- * links, redirects and the route guard all read it, so no screen writes a path of its own. No
- * route takes a parameter yet; one that does gets a helper here beside its pattern.
+ * links, redirects and the route guard all read it, so no screen writes a path of its own. A
+ * route that takes a parameter has a helper here beside its pattern (`joinPath`).
  */
 export const paths = {
   landing: '/',
@@ -12,6 +12,8 @@ export const paths = {
   resetPassword: '/reset-password',
   /** the signed-in user's account: Change password (agents and admins) */
   account: '/account',
+  /** an agency's invite link (public): `joinPath(code)` (docs/domain.md, Agencies) */
+  join: '/join/:code',
   agent: {
     dashboard: '/dashboard',
     leads: '/dashboard/leads',
@@ -22,6 +24,8 @@ export const paths = {
     delivery: '/dashboard/delivery',
     /** The agent's phone, Call Recording and follow-up messages (docs/domain.md, Follow-up messages and calls). */
     services: '/dashboard/services',
+    /** The member's agency, or creating one (docs/domain.md, Agencies). */
+    agency: '/dashboard/agency',
   },
   admin: {
     dashboard: '/admin',
@@ -35,6 +39,8 @@ export const paths = {
     /** The returns queue (docs/domain.md, Returns and credits). */
     returns: '/admin/returns',
     deliveries: '/admin/deliveries',
+    /** Every agency, suspend and restore (docs/domain.md, Agencies). */
+    agencies: '/admin/agencies',
   },
 } as const;
 
@@ -47,4 +53,20 @@ export const landingAnchors = {
 /** Where a user goes after login, or when they open a screen of the other role. */
 export function homeFor(role: string): string {
   return role === 'ADMIN' ? paths.admin.dashboard : paths.agent.dashboard;
+}
+
+export function loginFor(blocked: string): string {
+  const homes: string[] = [paths.agent.dashboard, paths.admin.dashboard, paths.landing];
+  return homes.includes(blocked)
+    ? paths.login
+    : `${paths.login}?next=${encodeURIComponent(blocked)}`;
+}
+export function afterLogin(role: string, next: string | null): string {
+  if (next?.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\')) return next;
+  return homeFor(role);
+}
+
+/** The join page of an agency's invite code. */
+export function joinPath(code: string): string {
+  return paths.join.replace(':code', encodeURIComponent(code));
 }

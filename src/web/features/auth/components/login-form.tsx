@@ -1,4 +1,4 @@
-import { homeFor } from '@web/app/paths';
+import { afterLogin } from '@web/app/paths';
 import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form-field';
 import { Spinner } from '@web/components/ui/spinner';
@@ -28,7 +28,7 @@ export function LoginForm() {
       {
         onSuccess: ({ user }) => {
           toast({ title: 'Welcome back!', description: 'Login successful' });
-          navigate(homeFor(user.role));
+          navigate(afterLogin(user.role, new URLSearchParams(window.location.search).get('next')));
         },
         onError: (error) => {
           const refused = formFieldErrors(error, FIELDS);
