@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { PageHeader } from '@web/components/layout/page-header';
 import { LoadError } from '@web/components/ui/load-error';
+import { AgencyMembershipCard } from '@web/features/agency/components/agency-membership-card';
 import { agentStatsQuery } from '@web/features/agent/api';
 import { AgentStatCards } from '@web/features/agent/components/agent-stat-cards';
 import { ChoosePackageCallout } from '@web/features/agent/components/choose-package-callout';
@@ -26,6 +27,7 @@ export function AgentDashboardPage() {
           retrying={isFetching}
         />
       )}
+      <AgencyMembershipCard />
       {stats && <ChoosePackageCallout subscription={stats.subscription} />}
       {!isError && <AgentStatCards stats={stats} />}
       <PauseDeliveriesCard />
