@@ -31,6 +31,20 @@ export function AgencyOverviewCard({ mine }: { mine: MyAgency }) {
                 <dd data-testid="agency-manager">{manager.name}</dd>
               </>
             )}
+            {mine.role !== 'AGENT' && (
+              <>
+                <dt className="text-muted-foreground">Daily cap</dt>
+                <dd data-testid="agency-daily-cap">
+                  {mine.agency.dailyCap === null ? 'None' : `${mine.agency.dailyCap} leads a day`}
+                </dd>
+                <dt className="text-muted-foreground">Reclaim</dt>
+                <dd>
+                  {mine.agency.reclaimAfterMinutes === null
+                    ? 'Off'
+                    : `After ${mine.agency.reclaimAfterMinutes} minutes not worked`}
+                </dd>
+              </>
+            )}
             {mine.paidByAgency && (
               <>
                 <dt className="text-muted-foreground">Your package</dt>
@@ -38,6 +52,11 @@ export function AgencyOverviewCard({ mine }: { mine: MyAgency }) {
               </>
             )}
           </dl>
+          {mine.role === 'AGENT' && (
+            <p className="text-muted-foreground text-sm">
+              Your agency sees the leads it gives you and how you work them.
+            </p>
+          )}
           {mine.agency.status === 'SUSPENDED' && (
             <p className="text-destructive text-sm">
               The agency is suspended: its members get no leads and the packages it pays are on

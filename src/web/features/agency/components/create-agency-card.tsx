@@ -46,7 +46,7 @@ export function CreateAgencyCard() {
         <CardContent>
           <ul className="list-disc space-y-2 pl-5 text-sm">
             <li>Invite agents and managers with a link; each manager leads a team.</li>
-            <li>Pay your members&apos; packages, so their leads are on the agency.</li>
+            <li>Pay your members&apos; packages from the agency.</li>
             <li>See every member&apos;s leads, conversions and speed to lead in one place.</li>
             <li>
               Move a lead to another member, cap the agency&apos;s leads a day, and take back leads
@@ -58,7 +58,7 @@ export function CreateAgencyCard() {
           </p>
         </CardContent>
       </Card>
-      <Card>
+      <Card className="lg:self-start">
         <CardHeader>
           <CardTitle asChild>
             <h2 className="text-lg">Create an agency</h2>

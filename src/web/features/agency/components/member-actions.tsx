@@ -81,11 +81,12 @@ export function RemoveMemberButton({
 function RoleAndManager({
   member,
   members,
-  onHandedOver,
+  onDone,
 }: {
   member: AgencyMember;
   members: AgencyMember[];
-  onHandedOver: () => void;
+  /** the change is made: the dialog closes, the table shows it */
+  onDone: () => void;
 }) {
   const update = useUpdateMember();
   const [role, setRole] = useState<AgencyRole>(member.role);
@@ -111,7 +112,10 @@ function RoleAndManager({
         managerId: role === 'AGENT' && managerId !== OWNERS_OWN ? Number(managerId) : null,
       },
       {
-        onSuccess: () => toast({ title: 'Member updated', description: member.name }),
+        onSuccess: () => {
+          toast({ title: 'Member updated', description: member.name });
+          onDone();
+        },
         onError: failed('Update failed', 'Failed to update the member'),
       },
     );
@@ -182,7 +186,7 @@ function RoleAndManager({
               onSuccess: () => {
                 setHandOver(false);
                 toast({ title: 'Agency handed over', description: `${member.name} is the owner` });
-                onHandedOver();
+                onDone();
               },
               onError: (error) => {
                 setHandOver(false);
@@ -197,7 +201,7 @@ function RoleAndManager({
 }
 
 /** The package the agency pays for the member: pick one and pay, or end the payment. */
-function AgencyPaidPackage({ member }: { member: AgencyMember }) {
+function AgencyPaidPackage({ member, onDone }: { member: AgencyMember; onDone: () => void }) {
   const packages = useQuery(packagesQuery);
   const pay = usePayMemberPackage();
   const end = useEndMemberPackage();
@@ -219,6 +223,7 @@ function AgencyPaidPackage({ member }: { member: AgencyMember }) {
             title: 'Package paid by the agency',
             description: `${member.name}: ${answer.package?.name ?? 'package'}`,
           });
+          onDone();
         },
         onError: failed('Payment failed', 'Failed to pay the package'),
       },
@@ -273,6 +278,7 @@ function AgencyPaidPackage({ member }: { member: AgencyMember }) {
                 onSuccess: () => {
                   setEnding(false);
                   toast({ title: 'Payment ended', description: member.name });
+                  onDone();
                 },
                 onError: (error) => {
                   setEnding(false);
@@ -316,14 +322,14 @@ export function ManageMemberDialog({
           <h3 id="manage-role" className="font-medium">
             Role and manager
           </h3>
-          <RoleAndManager member={member} members={members} onHandedOver={() => setOpen(false)} />
+          <RoleAndManager member={member} members={members} onDone={() => setOpen(false)} />
         </section>
         <Separator />
         <section className="grid gap-3" aria-labelledby="manage-package">
           <h3 id="manage-package" className="font-medium">
             Package paid by the agency
           </h3>
-          <AgencyPaidPackage member={member} />
+          <AgencyPaidPackage member={member} onDone={() => setOpen(false)} />
         </section>
         {!isSelf && (
           <>

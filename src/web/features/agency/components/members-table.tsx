@@ -61,7 +61,7 @@ function columns(mine: MyAgency): DataColumn<AgencyMember>[] {
     },
     {
       header: "Today's Quota",
-      nowrap: true,
+      minWidth: 'min-w-24',
       cell: (member) => {
         const quota = quotaSummary(member.quotaToday, member.subscriptionStatus);
         return (
@@ -79,12 +79,12 @@ function columns(mine: MyAgency): DataColumn<AgencyMember>[] {
     },
     {
       header: 'Last 30 Days',
-      nowrap: true,
+      minWidth: 'min-w-28',
       cell: (member) => <ThirtyDays member={member} />,
     },
     {
       header: 'Speed to Lead',
-      nowrap: true,
+      minWidth: 'min-w-16',
       cell: (member) => <SpeedToLead minutes={member.speedToLeadMinutes} />,
     },
   ];
@@ -119,8 +119,10 @@ function ThirtyDays({ member }: { member: AgencyMember }) {
       </div>
       <div className="text-muted-foreground text-xs">
         {member.converted30d} converted (
-        {formatConversionRate(member.converted30d, member.leads30d)}) · {member.returns30d}{' '}
-        {member.returns30d === 1 ? 'return' : 'returns'}
+        {formatConversionRate(member.converted30d, member.leads30d)})
+      </div>
+      <div className="text-muted-foreground text-xs">
+        {member.returns30d} {member.returns30d === 1 ? 'return' : 'returns'}
       </div>
     </div>
   );
