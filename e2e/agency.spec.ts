@@ -200,6 +200,10 @@ test('an agency from creation to suspension: settings, invite link, join, paid p
   const line = visitor.getByTestId('agency-membership');
   await expect(line).toContainText(`Member of ${agencyName} · Manager: Olga Owner`);
   await expect(line).toContainText('Package paid by your agency');
+  // the member cannot change a package the agency pays: no "Change package" link
+  const pkgCard = visitor.getByTestId('card-current-package');
+  await expect(pkgCard).toContainText('Paid by your agency');
+  await expect(pkgCard.getByRole('link', { name: 'Change package' })).toHaveCount(0);
   await shoot(visitor, 'dashboard');
   await other.close();
 

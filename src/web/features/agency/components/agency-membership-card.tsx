@@ -17,17 +17,19 @@ export function AgencyMembershipCard() {
   if (!mine) return null;
   return (
     <Card className="py-4" data-testid="agency-membership">
-      <CardContent className="flex flex-wrap items-center gap-x-4 gap-y-2">
-        <Building2 className="size-5 shrink-0 text-muted-foreground" aria-hidden="true" />
-        <p className="min-w-0 font-medium break-words">{membershipLine(mine)}</p>
-        {mine.paidByAgency && <Badge variant="secondary">Package paid by your agency</Badge>}
-        {mine.agency.status === 'SUSPENDED' && <Badge variant="destructive">Suspended</Badge>}
-        <Link
-          href={paths.agent.agency}
-          className="text-primary text-sm underline-offset-4 hover:underline sm:ml-auto"
-        >
-          Open your agency
-        </Link>
+      <CardContent className="flex items-start gap-3">
+        <Building2 className="mt-0.5 size-5 shrink-0 text-muted-foreground" aria-hidden="true" />
+        <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-4 gap-y-2">
+          <p className="min-w-0 break-words font-medium">{membershipLine(mine)}</p>
+          {mine.paidByAgency && <Badge variant="secondary">Package paid by your agency</Badge>}
+          {mine.agency.status === 'SUSPENDED' && <Badge variant="destructive">Suspended</Badge>}
+          <Link
+            href={paths.agent.agency}
+            className="text-primary text-sm underline underline-offset-4 sm:ml-auto"
+          >
+            Open your agency
+          </Link>
+        </div>
       </CardContent>
     </Card>
   );

@@ -4,29 +4,18 @@ import { Card, CardContent } from '@web/components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@web/components/ui/tabs';
 import { useCurrentUser } from '@web/features/auth/api';
 import { listView } from '@web/lib/list-view';
-import type { ReactNode } from 'react';
 import { useSearchParams } from 'wouter';
 import { agencyMembersQuery } from '../api';
 import { AgencyBook } from './agency-book';
 import { AgencySettingsForm } from './agency-settings-form';
 import { InvitesPanel } from './invites-panel';
+import { ListCard } from './list-card';
 import { ManageMemberDialog, RemoveMemberButton } from './member-actions';
 import { MembersTable } from './members-table';
 import { PerformanceTable } from './performance-table';
 
 const TABS = ['members', 'book', 'performance', 'settings'] as const;
 type Tab = (typeof TABS)[number];
-
-/** A tab's list inside a card on a desktop; on a phone the cards stand on their own. */
-function ListCard({ children }: { children: ReactNode }) {
-  return (
-    <Card className="py-0 max-md:border-0 max-md:bg-transparent max-md:shadow-none">
-      <CardContent className="px-0 md:py-2 md:[&_td:first-child]:pl-6 md:[&_td:last-child]:pr-6 md:[&_th:first-child]:pl-6 md:[&_th:last-child]:pr-6">
-        {children}
-      </CardContent>
-    </Card>
-  );
-}
 
 /**
  * The OWNER's and a MANAGER's agency: Members (with invites), Book of business, Performance, and

@@ -40,6 +40,7 @@ import {
   optionalNumber,
 } from '../agency-display';
 import { agencyInvitesQuery, useCreateInvite, useDeleteInvite } from '../api';
+import { ListCard } from './list-card';
 
 const OWNERS_OWN = 'OWNER_OWN';
 const FIELDS = ['maxUses', 'expiresInDays'] as const;
@@ -316,21 +317,23 @@ export function InvitesPanel({ mine, members }: { mine: MyAgency; members: Agenc
         </div>
         <InviteDialog mine={mine} members={members} />
       </div>
-      <DataTable
-        label="Invites"
-        columns={inviteColumns(timeZone)}
-        rows={list}
-        rowKey={(invite) => invite.id}
-        rowTestId="invite-row"
-        view={listView(invites, list.length)}
-        empty="No invites yet"
-        error={{
-          message: 'The invites could not be loaded.',
-          onRetry: () => invites.refetch(),
-          retrying: invites.isFetching,
-        }}
-        actions={{ header: 'Actions', cell: (invite) => <DeleteInviteButton invite={invite} /> }}
-      />
+      <ListCard>
+        <DataTable
+          label="Invites"
+          columns={inviteColumns(timeZone)}
+          rows={list}
+          rowKey={(invite) => invite.id}
+          rowTestId="invite-row"
+          view={listView(invites, list.length)}
+          empty="No invites yet"
+          error={{
+            message: 'The invites could not be loaded.',
+            onRetry: () => invites.refetch(),
+            retrying: invites.isFetching,
+          }}
+          actions={{ header: 'Actions', cell: (invite) => <DeleteInviteButton invite={invite} /> }}
+        />
+      </ListCard>
     </section>
   );
 }
