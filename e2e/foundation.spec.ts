@@ -219,7 +219,7 @@ test.describe('route guards', () => {
     await expect(page.getByTestId('portal-title')).toHaveText('Admin Portal');
     const menu = page.getByRole('navigation', { name: 'Admin Portal' });
     // the spec's five, then the delivery product's two (issue 14), the DNC list and the
-    // returns queue (issue 16)
+    // returns queue (issue 16), the agencies (issue 25)
     await expect(menu.getByRole('link')).toHaveText([
       'Dashboard',
       'Packages',
@@ -230,6 +230,7 @@ test.describe('route guards', () => {
       'Do Not Call',
       /^Returns/, // with the pending count when returns wait
       'Deliveries',
+      'Agencies',
       'Settings',
     ]);
   });

@@ -1,7 +1,7 @@
 /**
  * Every path of the app, in one place (spec section 2, route table): the router, the portal nav,
- * links, redirects and the route guard all read it, so no screen writes a path of its own. No
- * route takes a parameter yet; one that does gets a helper here beside its pattern.
+ * links, redirects and the route guard all read it, so no screen writes a path of its own. A
+ * route that takes a parameter has a helper here beside its pattern (`joinPath`).
  */
 export const paths = {
   landing: '/',
@@ -15,6 +15,8 @@ export const paths = {
   terms: '/terms',
   /** the signed-in user's account: Change password (agents and admins) */
   account: '/account',
+  /** an agency's invite link (public): `joinPath(code)` (docs/domain.md, Agencies) */
+  join: '/join/:code',
   agent: {
     dashboard: '/dashboard',
     leads: '/dashboard/leads',
@@ -25,6 +27,8 @@ export const paths = {
     delivery: '/dashboard/delivery',
     /** The agent's phone, Call Recording and follow-up messages (docs/domain.md, Follow-up messages and calls). */
     services: '/dashboard/services',
+    /** The member's agency, or creating one (docs/domain.md, Agencies). */
+    agency: '/dashboard/agency',
   },
   admin: {
     dashboard: '/admin',
@@ -38,6 +42,8 @@ export const paths = {
     /** The returns queue (docs/domain.md, Returns and credits). */
     returns: '/admin/returns',
     deliveries: '/admin/deliveries',
+    /** Every agency, suspend and restore (docs/domain.md, Agencies). */
+    agencies: '/admin/agencies',
     /** the platform's settings an admin edits: the legal pages (docs/domain.md, Legal pages) */
     settings: '/admin/settings',
   },
@@ -74,4 +80,9 @@ export function loginFor(blocked: string): string {
 export function afterLogin(role: string, next: string | null): string {
   if (next?.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\')) return next;
   return homeFor(role);
+}
+
+/** The join page of an agency's invite code. */
+export function joinPath(code: string): string {
+  return paths.join.replace(':code', encodeURIComponent(code));
 }

@@ -1,5 +1,6 @@
 import type { UserRole } from '@shared/domain';
-import { type ComponentType, useEffect } from 'react';
+import { PageSpinner } from '@web/components/layout/page-spinner';
+import { type ComponentType, Suspense, useEffect } from 'react';
 import { Route, Switch, useLocation } from 'wouter';
 import { lazyNamed } from './lazy-named';
 import { ForgotPasswordPage } from './pages/forgot-password-page';
@@ -62,6 +63,13 @@ const AdminSettingsPage = lazyNamed(
 );
 
 const LegalPage = lazyNamed(() => import('./pages/legal-page'), 'LegalPage');
+const AgentAgencyPage = lazyNamed(() => import('./pages/agent-agency-page'), 'AgentAgencyPage');
+const AdminAgenciesPage = lazyNamed(
+  () => import('./pages/admin-agencies-page'),
+  'AdminAgenciesPage',
+);
+// an invite link's page is public, but most visitors never open one: it loads on demand
+const JoinPage = lazyNamed(() => import('./pages/join-page'), 'JoinPage');
 
 const AccountPage = lazyNamed(() => import('./pages/account-page'), 'AccountPage');
 
@@ -74,12 +82,14 @@ const protectedRoutes: { path: string; role?: UserRole; page: ComponentType }[] 
   { path: paths.agent.package, role: 'AGENT', page: AgentPackagePage },
   { path: paths.agent.delivery, role: 'AGENT', page: AgentDeliveryPage },
   { path: paths.agent.services, role: 'AGENT', page: AgentServicesPage },
+  { path: paths.agent.agency, role: 'AGENT', page: AgentAgencyPage },
   { path: paths.admin.dashboard, role: 'ADMIN', page: AdminDashboardPage },
   { path: paths.admin.packages, role: 'ADMIN', page: AdminPackagesPage },
   { path: paths.admin.leads, role: 'ADMIN', page: AdminLeadsPage },
   { path: paths.admin.agents, role: 'ADMIN', page: AdminAgentsPage },
   { path: paths.admin.analytics, role: 'ADMIN', page: AdminAnalyticsPage },
   { path: paths.admin.deliveries, role: 'ADMIN', page: AdminDeliveriesPage },
+  { path: paths.admin.agencies, role: 'ADMIN', page: AdminAgenciesPage },
   { path: paths.admin.sources, role: 'ADMIN', page: AdminSourcesPage },
   { path: paths.admin.dnc, role: 'ADMIN', page: AdminDncPage },
   { path: paths.admin.returns, role: 'ADMIN', page: AdminReturnsPage },
@@ -106,10 +116,21 @@ export function AppRouter() {
         <Route path={paths.forgotPassword} component={ForgotPasswordPage} />
         <Route path={paths.resetPassword} component={ResetPasswordPage} />
         <Route path={paths.privacy}>
-          <LegalPage page="privacy" />
+          <Suspense fallback={<PageSpinner fullScreen />}>
+            <LegalPage page="privacy" />
+          </Suspense>
         </Route>
         <Route path={paths.terms}>
-          <LegalPage page="terms" />
+          <Suspense fallback={<PageSpinner fullScreen />}>
+            <LegalPage page="terms" />
+          </Suspense>
+        </Route>
+        <Route path={paths.join}>
+          {(params) => (
+            <Suspense fallback={<PageSpinner fullScreen />}>
+              <JoinPage code={params.code} />
+            </Suspense>
+          )}
         </Route>
         {protectedRoutes.map(({ path, role, page: Page }) => (
           <Route key={path} path={path}>

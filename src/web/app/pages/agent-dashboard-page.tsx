@@ -1,6 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { PageHeader } from '@web/components/layout/page-header';
 import { LoadError } from '@web/components/ui/load-error';
+import { myAgencyQuery } from '@web/features/agency/api';
+import { AgencyMembershipCard } from '@web/features/agency/components/agency-membership-card';
 import { agentStatsQuery } from '@web/features/agent/api';
 import { AgentStatCards } from '@web/features/agent/components/agent-stat-cards';
 import { ChoosePackageCallout } from '@web/features/agent/components/choose-package-callout';
@@ -9,6 +11,7 @@ import { PauseDeliveriesCard } from '@web/features/pause/components/pause-delive
 
 export function AgentDashboardPage() {
   const { data: stats, isPending, isError, isFetching, refetch } = useQuery(agentStatsQuery);
+  const paidByAgency = useQuery(myAgencyQuery).data?.paidByAgency ?? false;
   return (
     <div className="space-y-6">
       <PageHeader
@@ -26,8 +29,9 @@ export function AgentDashboardPage() {
           retrying={isFetching}
         />
       )}
+      <AgencyMembershipCard />
       {stats && <ChoosePackageCallout subscription={stats.subscription} />}
-      {!isError && <AgentStatCards stats={stats} />}
+      {!isError && <AgentStatCards stats={stats} packagePaidByAgency={paidByAgency} />}
       <PauseDeliveriesCard />
       <QuickStartCard />
     </div>

@@ -1,6 +1,7 @@
 import type { UserRole } from '@shared/domain';
 import { paths } from '@web/app/paths';
 import {
+  Building2,
   ChartColumn,
   CreditCard,
   FileText,
@@ -26,6 +27,7 @@ const agentNav: PortalNavItem[] = [
   { title: 'Package', href: paths.agent.package, icon: CreditCard },
   { title: 'Delivery', href: paths.agent.delivery, icon: Send },
   { title: 'Services', href: paths.agent.services, icon: PhoneCall },
+  { title: 'Agency', href: paths.agent.agency, icon: Building2 },
 ];
 
 const adminNav: PortalNavItem[] = [
@@ -38,6 +40,7 @@ const adminNav: PortalNavItem[] = [
   { title: 'Do Not Call', href: paths.admin.dnc, icon: PhoneOff },
   { title: 'Returns', href: paths.admin.returns, icon: Undo2 },
   { title: 'Deliveries', href: paths.admin.deliveries, icon: Send },
+  { title: 'Agencies', href: paths.admin.agencies, icon: Building2 },
   { title: 'Settings', href: paths.admin.settings, icon: Settings },
 ];
 

@@ -52,7 +52,14 @@ function Loading() {
 }
 
 /** Current Package, Today's Quota, Total Leads and Conversion Rate (spec: Agent dashboard). */
-export function AgentStatCards({ stats }: { stats: AgentStats | undefined }) {
+export function AgentStatCards({
+  stats,
+  packagePaidByAgency = false,
+}: {
+  stats: AgentStats | undefined;
+  /** an agency pays it: the member cannot change it (docs/domain.md, Agencies) */
+  packagePaidByAgency?: boolean;
+}) {
   const subscription = stats?.subscription;
   return (
     <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
@@ -68,12 +75,16 @@ export function AgentStatCards({ stats }: { stats: AgentStats | undefined }) {
               </span>
               <SubscriptionStatusBadge status={subscription.status} />
             </div>
-            <Link
-              href={paths.agent.package}
-              className="text-primary text-xs underline-offset-4 hover:underline"
-            >
-              Change package
-            </Link>
+            {packagePaidByAgency ? (
+              <Note>Paid by your agency</Note>
+            ) : (
+              <Link
+                href={paths.agent.package}
+                className="text-primary text-xs underline-offset-4 hover:underline"
+              >
+                Change package
+              </Link>
+            )}
           </>
         ) : (
           <>

@@ -1,5 +1,5 @@
 import { MIN_PASSWORD_LENGTH } from '@shared/domain';
-import { paths } from '@web/app/paths';
+import { loginFor, paths } from '@web/app/paths';
 import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form-field';
 import { Spinner } from '@web/components/ui/spinner';
@@ -56,7 +56,9 @@ export function RegisterForm({ invite }: { invite?: string }) {
             title: 'Account created!',
             description: 'You can now log in with your credentials',
           });
-          navigate(paths.login);
+          // a join link (or another page) that sent the visitor here is where login leads back
+          const next = new URLSearchParams(window.location.search).get('next');
+          navigate(next ? loginFor(next) : paths.login);
         },
         onError: (error) => {
           const refused = formFieldErrors(error, SENT_FIELDS);

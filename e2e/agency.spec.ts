@@ -1,0 +1,229 @@
+/**
+ * Agencies in the browser (docs/domain.md, Agencies): an agent creates an agency, sets its daily
+ * cap and reclaim delay, invites a second agent with a copied link; that agent, signed out,
+ * logs in through the link and joins; the owner pays their package and sees their leads; the
+ * member's dashboard names the agency and the manager; an admin suspends and restores the
+ * agency. Screenshots at 1280 and 375 px (axe-checked) go to .tmp/screenshots/agency-*.png.
+ */
+import { mkdirSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import { createPackageApi, loginAdminApi, seedLeadsForAgent, uniqueTag } from './agent-fixtures';
+import { createAgentViaApi, loginAsAdmin, loginThroughUi } from './support';
+
+const SHOTS = '.tmp/screenshots';
+test.beforeAll(() => mkdirSync(SHOTS, { recursive: true }));
+
+/** Screenshots at 1280 and 375 px, each width checked by axe (no serious or critical issue). */
+async function shoot(page: Page, name: string) {
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: width === 1280 ? 900 : 812 });
+    await page.waitForFunction(() =>
+      document.getAnimations().every((a) => a.playState !== 'running'),
+    );
+    await page.screenshot({ path: `${SHOTS}/agency-${name}-${width}.png`, fullPage: true });
+    const results = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .analyze();
+    const bad = results.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    expect(bad, `${name} at ${width} px`).toEqual([]);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+const toast = (page: Page, text: string) =>
+  page.getByTestId('toast-viewport').getByText(text, { exact: true });
+
+test('an agency from creation to suspension: settings, invite link, join, paid package, book, dashboard', async ({
+  page,
+  request,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  await loginAdminApi(request);
+  const tag = uniqueTag('ag');
+  const agencyName = `Sunrise ${tag}`;
+  const pkg = await createPackageApi(request, {
+    name: `Agency Medicare ${tag}`,
+    leadsPerDay: 10,
+    priceMonthlyCents: 9900,
+    category: 'MEDICARE',
+  });
+  const owner = await createAgentViaApi(page, 'Olga Owner');
+  const member = await createAgentViaApi(page, 'Milo Member');
+
+  // an agent in no agency: what one is, and the form
+  await loginThroughUi(page, owner.email, owner.password, /\/dashboard$/);
+  await page.getByRole('link', { name: 'Agency', exact: true }).first().click();
+  await expect(page).toHaveURL(/\/dashboard\/agency$/);
+  await expect(page.getByRole('heading', { name: 'What is an agency?' })).toBeVisible();
+  await shoot(page, 'create');
+  await page.getByLabel('Agency name').fill(agencyName);
+  await page.getByRole('button', { name: 'Create an agency' }).click();
+  const overview = page.getByTestId('agency-overview');
+  await expect(overview.getByRole('heading', { name: agencyName })).toBeVisible();
+  await expect(overview.getByTestId('agency-role')).toHaveText('Owner');
+
+  // Settings: the server's field message, then a daily cap and reclaim minutes saved
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  await expect(page).toHaveURL(/\?tab=settings$/);
+  await page.getByLabel('Daily cap').fill('40');
+  await page.getByLabel('Reclaim after (minutes)').fill('3');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByTestId('agency-settings')).toContainText(
+    'Reclaim after 5 to 1440 minutes (or never)',
+  );
+  await expect(page.getByLabel('Reclaim after (minutes)')).toHaveAttribute('aria-invalid', 'true');
+  await page.getByLabel('Reclaim after (minutes)').fill('30');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(toast(page, 'Settings saved')).toBeVisible();
+  const saved = await (await page.request.get('/api/agency')).json();
+  expect(saved.agency).toMatchObject({ dailyCap: 40, reclaimAfterMinutes: 30 });
+  await shoot(page, 'settings');
+
+  // Members: an invite link, shown once, copied
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.getByRole('tab', { name: 'Members' }).click();
+  await page.getByRole('button', { name: 'Invite', exact: true }).click();
+  const inviteDialog = page.getByTestId('invite-dialog');
+  await inviteDialog.getByLabel('Max uses').fill('5');
+  await inviteDialog.getByRole('button', { name: 'Create invite link' }).click();
+  const linkDialog = page.getByTestId('invite-link-dialog');
+  const url = await linkDialog.getByLabel('Invite link').inputValue();
+  expect(url).toMatch(/\/join\/[^/]+$/);
+  await linkDialog.getByRole('button', { name: 'Copy' }).click();
+  await expect(toast(page, 'Link copied')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
+  await shoot(page, 'invite-link');
+  await page.keyboard.press('Escape');
+  const invite = page.getByTestId('invite-row');
+  await expect(invite).toHaveCount(1);
+  await expect(invite.getByTestId('invite-state')).toHaveText('Usable');
+  await expect(invite).toContainText('0 of 5 joined');
+
+  // the second agent, signed out, opens the link, logs in through it and joins
+  const baseURL = test.info().project.use.baseURL;
+  const other = await browser.newContext({ baseURL });
+  const visitor = await other.newPage();
+  const joinPath = new URL(url).pathname;
+  await visitor.goto(joinPath);
+  await expect(visitor.getByTestId('join-invite')).toContainText(
+    `Olga Owner invites you to join ${agencyName} as an Agent.`,
+  );
+  await expect(visitor.getByRole('link', { name: 'Create account' })).toHaveAttribute(
+    'href',
+    `/register?next=${encodeURIComponent(joinPath)}`,
+  );
+  await shoot(visitor, 'join');
+  await visitor.getByRole('link', { name: 'Log in' }).click();
+  await expect(visitor).toHaveURL(/\/login\?next=/);
+  await visitor.getByLabel('Email').fill(member.email);
+  await visitor.getByLabel('Password').fill(member.password);
+  await visitor.getByRole('button', { name: 'Log In' }).click();
+  await expect(visitor).toHaveURL(new RegExp(`${joinPath}$`));
+  await visitor.getByRole('button', { name: `Join ${agencyName}` }).click();
+  await expect(visitor).toHaveURL(/\/dashboard\/agency$/);
+  const memberView = visitor.getByTestId('agency-overview');
+  await expect(memberView.getByTestId('agency-role')).toHaveText('Agent');
+  await expect(memberView.getByTestId('agency-manager')).toHaveText('Olga Owner');
+  // an agent member sees their agency and Leave, not the others' data
+  await expect(visitor.getByRole('tab')).toHaveCount(0);
+  await expect(visitor.getByRole('button', { name: 'Leave agency' })).toBeVisible();
+  await shoot(visitor, 'member');
+
+  // an unknown code
+  await visitor.goto('/join/not-a-real-code');
+  await expect(visitor.getByTestId('invite-invalid')).toHaveText(
+    'This invite link is not valid any more. Ask the agency for a new one.',
+  );
+  await shoot(visitor, 'join-invalid');
+
+  // the owner sees them in Members and pays their package (no Stripe: active at once)
+  await page.reload();
+  const row = page.getByTestId('member-row').filter({ hasText: 'Milo Member' });
+  await expect(row).toContainText('No package');
+  await expect(invite).toContainText('1 of 5 joined');
+  await row.getByRole('button', { name: 'Manage Milo Member' }).click();
+  const manage = page.getByTestId('manage-member-dialog');
+  await manage.getByRole('combobox', { name: 'Package' }).click();
+  await page.getByRole('option', { name: new RegExp(pkg.name) }).click();
+  await manage.getByRole('button', { name: 'Pay this package' }).click();
+  await expect(toast(page, 'Package paid by the agency')).toBeVisible();
+  await expect(manage).toBeHidden();
+  await expect(row.getByTestId('paid-by-agency')).toBeVisible();
+  await expect(row.getByTestId('subscription-status')).toHaveText('Active');
+  await shoot(page, 'members');
+
+  // a lead an admin gives the member by hand
+  const leads = await seedLeadsForAgent(request, member.id, tag, [
+    {
+      firstName: 'Bea',
+      lastName: `Book${tag}`,
+      phone: '2125550190',
+      email: `bea.${tag}@example.com`,
+      city: 'Austin',
+      state: 'TX',
+      age: 68,
+    },
+  ]);
+  expect(leads.size).toBe(1);
+  await page.reload();
+  await page.getByRole('tab', { name: 'Book of business' }).click();
+  // On this branch a manual assignment does not set the lead's agency (only the engine's and
+  // the intake's assignments through the agency will): the book stays empty.
+  await expect(page.getByTestId('book-count')).toHaveText('0 leads');
+  await expect(page.getByTestId('list-empty')).toHaveText('No leads in the book yet');
+  await shoot(page, 'book');
+
+  // Performance counts every lead the member received in 30 days
+  await page.getByRole('tab', { name: 'Performance' }).click();
+  const perf = page.getByTestId('performance-row').filter({ hasText: 'Milo Member' });
+  await expect(perf).toContainText('No contact yet');
+  await expect(perf.getByRole('cell').nth(2)).toHaveText('1');
+  await expect(perf.getByRole('cell').nth(4)).toHaveText('0.0%');
+  await shoot(page, 'performance');
+
+  // the owner cannot leave while others remain
+  await page.getByRole('button', { name: 'Leave agency' }).click();
+  await page
+    .getByTestId('leave-agency-dialog')
+    .getByRole('button', { name: 'Leave agency' })
+    .click();
+  await expect(
+    toast(page, 'Hand the agency over first: make another member its owner, then leave'),
+  ).toBeVisible();
+
+  // the member's dashboard names the agency and the manager
+  await visitor.goto('/dashboard');
+  const line = visitor.getByTestId('agency-membership');
+  await expect(line).toContainText(`Member of ${agencyName} · Manager: Olga Owner`);
+  await expect(line).toContainText('Package paid by your agency');
+  // the member cannot change a package the agency pays: no "Change package" link
+  const pkgCard = visitor.getByTestId('card-current-package');
+  await expect(pkgCard).toContainText('Paid by your agency');
+  await expect(pkgCard.getByRole('link', { name: 'Change package' })).toHaveCount(0);
+  await shoot(visitor, 'dashboard');
+  await other.close();
+
+  // an admin suspends (after the question) and restores the agency
+  const admin = await browser.newContext({ baseURL });
+  const adminPage = await admin.newPage();
+  await loginAsAdmin(adminPage);
+  await adminPage.getByRole('link', { name: 'Agencies' }).click();
+  await expect(adminPage).toHaveURL(/\/admin\/agencies$/);
+  const agencyRow = adminPage.getByTestId('agency-row').filter({ hasText: agencyName });
+  await expect(agencyRow).toContainText('Olga Owner');
+  await expect(agencyRow.getByRole('cell').nth(3)).toHaveText('2'); // members
+  await expect(agencyRow.getByRole('cell').nth(4)).toHaveText('1'); // paid members
+  await agencyRow.getByRole('button', { name: `Suspend ${agencyName}` }).click();
+  const suspend = adminPage.getByTestId('suspend-agency-dialog');
+  await expect(suspend).toContainText('Its members get no leads');
+  await suspend.getByRole('button', { name: 'Suspend' }).click();
+  await expect(agencyRow.getByTestId('agency-status')).toHaveText('Suspended');
+  await shoot(adminPage, 'admin');
+  await agencyRow.getByRole('button', { name: `Restore ${agencyName}` }).click();
+  await expect(agencyRow.getByTestId('agency-status')).toHaveText('Active');
+  await admin.close();
+});

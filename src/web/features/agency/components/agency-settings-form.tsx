@@ -1,0 +1,103 @@
+import { type MyAgency, RECLAIM_MINUTES_MAX, RECLAIM_MINUTES_MIN } from '@shared/contracts/agency';
+import { Button } from '@web/components/ui/button';
+import { FormField } from '@web/components/ui/form-field';
+import { Spinner } from '@web/components/ui/spinner';
+import { toast } from '@web/components/ui/use-toast';
+import { errorMessage, formFieldErrors } from '@web/lib/api-client';
+import { type FormEvent, useState } from 'react';
+import { numberText, optionalNumber } from '../agency-display';
+import { useUpdateAgency } from '../api';
+
+const FIELDS = ['name', 'dailyCap', 'reclaimAfterMinutes'] as const;
+type Field = (typeof FIELDS)[number];
+
+/**
+ * The owner's settings: the name, the agency's leads a day across all members (empty: no cap)
+ * and the minutes a member has to work a lead before it is taken back (empty: off). The server
+ * checks the numbers; its messages show under their fields.
+ */
+export function AgencySettingsForm({ mine }: { mine: MyAgency }) {
+  const update = useUpdateAgency();
+  const [values, setValues] = useState<Record<Field, string>>({
+    name: mine.agency.name,
+    dailyCap: numberText(mine.agency.dailyCap),
+    reclaimAfterMinutes: numberText(mine.agency.reclaimAfterMinutes),
+  });
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+
+  const bind = (field: Field) => ({
+    value: values[field],
+    error: errors[field],
+    disabled: update.isPending,
+    onChange: (event: { target: { value: string } }) => {
+      setValues((current) => ({ ...current, [field]: event.target.value }));
+      setErrors(({ [field]: _changed, ...rest }) => rest);
+    },
+  });
+
+  function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    update.mutate(
+      {
+        name: values.name,
+        dailyCap: optionalNumber(values.dailyCap),
+        reclaimAfterMinutes: optionalNumber(values.reclaimAfterMinutes),
+      },
+      {
+        onSuccess: () => {
+          setErrors({});
+          toast({ title: 'Settings saved' });
+        },
+        onError: (error) => {
+          setErrors(formFieldErrors(error, FIELDS));
+          toast({
+            variant: 'destructive',
+            title: 'Save failed',
+            description: errorMessage(error, 'Failed to save the settings'),
+          });
+        },
+      },
+    );
+  }
+
+  return (
+    <form
+      className="grid max-w-xl gap-4"
+      onSubmit={handleSubmit}
+      aria-busy={update.isPending}
+      data-testid="agency-settings"
+    >
+      <FormField
+        id="settings-name"
+        label="Agency name"
+        required
+        maxLength={100}
+        {...bind('name')}
+      />
+      <FormField
+        id="settings-daily-cap"
+        label="Daily cap"
+        type="number"
+        step="any"
+        inputMode="numeric"
+        placeholder="No cap"
+        hint="Leads a day across all members. Empty: no cap."
+        {...bind('dailyCap')}
+      />
+      <FormField
+        id="settings-reclaim"
+        label="Reclaim after (minutes)"
+        type="number"
+        step="any"
+        inputMode="numeric"
+        placeholder="Off"
+        hint={`A lead nobody works within ${RECLAIM_MINUTES_MIN} to ${RECLAIM_MINUTES_MAX} minutes (inside its calling window) goes to another member. Empty: off.`}
+        {...bind('reclaimAfterMinutes')}
+      />
+      <Button type="submit" className="w-full sm:w-fit" disabled={update.isPending}>
+        {update.isPending && <Spinner />}
+        Save settings
+      </Button>
+    </form>
+  );
+}
