@@ -185,13 +185,15 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(adminReturnsRoutes, { events, email: leadPorts.email });
   await app.register(adminSubscriptionRoutes);
   // Stripe Billing (docs/domain.md, Billing), when configured: subscribing goes through Checkout
-  const billing = createBilling(opts.database.db, opts.config);
+  const billing = createBilling(opts.database.db, opts.config, (err, message) =>
+    app.log.warn({ err }, message),
+  );
   await app.register(agentSubscriptionRoutes, { billing });
   await app.register(billingAgentRoutes, { billing });
   await app.register(stripeWebhookRoutes, { billing });
   // agencies and their downlines (docs/domain.md, Agencies); the packages an agency pays are
   // billed through the seats port
-  const seats = NO_SEATS;
+  const seats = billing?.seats ?? NO_SEATS;
   await app.register(agencyRoutes, { events, seats });
   await app.register(agencyInviteRoutes);
   await app.register(adminAgenciesRoutes, { seats });

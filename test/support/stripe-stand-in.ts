@@ -1,7 +1,8 @@
 /**
  * A stand-in of the parts of Stripe's REST API that LeadFlow calls (products, prices, customers,
  * Checkout sessions, billing portal sessions, subscriptions retrieve, update and cancel, the
- * invoices a switch makes and their hosted page), on
+ * invoices a switch makes and their hosted page, subscription items with a quantity (create,
+ * update, delete, with `proration_behavior`), and idempotency keys as Stripe keeps them), on
  * loopback, for the real `stripe` SDK to talk to (STRIPE_API_BASE). Bodies are form-encoded as
  * Stripe takes them; answers are JSON shaped like Stripe's objects. Its Checkout page "pays" when
  * opened: it makes the subscription and its invoice, sends the signed checkout.session.completed
@@ -123,10 +124,29 @@ export class StripeStandIn {
     return { id, payload, header };
   }
 
-  /** A subscription of the customer to the price, as Stripe keeps it. */
-  createSubscription(customer: string, priceId: string, metadata: Obj = {}, status = 'active') {
+  /** A subscription item of the price, for the period starting `start`. */
+  private item(priceId: string, quantity: number, start: number, subscription: string): Obj {
     const price = this.prices.get(priceId);
     if (!price) throw new Error(`no price ${priceId}`);
+    return {
+      id: this.id('si'),
+      object: 'subscription_item',
+      subscription,
+      price,
+      quantity,
+      current_period_start: start,
+      current_period_end: start + 30 * DAY,
+    };
+  }
+
+  /** A subscription of the customer to the price (or prices and quantities), as Stripe keeps it. */
+  createSubscription(
+    customer: string,
+    priceId: string | { price: string; quantity: number }[],
+    metadata: Obj = {},
+    status = 'active',
+  ) {
+    const lines = typeof priceId === 'string' ? [{ price: priceId, quantity: 1 }] : priceId;
     const start = now();
     const id = this.id('sub');
     const subscription: Obj = {
@@ -139,16 +159,7 @@ export class StripeStandIn {
       cancel_at_period_end: false,
       items: {
         object: 'list',
-        data: [
-          {
-            id: this.id('si'),
-            object: 'subscription_item',
-            price,
-            quantity: 1,
-            current_period_start: start,
-            current_period_end: start + 30 * DAY,
-          },
-        ],
+        data: lines.map((l) => this.item(l.price, l.quantity, start, id)),
       },
     };
     this.subscriptions.set(id, subscription);
@@ -165,9 +176,11 @@ export class StripeStandIn {
   ): Obj {
     const subscription = this.subscriptions.get(subscriptionId);
     if (!subscription) throw new Error(`no subscription ${subscriptionId}`);
-    const item = (subscription.items as { data: Obj[] }).data[0] as Obj;
-    const price = item.price as Obj;
-    amount ??= price.unit_amount as number;
+    amount ??= (subscription.items as { data: Obj[] }).data.reduce(
+      (sum, item) =>
+        sum + ((item.price as Obj).unit_amount as number) * ((item.quantity as number) ?? 1),
+      0,
+    );
     const id = this.id('in');
     const invoice: Obj = {
       id,
@@ -264,6 +277,108 @@ export class StripeStandIn {
     );
   }
 
+  /** answers kept by idempotency key (Stripe keeps them 24 hours) */
+  private readonly idempotent = new Map<
+    string,
+    { params: string; status: number; body: unknown }
+  >();
+  private keeping: { key: string; params: string } | null = null;
+  /** how many calls were answered again from their idempotency key */
+  replays = 0;
+
+  private error(res: ServerResponse, status: number, message: string): void {
+    this.json(res, status, { error: { type: 'invalid_request_error', message } });
+  }
+
+  /** The items of a subscription. */
+  private itemsOf(subscription: Obj): Obj[] {
+    return (subscription.items as { data: Obj[] }).data;
+  }
+
+  /**
+   * A change of seats billed as `proration_behavior` says: `always_invoice` invoices the price
+   * of the quantity added for the rest of the period at once (declined for a declining customer),
+   * `create_prorations` keeps it for the next invoice, `none` bills nothing (a quantity taken
+   * away is not credited here). The customer.subscription.updated event (and the invoice's) go
+   * to `outbox`.
+   */
+  private billSeats(subscription: Obj, item: Obj, added: number, proration: unknown): void {
+    const id = subscription.id as string;
+    const left = ((item.current_period_end as number) - now()) / (30 * DAY);
+    const amount = Math.round(((item.price as Obj).unit_amount as number) * added * left);
+    const events = [this.event('customer.subscription.updated', subscription)];
+    if (proration === 'always_invoice' && amount > 0) {
+      const declined = this.declining.has(subscription.customer as string);
+      const invoice = this.invoice(
+        id,
+        declined ? 'failed' : 'paid',
+        now(),
+        'subscription_update',
+        amount,
+      );
+      subscription.latest_invoice = invoice.id;
+      events.push(this.event(declined ? 'invoice.payment_failed' : 'invoice.paid', invoice));
+    } else if (proration !== 'none' && proration !== 'always_invoice') {
+      this.pendingItems.set(id, (this.pendingItems.get(id) ?? 0) + amount);
+    }
+    this.outbox.push(...events);
+  }
+
+  /** POST /v1/subscription_items: a price added to a live subscription, with a quantity. */
+  private addItem(res: ServerResponse, body: Obj) {
+    const subscription = this.subscriptions.get(body.subscription as string);
+    if (!subscription) return this.error(res, 404, 'No such subscription');
+    if (subscription.status === 'canceled') {
+      return this.error(res, 400, 'A canceled subscription can only update its metadata');
+    }
+    if (!this.prices.has(body.price as string)) return this.error(res, 404, 'No such price');
+    const items = this.itemsOf(subscription);
+    if (items.some((i) => (i.price as Obj).id === body.price)) {
+      return this.error(res, 400, 'Cannot add multiple subscription items with the same price');
+    }
+    const first = items[0] as Obj;
+    const item = this.item(
+      body.price as string,
+      Number(body.quantity ?? 1),
+      first.current_period_start as number,
+      subscription.id as string,
+    );
+    item.current_period_end = first.current_period_end;
+    items.push(item);
+    this.billSeats(subscription, item, item.quantity as number, body.proration_behavior);
+    this.json(res, 200, item);
+  }
+
+  /** POST or DELETE /v1/subscription_items/{id}: its quantity set, or the item removed. */
+  private changeItem(res: ServerResponse, itemId: string, method: string, body: Obj) {
+    const subscription = [...this.subscriptions.values()].find((s) =>
+      this.itemsOf(s).some((i) => i.id === itemId),
+    );
+    const items = subscription ? this.itemsOf(subscription) : [];
+    const item = items.find((i) => i.id === itemId);
+    if (!subscription || !item) return this.error(res, 404, 'No such subscription item');
+    if (subscription.status === 'canceled') {
+      return this.error(res, 400, 'A canceled subscription can only update its metadata');
+    }
+    if (method === 'DELETE') {
+      if (items.length === 1) {
+        return this.error(
+          res,
+          400,
+          'A subscription must have at least one active item: cancel the subscription instead',
+        );
+      }
+      items.splice(items.indexOf(item), 1);
+      this.billSeats(subscription, item, 0, body.proration_behavior);
+      return this.json(res, 200, { id: itemId, object: 'subscription_item', deleted: true });
+    }
+    const quantity = Number(body.quantity ?? item.quantity);
+    const added = quantity - (item.quantity as number);
+    item.quantity = quantity;
+    this.billSeats(subscription, item, added, body.proration_behavior);
+    this.json(res, 200, item);
+  }
+
   private readonly pendingUpdates = new Map<string, { subscription: Obj; apply: () => void }>();
 
   /** The hosted invoice page paid: its pending update applied, its events sent. */
@@ -301,11 +416,11 @@ export class StripeStandIn {
   pay(sessionId: string): { events: SignedEvent[]; successUrl: string; subscriptionId: string } {
     const session = this.sessions.get(sessionId);
     if (!session) throw new Error(`no session ${sessionId}`);
-    const lineItems = session.line_items as { price: string }[];
+    const lineItems = session.line_items as { price: string; quantity?: string }[];
     const subscriptionData = (session.subscription_data ?? {}) as { metadata?: Obj };
     const subscription = this.createSubscription(
       session.customer as string,
-      lineItems[0]?.price as string,
+      lineItems.map((l) => ({ price: l.price, quantity: Number(l.quantity ?? 1) })),
       subscriptionData.metadata ?? {},
     );
     Object.assign(session, {
@@ -365,6 +480,27 @@ export class StripeStandIn {
       return;
     }
 
+    // Stripe keeps an answer by its Idempotency-Key: the same key answers it again without doing
+    // anything; the same key with other parameters is refused
+    const key = req.headers['idempotency-key'];
+    if (typeof key === 'string' && method !== 'GET') {
+      const kept = this.idempotent.get(key);
+      const params = JSON.stringify({ method, path, body });
+      if (kept) {
+        if (kept.params !== params) {
+          return this.json(res, 400, {
+            error: {
+              type: 'idempotency_error',
+              message: 'Keys for idempotent requests can only be used with the same parameters',
+            },
+          });
+        }
+        this.replays += 1;
+        return this.json(res, kept.status, kept.body);
+      }
+      this.keeping = { key, params };
+    }
+
     if (method === 'POST' && path === '/v1/customers') {
       const customer = { id: this.id('cus'), object: 'customer', ...body };
       this.customers.set(customer.id, customer);
@@ -421,6 +557,13 @@ export class StripeStandIn {
         ...body,
       });
     }
+    if (method === 'POST' && path === '/v1/subscription_items') {
+      return this.addItem(res, body);
+    }
+    const itemPath = path.match(/^\/v1\/subscription_items\/([\w]+)$/);
+    if (itemPath && (method === 'POST' || method === 'DELETE')) {
+      return this.changeItem(res, itemPath[1] as string, method, { ...query, ...body });
+    }
     const sub = path.match(/^\/v1\/subscriptions\/([\w]+)$/);
     if (sub) {
       const subscription = this.subscriptions.get(sub[1] as string);
@@ -458,6 +601,10 @@ export class StripeStandIn {
   }
 
   private json(res: ServerResponse, status: number, body: unknown): void {
+    if (this.keeping) {
+      this.idempotent.set(this.keeping.key, { ...this.keeping, status, body });
+      this.keeping = null;
+    }
     res.writeHead(status, { 'content-type': 'application/json', 'request-id': this.id('req') });
     res.end(JSON.stringify(body));
   }

@@ -173,6 +173,14 @@ export const agencies = pgTable('agencies', {
   stripeCustomerId: text('stripe_customer_id').unique(),
   /** the agency's Stripe subscription, one item per package, quantity the members on it */
   stripeSubscriptionId: text('stripe_subscription_id').unique(),
+  /** what Stripe's events say of the agency's payment (ACTIVE, PAST_DUE, CANCELED); null: no word */
+  billingStatus: subscriptionStatus('billing_status'),
+  /** the `created` of the newest Stripe event applied: an older one never undoes it */
+  billingEventAt: timestamp('billing_event_at', { withTimezone: true }),
+  /** bumped with every change of the members the agency pays; Stripe's items follow it */
+  seatsVersion: integer('seats_version').notNull().default(0),
+  /** the seats version Stripe's items were last brought in step with */
+  seatsSyncedVersion: integer('seats_synced_version').notNull().default(0),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

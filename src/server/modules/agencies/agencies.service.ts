@@ -32,7 +32,7 @@ import {
   updateMember,
   userNames,
 } from './agencies.repository';
-import type { AgencySeats } from './agency-seats';
+import type { AfterCommit, AgencySeats } from './agency-seats';
 
 export type { Membership } from './agencies.repository';
 
@@ -128,11 +128,16 @@ export type MemberRelease = (
  * package (its seat released), then the membership goes (the members they managed become the
  * owner's own).
  */
-async function endMembership(tx: Db, seats: AgencySeats, member: Membership): Promise<void> {
-  if (await endAgencyPayment(tx, member.userId, member.agencyId)) {
-    await seats.changed(tx, member.agencyId);
-  }
+async function endMembership(
+  tx: Db,
+  seats: AgencySeats,
+  member: Membership,
+): Promise<AfterCommit | null> {
+  const afterCommit = (await endAgencyPayment(tx, member.userId, member.agencyId))
+    ? await seats.changed(tx, member.agencyId)
+    : null;
   await deleteMember(tx, member.agencyId, member.userId);
+  return afterCommit;
 }
 
 /** The agency a member is in before their departure's transaction (checked again inside it). */
@@ -156,6 +161,7 @@ export async function leaveAgency(
   userId: number,
 ): Promise<void> {
   const agencyId = await agencyBefore(db, userId);
+  let afterCommit = null as AfterCommit | null;
   await release(db, { userId, agencyId, actorId: userId }, async (tx) => {
     const found = await findMembership(tx, userId);
     if (!found) throw new AppError('NOT_FOUND', NOT_A_MEMBER);
@@ -167,9 +173,10 @@ export async function leaveAgency(
     if (me.role === 'OWNER' && members.length > 1) {
       throw conflict('Hand the agency over first: make another member its owner, then leave');
     }
-    await endMembership(tx, seats, me);
+    afterCommit = await endMembership(tx, seats, me);
     if (members.length === 1) await deleteAgency(tx, me.agencyId);
   });
+  await afterCommit?.();
 }
 
 /** The OWNER removes any other member; a MANAGER a member of their own team. */
@@ -181,6 +188,7 @@ export async function removeMember(
   memberId: number,
 ): Promise<void> {
   const agencyId = await agencyBefore(db, userId);
+  let afterCommit = null as AfterCommit | null;
   await release(db, { userId: memberId, agencyId, actorId: userId }, async (tx) => {
     const me = await findMembership(tx, userId);
     if (!me) throw new AppError('NOT_FOUND', NOT_A_MEMBER);
@@ -195,8 +203,9 @@ export async function removeMember(
     if (member.userId === me.userId) {
       throw conflict('You cannot remove yourself: leave the agency instead');
     }
-    await endMembership(tx, seats, member);
+    afterCommit = await endMembership(tx, seats, member);
   });
+  await afterCommit?.();
 }
 
 /**

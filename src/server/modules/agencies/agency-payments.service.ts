@@ -5,7 +5,7 @@
  */
 import type { AgencyMember } from '../../../shared/contracts/agency';
 import type { Db } from '../../db/client';
-import { badRequest, notFound } from '../../lib/app-error';
+import { badRequest, conflict, notFound } from '../../lib/app-error';
 import { findPackageById } from '../packages/packages.service';
 import { endAgencyPayment, payForMember } from '../subscriptions/subscriptions.service';
 import { lockAgency } from './agencies.repository';
@@ -17,7 +17,9 @@ import type { AgencySeats } from './agency-seats';
  * The agency pays the member's package from now on: ACTIVE at once (held INACTIVE while the
  * agency is suspended, PAST_DUE while its payment is); the member's own Stripe subscription, if
  * any, is cancelled (the agency pays instead). With Stripe the package's item on the agency's
- * subscription counts one member more.
+ * subscription counts one member more, after the commit; when the agency has no live Stripe
+ * subscription yet, the answer is the Checkout where the owner pays first, and the member is paid
+ * for when Stripe says it went through.
  */
 export async function payMemberPackage(
   db: Db,
@@ -26,26 +28,35 @@ export async function payMemberPackage(
   userId: number,
   memberId: number,
   packageId: number,
-): Promise<AgencyMember> {
+): Promise<AgencyMember | { checkoutUrl: string }> {
   const me = await membershipOf(db, userId);
   ownerOnly(me, "pay for members' packages");
   await memberInScope(db, me, memberId);
   const pkg = await findPackageById(db, packageId);
   if (!pkg) throw notFound('Package');
   if (!pkg.active) throw badRequest('This package is no longer available');
-  const own = await db.transaction(async (tx) => {
+  const checkout = await seats.checkout(db, me.agencyId, memberId, packageId);
+  if (checkout) return checkout;
+  const { own, afterCommit } = await db.transaction(async (tx) => {
     const agency = await lockAgency(tx, me.agencyId);
     if (!agency) throw notFound('Agency');
-    const status = paidStatusOf(agency.status, await seats.billingStatus(tx, me.agencyId));
+    const billing = await seats.billingStatus(tx, me.agencyId);
+    // the agency's Stripe subscription ended since the check above: Checkout again
+    if (seats.billed && billing === 'CANCELED') {
+      throw conflict("The agency's payment ended meanwhile: try again");
+    }
     const result = await payForMember(tx, {
       userId: memberId,
       packageId,
       agencyId: me.agencyId,
-      status,
+      status: paidStatusOf(agency.status, billing),
     });
-    await seats.changed(tx, me.agencyId);
-    return result.ownStripeSubscriptionId;
+    return {
+      own: result.ownStripeSubscriptionId,
+      afterCommit: await seats.changed(tx, me.agencyId),
+    };
   });
+  await afterCommit();
   if (own) await seats.cancelOwn(own);
   return agencyMember(db, timeZone, userId, memberId);
 }
@@ -61,12 +72,13 @@ export async function endMemberPackage(
   const me = await membershipOf(db, userId);
   ownerOnly(me, "end members' packages");
   await memberInScope(db, me, memberId);
-  await db.transaction(async (tx) => {
+  const afterCommit = await db.transaction(async (tx) => {
     await lockAgency(tx, me.agencyId);
     if (!(await endAgencyPayment(tx, memberId, me.agencyId))) {
       throw notFound('A package the agency pays for this member');
     }
-    await seats.changed(tx, me.agencyId);
+    return seats.changed(tx, me.agencyId);
   });
+  await afterCommit();
   return agencyMember(db, timeZone, userId, memberId);
 }

@@ -9,6 +9,7 @@ import {
   agencyMemberList,
   createAgencyBody,
   memberParams,
+  memberSubscriptionAnswer,
   memberSubscriptionBody,
   myAgency,
   reassignAgencyLeadBody,
@@ -115,7 +116,7 @@ export const agencyRoutes: FastifyPluginAsyncZod<{
       schema: {
         params: memberParams,
         body: memberSubscriptionBody,
-        response: { 200: agencyMember },
+        response: { 200: memberSubscriptionAnswer },
       },
     },
     (request) =>

@@ -1,10 +1,9 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { AgentBilling } from '../../../shared/contracts/billing';
 import type { SubscriptionStatus } from '../../../shared/domain';
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
 import { AppError, badRequest, conflict, notFound } from '../../lib/app-error';
-import { savePackagePrice } from '../packages/packages.service';
 import {
   applyBillingStatus,
   type BillingFields,
@@ -12,6 +11,7 @@ import {
   type SubscriptionBilling,
   writeBillingFields,
 } from '../subscriptions/subscriptions.service';
+import { StripeSeats, type Warn } from './agency-seats.service';
 import {
   type BillingRow,
   clearPendingCheckout,
@@ -23,12 +23,20 @@ import {
   findUserIdByCustomer,
   findUserIdBySubscription,
   insertCustomer,
-  lockPackagePrice,
   packageExists,
   recordEvent,
   setPendingCheckout,
 } from './billing.repository';
+import { ensurePackagePrice } from './package-price';
 import { createStripeClient, type StripeSettings, stripeSettings } from './stripe-client';
+import {
+  fromUnix,
+  idOf,
+  invoiceSubscriptionId,
+  isBehind,
+  statusOf,
+  viaStripe,
+} from './stripe-events';
 
 /** The agent's package screen (the web app's paths.agent.package): Checkout and the portal return here. */
 const PACKAGE_SCREEN = '/dashboard/package';
@@ -43,13 +51,15 @@ export interface Billing extends SubscriptionBilling {
   portal(agentId: number): Promise<{ url: string }>;
   /** Verifies and applies one webhook delivery (raw body, Stripe-Signature header). */
   handleWebhook(rawBody: Buffer, signature: string | undefined): Promise<WebhookOutcome>;
+  /** The agencies' seats (docs/domain.md, Agencies, "Paying with Stripe"). */
+  readonly seats: StripeSeats;
 }
 
 export type WebhookOutcome = 'applied' | 'duplicate' | 'ignored';
 
-export function createBilling(db: Db, config: AppConfig): Billing | null {
+export function createBilling(db: Db, config: AppConfig, warn: Warn = () => {}): Billing | null {
   const settings = stripeSettings(config);
-  return settings ? new StripeBilling(db, config.PUBLIC_URL, settings) : null;
+  return settings ? new StripeBilling(db, config.PUBLIC_URL, settings, warn) : null;
 }
 
 /** The agent's billing state for the package screen (state OFF without Stripe). */
@@ -104,95 +114,6 @@ function billingState(row: BillingRow | null, awaited: boolean): AgentBilling['s
   return 'NONE';
 }
 
-/** Stripe's subscription status in ours; null: not decided yet (incomplete, paused). */
-function statusOf(stripeStatus: Stripe.Subscription.Status): SubscriptionStatus | null {
-  switch (stripeStatus) {
-    case 'active':
-    case 'trialing':
-      return 'ACTIVE';
-    case 'past_due':
-    case 'unpaid':
-      return 'PAST_DUE';
-    case 'canceled':
-    case 'incomplete_expired':
-      return 'CANCELED';
-    default:
-      return null;
-  }
-}
-
-const idOf = (value: string | { id: string } | null | undefined): string | null =>
-  value == null ? null : typeof value === 'string' ? value : value.id;
-
-const fromUnix = (seconds: number | null | undefined): Date | null =>
-  typeof seconds === 'number' ? new Date(seconds * 1000) : null;
-
-/** The subscription an invoice bills (its parent in current API versions). */
-function invoiceSubscriptionId(invoice: Stripe.Invoice): string | null {
-  const fromParent = idOf(invoice.parent?.subscription_details?.subscription);
-  if (fromParent) return fromParent;
-  const legacy = (invoice as unknown as { subscription?: string | { id: string } | null })
-    .subscription;
-  return idOf(legacy);
-}
-
-/**
- * Stripe refused or could not be reached: 503 with a message for the agent (the SDK's error, which
- * may name Stripe's objects, stays in `cause` for the log); a webhook answered 503 is retried by
- * Stripe. Anything else (the database, our own refusals) passes unchanged.
- */
-async function viaStripe<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (!(error instanceof Stripe.errors.StripeError)) throw error;
-    const unavailable = new AppError(
-      'SERVICE_UNAVAILABLE',
-      'Payments are unavailable right now: please try again in a moment',
-    );
-    unavailable.cause = error;
-    throw unavailable;
-  }
-}
-
-/** An event as the same-second order reads it. */
-interface EventState {
-  created: Date;
-  /** the period the event is about (its invoice's, else its subscription's) */
-  periodEnd: Date | null;
-  status: SubscriptionStatus | null;
-  /** a paid invoice: it settles the failures of its period */
-  paid: boolean;
-  /** about the Stripe subscription already applied (not one that replaces it) */
-  sameSubscription: boolean;
-}
-
-/**
- * Whether an event is older than the state already applied, so changes no status, package,
- * price or period. Created in an earlier second: older. In the same second (Stripe's `created`
- * has no finer grain, and deliveries come in any order) the objects' own state decides, for
- * the same Stripe subscription: a period that ends earlier is older; within one period a
- * cancellation is final, and a past due subscription becomes active again only by a paid
- * invoice (a subscription update saying "active" in that second is the older state).
- */
-function isBehind(
-  event: EventState,
-  applied: Pick<BillingRow, 'billingEventAt' | 'currentPeriodEnd' | 'status'>,
-): boolean {
-  if (applied.billingEventAt == null) return false;
-  if (event.created.getTime() !== applied.billingEventAt.getTime()) {
-    return event.created < applied.billingEventAt;
-  }
-  if (!event.sameSubscription || event.status === null) return false;
-  if (event.periodEnd && applied.currentPeriodEnd) {
-    const diff = event.periodEnd.getTime() - applied.currentPeriodEnd.getTime();
-    if (diff !== 0) return diff < 0;
-  }
-  if (applied.status === 'CANCELED') return event.status !== 'CANCELED';
-  if (applied.status === 'PAST_DUE') return event.status === 'ACTIVE' && !event.paid;
-  return false;
-}
-
 /** What one event asks of the agent's subscription. */
 interface Change {
   stripeSubscriptionId: string;
@@ -209,43 +130,20 @@ interface Change {
 
 class StripeBilling implements Billing {
   private readonly stripe: Stripe;
+  readonly seats: StripeSeats;
 
   constructor(
     private readonly db: Db,
     private readonly publicUrl: string,
     private readonly settings: StripeSettings,
+    warn: Warn,
   ) {
     this.stripe = createStripeClient(settings);
+    this.seats = new StripeSeats(db, this.stripe, publicUrl, (id) => this.cancel(id), warn);
   }
 
-  /**
-   * The package's monthly price in Stripe, kept in step: the product is made once; a price is
-   * made when there is none or the package's price changed (a price is immutable in Stripe, so a
-   * change makes a new one; subscriptions on the old one keep it until the agent switches).
-   * Under the package's row lock, so two Checkouts at once do not make two prices.
-   */
   private ensurePrice(packageId: number): Promise<string> {
-    return this.db.transaction(async (tx) => {
-      const pkg = await lockPackagePrice(tx, packageId);
-      if (!pkg) throw notFound('Package');
-      if (pkg.stripePriceId && pkg.stripePriceCents === pkg.priceMonthlyCents) {
-        return pkg.stripePriceId;
-      }
-      const metadata = { packageId: String(pkg.id) };
-      const productId =
-        pkg.stripeProductId ?? (await this.stripe.products.create({ name: pkg.name, metadata })).id;
-      // the product's name follows the package's along with the price
-      if (pkg.stripeProductId) await this.stripe.products.update(productId, { name: pkg.name });
-      const price = await this.stripe.prices.create({
-        product: productId,
-        currency: 'usd',
-        unit_amount: pkg.priceMonthlyCents,
-        recurring: { interval: 'month' },
-        metadata,
-      });
-      await savePackagePrice(tx, pkg.id, productId, price.id, pkg.priceMonthlyCents);
-      return price.id;
-    });
+    return ensurePackagePrice(this.db, this.stripe, packageId);
   }
 
   private async ensureCustomer(agentId: number): Promise<string> {
@@ -361,6 +259,9 @@ class StripeBilling implements Billing {
       throw badRequest('Invalid Stripe signature');
     }
     if (await eventSeen(this.db, event.id)) return 'duplicate';
+    // an agency's subscription: its seats' billing (agency-seats.service)
+    const agencyChange = await viaStripe(() => this.seats.changeOf(event));
+    if (agencyChange) return this.seats.apply(event, agencyChange);
     if (event.type === 'checkout.session.expired') return this.checkoutExpired(event);
     const change = await viaStripe(() => this.changeOf(event));
     const agentId = change ? await this.agentOf(change, event) : null;

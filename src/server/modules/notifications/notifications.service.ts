@@ -7,8 +7,8 @@ import {
   notifyDeliveriesFailed,
   notifyLeadIdsAssigned,
   notifyLeadReassignedAway,
-  notifyLeadsOnDnc,
   notifyLeadReclaimed,
+  notifyLeadsOnDnc,
   notifyReturnDecided,
   notifyRunAssigned,
   notifyStreamsEnd,
@@ -19,8 +19,8 @@ import {
 export {
   notifyDeliveriesFailed,
   notifyLeadReassignedAway,
-  notifyLeadsOnDnc,
   notifyLeadReclaimed,
+  notifyLeadsOnDnc,
   notifyReturnDecided,
   notifyWebhookDisabled,
 };
