@@ -1,7 +1,8 @@
 /**
  * Agencies in the browser (docs/domain.md, Agencies): an agent creates an agency, sets its daily
  * cap and reclaim delay, invites a second agent with a copied link; that agent, signed out,
- * logs in through the link and joins; the owner pays their package and sees their leads; the
+ * logs in through the link and joins; the owner pays their package and sees their leads in the
+ * book (a move to a member who does not fit is refused with the reason); the
  * member's dashboard names the agency and the manager; an admin suspends and restores the
  * agency. Screenshots at 1280 and 375 px (axe-checked) go to .tmp/screenshots/agency-*.png.
  */
@@ -171,11 +172,21 @@ test('an agency from creation to suspension: settings, invite link, join, paid p
   expect(leads.size).toBe(1);
   await page.reload();
   await page.getByRole('tab', { name: 'Book of business' }).click();
-  // On this branch a manual assignment does not set the lead's agency (only the engine's and
-  // the intake's assignments through the agency will): the book stays empty.
-  await expect(page.getByTestId('book-count')).toHaveText('0 leads');
-  await expect(page.getByTestId('list-empty')).toHaveText('No leads in the book yet');
+  // given to a member, by any trigger: in the agency's book, with who holds it
+  await expect(page.getByTestId('book-count')).toHaveText('1 lead');
+  const bookRow = page.getByTestId('book-row').filter({ hasText: `Bea Book${tag}` });
+  await expect(bookRow.getByTestId('book-member')).toHaveText('Milo Member');
   await shoot(page, 'book');
+  // the owner has no package of their own: the server refuses the move and says why
+  await bookRow.getByRole('button', { name: `Reassign Bea Book${tag}` }).click();
+  const reassign = page.getByTestId('reassign-dialog');
+  await reassign.getByLabel('Member').click();
+  await page.getByRole('option', { name: 'Olga Owner' }).click();
+  await reassign.getByRole('button', { name: 'Reassign' }).click();
+  await expect(toast(page, 'Reassignment refused')).toBeVisible();
+  await reassign.getByRole('button', { name: 'Close' }).click();
+  await expect(reassign).toBeHidden();
+  await expect(bookRow.getByTestId('book-member')).toHaveText('Milo Member');
 
   // Performance counts every lead the member received in 30 days
   await page.getByRole('tab', { name: 'Performance' }).click();
