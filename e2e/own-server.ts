@@ -22,9 +22,12 @@ export class OwnServer {
     this.dataDir = `.tmp/e2e-${name}-data-${port}`;
   }
 
-  /** Starts on a fresh database with these settings; resolves once /api/health answers. */
-  async start(settings: Record<string, string>): Promise<void> {
-    rmSync(this.dataDir, { recursive: true, force: true });
+  /**
+   * Starts on a fresh database with these settings (or, with keepData, on the one it had: a
+   * restart); resolves once /api/health answers.
+   */
+  async start(settings: Record<string, string>, opts: { keepData?: boolean } = {}): Promise<void> {
+    if (!opts.keepData) rmSync(this.dataDir, { recursive: true, force: true });
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
       env: {
         PATH: process.env.PATH,
