@@ -1,5 +1,5 @@
 /**
- * Every path of the app, in one place (spec section 2, route table): the router, the portal nav,
+ * Every path of the app, in one place (docs/domain.md, Screens): the router, the portal nav,
  * links, redirects and the route guard all read it, so no screen writes a path of its own. A
  * route that takes a parameter has a helper here beside its pattern (`joinPath`).
  */
@@ -21,7 +21,7 @@ export const paths = {
     dashboard: '/dashboard',
     leads: '/dashboard/leads',
     preferences: '/dashboard/preferences',
-    /** Choosing a package (design section 3: the spec's table has no screen for it). */
+    /** Choosing a package (docs/domain.md, Subscriptions: an agent chooses their package here). */
     package: '/dashboard/package',
     /** Delivery settings: email, the CRM webhook (docs/domain.md, Delivery of assigned leads). */
     delivery: '/dashboard/delivery',

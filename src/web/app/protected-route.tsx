@@ -19,7 +19,7 @@ export function hasRole(userRole: string, required: UserRole): boolean {
 }
 
 /**
- * Route guard (spec section 4): spinner, then /login, the user's own home, or the content. A
+ * Route guard (docs/domain.md, Screens): spinner, then /login, the user's own home, or the content. A
  * screen without a role (the account) is any signed-in user's. An agent an admin has not approved
  * sees only "Waiting for approval" (docs/domain.md, Accounts).
  */

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-/** Below this width (px) the sidebar becomes a slide-in sheet (spec section 9). */
+/** Below this width (px) the sidebar becomes a slide-in sheet (docs/domain.md, Screens). */
 export const MOBILE_BREAKPOINT = 768;
 
 const query = `(max-width: ${MOBILE_BREAKPOINT - 1}px)`;

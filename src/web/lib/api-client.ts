@@ -1,5 +1,5 @@
 /**
- * The one HTTP path of the web app (spec section 8): every call sends the session cookie,
+ * The one HTTP path of the web app (docs/domain.md, Screens): every call sends the session cookie,
  * payloads go as JSON (FormData as multipart), and any non-OK answer throws an ApiError
  * whose message is `${status}: ${bodyText || statusText}`.
  */

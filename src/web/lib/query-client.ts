@@ -21,7 +21,7 @@ export function queryKeyToUrl(queryKey: QueryKey): string {
   return search ? `${String(path)}?${search}` : String(path);
 }
 
-/** Default data loading (spec section 7): GET the key's URL and parse JSON. */
+/** Default data loading (docs/domain.md, Screens): GET the key's URL and parse JSON. */
 export function getQueryFn<T>(options: { on401: 'returnNull' }): QueryFunction<T | null>;
 export function getQueryFn<T>(options: { on401: 'throw' }): QueryFunction<T>;
 export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {

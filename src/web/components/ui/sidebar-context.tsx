@@ -12,7 +12,7 @@ import {
 } from 'react';
 
 export const SIDEBAR_COOKIE_NAME = 'sidebar_state';
-/** The open/collapsed choice is remembered for 7 days (spec section 9). */
+/** The open/collapsed choice is remembered for 7 days (docs/domain.md, Screens). */
 export const SIDEBAR_COOKIE_MAX_AGE = 60 * 60 * 24 * 7;
 export const SIDEBAR_WIDTH = '16rem';
 export const SIDEBAR_WIDTH_MOBILE = '18rem';

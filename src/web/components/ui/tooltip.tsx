@@ -2,7 +2,7 @@ import { cn } from '@web/lib/utils';
 import { Tooltip as TooltipPrimitive } from 'radix-ui';
 import type { ComponentProps } from 'react';
 
-/** Radix's default: a tooltip opens after 700 ms of hover (spec section 9). */
+/** Radix's default: a tooltip opens after 700 ms of hover (docs/domain.md, Screens). */
 export const TOOLTIP_DELAY_MS = 700;
 
 export function TooltipProvider({

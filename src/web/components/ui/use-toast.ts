@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useEffect, useState } from 'react';
 import type { ToastActionElement, ToastProps } from './toast';
 
-/** At most one toast shows at a time (spec section 9). */
+/** At most one toast shows at a time (docs/domain.md, Screens). */
 export const TOAST_LIMIT = 1;
 /** A dismissed toast stays in state this long (ms) so its exit animation can finish. */
 export const TOAST_REMOVE_DELAY = 1_000_000;

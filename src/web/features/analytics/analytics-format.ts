@@ -24,7 +24,7 @@ export function agentTickLabel(name: string): string {
         .trimEnd()}…`;
 }
 
-/** The pie's outer radius (px, spec section 9). */
+/** The pie's outer radius (px; docs/domain.md, Screens). */
 export const PIE_RADIUS = 100;
 /** How far beyond the slice recharts sets a slice's label (px), plus a little air. */
 export const PIE_LABEL_OFFSET = 22;

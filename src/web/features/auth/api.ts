@@ -41,7 +41,7 @@ export function useRegister() {
   });
 }
 
-/** Logs out; the cache is cleared whatever the server answered (spec: /login on any outcome). */
+/** Logs out; the cache is cleared whatever the server answered (docs/domain.md, Screens: /login on any outcome). */
 export function useLogout() {
   const queryClient = useQueryClient();
   return useMutation({

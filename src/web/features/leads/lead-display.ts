@@ -16,7 +16,7 @@ export function leadCount(total: number, exact = true): string {
   return `${total.toLocaleString('en-US')} ${total === 1 ? 'lead' : 'leads'}`;
 }
 
-/** The import's toast text (spec section 8). */
+/** The import's toast text (docs/domain.md, Screens). */
 export function importSummary(result: { imported: number; errorCount: number }): string {
   return `Imported ${result.imported} leads. ${result.errorCount} errors.`;
 }

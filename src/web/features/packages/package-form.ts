@@ -76,7 +76,7 @@ export const packageFormError: z.core.$ZodErrorMap = (issue) => {
 /** The form's resolver: the contract's checks, as the server runs them, with the form's words. */
 export const packageFormResolver = zodResolver(packageFormSchema, { error: packageFormError });
 
-/** A new package's defaults (spec section 5). */
+/** A new package's defaults (docs/domain.md, Screens). */
 export const NEW_PACKAGE_DEFAULTS: PackageFormValues = {
   name: '',
   slug: '',

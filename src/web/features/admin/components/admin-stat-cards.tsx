@@ -3,7 +3,7 @@ import { formatPercent } from '@shared/format';
 import { Package, TrendingUp, UserCheck, Users } from 'lucide-react';
 import { StatCard } from './stat-card';
 
-/** Packages, Total Leads, Agents and Conversion Rate (spec: Admin dashboard). */
+/** Packages, Total Leads, Agents and Conversion Rate (docs/domain.md, Screens). */
 export function AdminStatCards({ stats }: { stats: AdminStats | undefined }) {
   return (
     <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">

@@ -51,7 +51,7 @@ function Loading() {
   );
 }
 
-/** Current Package, Today's Quota, Total Leads and Conversion Rate (spec: Agent dashboard). */
+/** Current Package, Today's Quota, Total Leads and Conversion Rate (docs/domain.md, Screens). */
 export function AgentStatCards({
   stats,
   packagePaidByAgency = false,

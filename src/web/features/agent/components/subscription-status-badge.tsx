@@ -3,7 +3,7 @@ import { subscriptionStatusLabel } from '@shared/format';
 import { Badge } from '@web/components/ui/badge';
 
 /**
- * ACTIVE in the primary style, any other status in the secondary style (spec section 4), in
+ * ACTIVE in the primary style, any other status in the secondary style (docs/domain.md, Screens), in
  * words ("Past due"); the enum stays in data-status for whoever needs it.
  */
 export function SubscriptionStatusBadge({ status }: { status: SubscriptionStatus }) {

@@ -58,7 +58,7 @@ export function AnalyticsCards({ data }: { data: Analytics }) {
   );
 }
 
-/** 4 placeholder cards while the figures load (spec section 9). */
+/** 4 placeholder cards while the figures load (docs/domain.md, Screens). */
 export function AnalyticsCardsLoading() {
   return (
     <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-4" data-testid="analytics-loading">

@@ -27,7 +27,7 @@ import {
   pieLabelsFitBeside,
 } from '../analytics-format';
 
-/** Every chart is 300 px high (spec section 9). */
+/** Every chart is 300 px high (docs/domain.md, Screens). */
 export const CHART_HEIGHT = 300;
 
 export function ChartCard({

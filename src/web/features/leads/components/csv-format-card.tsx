@@ -28,7 +28,7 @@ function Columns({ names }: { names: string[] }) {
   );
 }
 
-/** The columns an import file needs (spec section 5). */
+/** The columns an import file needs (docs/domain.md, Screens). */
 export function CsvFormatCard() {
   return (
     <Card className="gap-4" data-testid="csv-format-card">
