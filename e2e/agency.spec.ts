@@ -8,7 +8,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page, request as playwrightRequest, test } from '@playwright/test';
 import { createPackageApi, loginAdminApi, seedLeadsForAgent, uniqueTag } from './agent-fixtures';
 import { createAgentViaApi, loginAsAdmin, loginThroughUi } from './support';
 
@@ -54,6 +54,23 @@ test('an agency from creation to suspension: settings, invite link, join, paid p
   });
   const owner = await createAgentViaApi(page, 'Olga Owner');
   const member = await createAgentViaApi(page, 'Milo Member');
+  // the e2e server is shared: the member takes leads of one state no other spec imports, so
+  // that the package the agency pays never draws another spec's leads
+  const memberApi = await playwrightRequest.newContext({
+    baseURL: test.info().project.use.baseURL,
+  });
+  expect(
+    (
+      await memberApi.post('/api/auth/login', {
+        data: { email: member.email, password: member.password },
+      })
+    ).status(),
+  ).toBe(200);
+  const prefs = await memberApi.put('/api/agent/preferences', {
+    data: { states: ['ND'], cities: [], ageMin: null, ageMax: null, categories: [] },
+  });
+  expect(prefs.status(), await prefs.text()).toBe(200);
+  await memberApi.dispose();
 
   // an agent in no agency: what one is, and the form
   await loginThroughUi(page, owner.email, owner.password, /\/dashboard$/);
@@ -237,4 +254,8 @@ test('an agency from creation to suspension: settings, invite link, join, paid p
   await agencyRow.getByRole('button', { name: `Restore ${agencyName}` }).click();
   await expect(agencyRow.getByTestId('agency-status')).toHaveText('Active');
   await admin.close();
+  // the agency stops paying: the member takes no lead of another spec after this one
+  expect(
+    (await page.request.delete(`/api/agency/members/${member.id}/subscription`)).status(),
+  ).toBe(200);
 });
