@@ -23,6 +23,7 @@ import {
 } from '@web/components/ui/dialog';
 import { Input } from '@web/components/ui/input';
 import { Label } from '@web/components/ui/label';
+import { Pager } from '@web/components/ui/pager';
 import {
   Select,
   SelectContent,
@@ -36,7 +37,7 @@ import { useBusinessTimeZone } from '@web/features/admin/api';
 import { LeadStatusBadge } from '@web/features/leads/components/lead-status-badge';
 import { errorMessage } from '@web/lib/api-client';
 import { listView } from '@web/lib/list-view';
-import { ChevronLeft, ChevronRight, Search } from 'lucide-react';
+import { Search } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { reassignChoices } from '../agency-display';
 import { agencyLeadsQuery, useReassignAgencyLead } from '../api';
@@ -285,31 +286,14 @@ export function AgencyBook({ members }: { members: AgencyMember[] }) {
         }}
       />
       {view === 'rows' && total > PAGE_SIZE && (
-        <div className="flex flex-wrap items-center justify-between gap-2">
-          <p className="text-muted-foreground text-sm">
-            Showing {offset + 1}–{offset + leads.length} of {total}
-          </p>
-          <div className="flex gap-2">
-            <Button
-              variant="outline"
-              size="sm"
-              disabled={offset === 0 || page.isFetching}
-              onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
-            >
-              <ChevronLeft aria-hidden="true" />
-              Previous
-            </Button>
-            <Button
-              variant="outline"
-              size="sm"
-              disabled={offset + PAGE_SIZE >= total || page.isFetching}
-              onClick={() => setOffset(offset + PAGE_SIZE)}
-            >
-              Next
-              <ChevronRight aria-hidden="true" />
-            </Button>
-          </div>
-        </div>
+        <Pager
+          range={`Showing ${offset + 1}–${offset + leads.length} of ${total}`}
+          offset={offset}
+          pageSize={PAGE_SIZE}
+          isLast={offset + PAGE_SIZE >= total}
+          fetching={page.isFetching}
+          onOffset={setOffset}
+        />
       )}
     </div>
   );

@@ -7,12 +7,13 @@ import { Card, CardContent } from '@web/components/ui/card';
 import { ConfirmDialog } from '@web/components/ui/confirm-dialog';
 import { Input } from '@web/components/ui/input';
 import { Label } from '@web/components/ui/label';
+import { Pager } from '@web/components/ui/pager';
 import { Spinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
 import { useBusinessTimeZone } from '@web/features/admin/api';
 import { errorMessage } from '@web/lib/api-client';
 import { listView } from '@web/lib/list-view';
-import { ChevronLeft, ChevronRight, PhoneOff, Plus, Search, Upload } from 'lucide-react';
+import { PhoneOff, Plus, Search, Upload } from 'lucide-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { dncQuery, useAddDncNumber, useRemoveDncNumber, useUploadDnc } from '../api';
 import { DncTable } from './dnc-table';
@@ -247,33 +248,14 @@ export function AdminDncPanel() {
         </CardContent>
       </Card>
       {data && data.total > PAGE_SIZE && (
-        <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
-          <p className="text-muted-foreground">
-            Showing {(offset + 1).toLocaleString('en-US')}–
-            {Math.min(offset + PAGE_SIZE, data.total).toLocaleString('en-US')} of{' '}
-            {data.total.toLocaleString('en-US')}
-          </p>
-          <div className="flex gap-2">
-            <Button
-              variant="outline"
-              size="sm"
-              disabled={offset === 0 || list.isFetching}
-              onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
-            >
-              <ChevronLeft aria-hidden="true" />
-              Previous
-            </Button>
-            <Button
-              variant="outline"
-              size="sm"
-              disabled={offset + PAGE_SIZE >= data.total || list.isFetching}
-              onClick={() => setOffset(offset + PAGE_SIZE)}
-            >
-              Next
-              <ChevronRight aria-hidden="true" />
-            </Button>
-          </div>
-        </div>
+        <Pager
+          range={`Showing ${(offset + 1).toLocaleString('en-US')}–${Math.min(offset + PAGE_SIZE, data.total).toLocaleString('en-US')} of ${data.total.toLocaleString('en-US')}`}
+          offset={offset}
+          pageSize={PAGE_SIZE}
+          isLast={offset + PAGE_SIZE >= data.total}
+          fetching={list.isFetching}
+          onOffset={setOffset}
+        />
       )}
       <ConfirmDialog
         open={removing !== null}

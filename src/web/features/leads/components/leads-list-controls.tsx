@@ -1,8 +1,8 @@
 import { AGENT_LEAD_SORTS, type AgentLeadSort, type LeadListQuery } from '@shared/contracts/leads';
 import { LEAD_STATUSES, type LeadStatus } from '@shared/domain';
 import { leadStatusLabel } from '@shared/format';
-import { Button } from '@web/components/ui/button';
 import { Input } from '@web/components/ui/input';
+import { Pager } from '@web/components/ui/pager';
 import {
   Select,
   SelectContent,
@@ -10,7 +10,7 @@ import {
   SelectTrigger,
   SelectValue,
 } from '@web/components/ui/select';
-import { ChevronLeft, ChevronRight, Search } from 'lucide-react';
+import { Search } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'wouter';
 import type { LeadsPage } from '../api';
@@ -215,30 +215,14 @@ export function LeadsPager({
   // past a search's counted matches, there is a next page as long as this one is full
   const lastPage = page.exact ? offset + PAGE_SIZE >= page.total : page.leads.length < PAGE_SIZE;
   return (
-    <div className="flex flex-wrap items-center justify-between gap-2">
-      <p className="text-muted-foreground text-sm" data-testid="page-range">
-        {pageRange(offset, page.leads.length, page.total, page.exact)}
-      </p>
-      <div className="flex gap-2">
-        <Button
-          variant="outline"
-          size="sm"
-          disabled={offset === 0 || fetching}
-          onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
-        >
-          <ChevronLeft aria-hidden="true" />
-          Previous
-        </Button>
-        <Button
-          variant="outline"
-          size="sm"
-          disabled={lastPage || fetching}
-          onClick={() => setOffset(offset + PAGE_SIZE)}
-        >
-          Next
-          <ChevronRight aria-hidden="true" />
-        </Button>
-      </div>
-    </div>
+    <Pager
+      range={pageRange(offset, page.leads.length, page.total, page.exact)}
+      rangeTestId="page-range"
+      offset={offset}
+      pageSize={PAGE_SIZE}
+      isLast={lastPage}
+      fetching={fetching}
+      onOffset={setOffset}
+    />
   );
 }
