@@ -207,11 +207,6 @@ export class Augmenter {
     this.top = old - 1;
   }
 
-  /** Recomputes every label exactly (after a change the search did not make, see capped-counts). */
-  recomputeLabels(): void {
-    this.relabelAll();
-  }
-
   /** One more unit on edge e, made by the caller (the held lists follow). */
   take(e: number): void {
     this.add(e);

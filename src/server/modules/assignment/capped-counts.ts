@@ -208,6 +208,28 @@ export function solveCappedCounts(
   };
 
   let searched = false;
+  /**
+   * Agency j has just filled: its seats can be swapped. When none of its members is where a swap
+   * path ends, this only adds ways (a member holding a seat reaches the agency, the agency its
+   * members with room) and the search goes on from them; otherwise it starts again.
+   */
+  const agencyFilled = (j: number) => {
+    if (!searched) return;
+    for (let i = mStart[j]; i < mStart[j + 1]; i++) {
+      const a = member[i];
+      if (state[a] === STRANDED && given[a] < room[a]) {
+        searched = false;
+        return;
+      }
+    }
+    for (let i = mStart[j]; i < mStart[j + 1]; i++) {
+      const y = member[i];
+      if (given[y] > 0 && cost[k + y] < Number.POSITIVE_INFINITY) {
+        lower(k + n + j, cost[k + y] - down(y), k + y, -1);
+      }
+    }
+    settle();
+  };
   while (freeTotal > 0) {
     while (heap.size > 0) {
       const a = heap.top();
@@ -230,11 +252,9 @@ export function solveCappedCounts(
           continue;
         }
         freeTotal--;
+        // The swap moved leads only between agents no free lead reaches, so what free leads
+        // reach (and the labels) stays as it was; the costs behind it changed: search again.
         applySwapPath(z);
-        paths.recomputeLabels();
-        for (const s of stranded) {
-          if (state[s] === STRANDED && paths.dP[s] < INF) toHeap(s);
-        }
         searched = false;
         continue;
       }
@@ -248,7 +268,7 @@ export function solveCappedCounts(
         used[j]++;
         if (full(j)) {
           anyFull = true;
-          searched = false;
+          agencyFilled(j);
         }
       }
       if (given[w] < room[w] && !full(j)) heap.siftTop();
