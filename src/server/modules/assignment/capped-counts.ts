@@ -208,66 +208,6 @@ export function solveCappedCounts(
   };
 
   let searched = false;
-  const moved: number[] = []; // the agents a swap path went through
-  const verdict = new Int8Array(V); // 0 not yet known, 1 way to the sink kept, 2 lost
-  const chain: number[] = [];
-  /** Offers v a way to the sink, without queueing it. */
-  const offer = (v: number, value: number, to: number, edge: number) => {
-    if (value < cost[v] - EPS) {
-      cost[v] = value;
-      next[v] = to;
-      nextEdge[v] = edge;
-    }
-  };
-  /**
-   * After a swap: the nodes whose way to the sink ran through an agent it moved lose it and take
-   * the best next step left (the same steps the search takes, read forwards), then the search
-   * goes on from them. Every other node keeps its way, whose cost has not changed; ways that
-   * became cheaper start at the moved agents, which are among the nodes looked at again.
-   */
-  const searchBehind = (agents: number[]) => {
-    verdict.fill(0);
-    for (const a of agents) verdict[k + a] = 2;
-    for (let v = 0; v < V; v++) {
-      if (verdict[v] !== 0 || cost[v] === Number.POSITIVE_INFINITY) continue;
-      chain.length = 0;
-      let u = v;
-      while (u !== -1 && verdict[u] === 0) {
-        chain.push(u);
-        u = next[u];
-      }
-      const kept = u === -1 ? 1 : verdict[u];
-      for (const x of chain) verdict[x] = kept;
-    }
-    for (let v = 0; v < V; v++) if (verdict[v] === 2) cost[v] = Number.POSITIVE_INFINITY;
-    for (let v = 0; v < V; v++) {
-      if (verdict[v] !== 2) continue;
-      if (v < k) {
-        for (let e = cStart[v]; e < cStart[v + 1]; e++) {
-          const a = eAgent[e];
-          if (!isStart(a)) offer(v, cost[k + a], k + a, e);
-        }
-      } else if (v < k + n) {
-        const a = v - k;
-        const j = agency[a];
-        if (state[a] === STRANDED && given[a] < room[a] && !full(j)) offer(v, up(a), -1, -1);
-        for (let i = aStart[a]; i < aStart[a + 1]; i++) {
-          if (flow[aEdge[i]] > 0) offer(v, cost[g.aClass[i]], g.aClass[i], aEdge[i]);
-        }
-        if (full(j) && given[a] < room[a]) offer(v, up(a) + cost[k + n + j], k + n + j, -1);
-      } else {
-        const j = v - k - n;
-        for (let i = mStart[j]; i < mStart[j + 1]; i++) {
-          const y = member[i];
-          if (given[y] > 0 && !isStart(y)) offer(v, cost[k + y] - down(y), k + y, -1);
-        }
-      }
-    }
-    for (let v = 0; v < V; v++) {
-      if (verdict[v] === 2 && cost[v] < Number.POSITIVE_INFINITY) enqueue(v);
-    }
-    settle();
-  };
   /**
    * Agency j has just filled: its seats can be swapped. When none of its members is where a swap
    * path ends, this only adds ways (a member holding a seat reaches the agency, the agency its
@@ -313,10 +253,9 @@ export function solveCappedCounts(
         }
         freeTotal--;
         // The swap moved leads only between agents no free lead reaches, so what free leads
-        // reach (and the labels) stays as it was; the costs behind the swap changed.
-        moved.length = 0;
-        if (applySwapPath(z)) searched = false;
-        else searchBehind(moved);
+        // reach (and the labels) stays as it was; the costs behind it changed: search again.
+        applySwapPath(z);
+        searched = false;
         continue;
       }
     }
@@ -349,23 +288,21 @@ export function solveCappedCounts(
   }
   return given;
 
-  /**
-   * z has just taken a free lead (augment); its unit goes on along next[] to the sink. The agents
-   * it goes through are left in `moved`; answers whether the path filled an agency.
-   */
-  function applySwapPath(z: number): boolean {
+  /** z has just taken a free lead (augment); its unit goes on along next[] to the sink */
+  function applySwapPath(z: number): void {
     let v = k + z; // an agent holding one unit more than it passes on
     let taking = -1; // the edge whose lead the current agent takes (applied after it gives one)
     for (let guard = 0; guard <= V; guard++) {
       const a = v - k;
-      moved.push(a);
       const to = next[v];
       if (to === -1) {
         if (taking >= 0) paths.take(taking);
         given[a]++;
-        if (agency[a] < 0) return false;
-        used[agency[a]]++;
-        return full(agency[a]);
+        if (agency[a] >= 0) {
+          used[agency[a]]++;
+          if (full(agency[a])) anyFull = true;
+        }
+        return;
       }
       if (to < k) {
         // a gives back a lead of class `to`, which the next agent takes
