@@ -35,8 +35,10 @@ import {
   load,
   NATIONWIDE,
   normalize,
+  POOL_SEED,
   type Pool,
 } from './lib/assign-pool';
+import { mulberry32 } from './lib/leads-data';
 
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DB_NAME = 'lf_bench_assign';
@@ -47,6 +49,10 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 const BENCH_URL = withDatabase(BASE_URL, DB_NAME);
+/** BENCH_AGENCIES: agencies of 10 in the agencies variant (default: agents / 10; 0: no variant) */
+const AGENCIES = process.env.BENCH_AGENCIES ? Number(process.env.BENCH_AGENCIES) : null;
+/** BENCH_DELIVERED=0 skips the run with deliveries */
+const DELIVERED = process.env.BENCH_DELIVERED !== '0';
 
 // ---------------------------------------------------------------------------------------------
 // The bound: independent classes (exact fit sets) and Dinic
@@ -110,16 +116,21 @@ function classGraph(pool: Pool): BoundGraph {
   return graph;
 }
 
-/** Max flow source -> class (size) -> agent (unbounded) -> sink (quota), Dinic. */
-function maxFlowBound(graph: BoundGraph, quotas: number[]): number {
+/**
+ * Max flow source -> class (size) -> agent (unbounded) -> sink (quota), Dinic. With agencies:
+ * a member's arc (its quota) goes to its agency's node instead, and the agency's node to the
+ * sink with the agency's daily cap (docs/domain.md, Agencies).
+ */
+function maxFlowBound(graph: BoundGraph, quotas: number[], agencies?: BenchAgencies): number {
   const k = graph.size.length;
   const n = quotas.length;
+  const J = agencies?.caps.length ?? 0;
   const S = 0;
   const T = 1;
-  const nodes = 2 + k + n;
+  const nodes = 2 + k + n + J;
   let m = 0;
   for (const f of graph.fitsOf) m += f.length;
-  m += k + n;
+  m += k + n + J;
   const to = new Int32Array(2 * m);
   const cap = new Float64Array(2 * m);
   const next = new Int32Array(2 * m);
@@ -139,7 +150,15 @@ function maxFlowBound(graph: BoundGraph, quotas: number[]): number {
     add(S, 2 + c, graph.size[c]);
     for (const a of graph.fitsOf[c]) add(2 + c, 2 + k + a, graph.size[c]);
   }
-  for (let a = 0; a < n; a++) if (quotas[a] > 0) add(2 + k + a, T, quotas[a]);
+  for (let a = 0; a < n; a++) {
+    const j = agencies?.agencyOf[a] ?? -1;
+    if (quotas[a] > 0)
+      add(2 + k + a, j >= 0 && agencies?.caps[j] != null ? 2 + k + n + j : T, quotas[a]);
+  }
+  for (let j = 0; j < J; j++) {
+    const cap = agencies?.caps[j];
+    if (cap != null) add(2 + k + n + j, T, cap);
+  }
 
   const level = new Int32Array(nodes);
   const it = new Int32Array(nodes);
@@ -197,6 +216,95 @@ function maxFlowBound(graph: BoundGraph, quotas: number[]): number {
       flow += push;
     }
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Agencies (issue 25): the same pool, its agents in agencies of 10 with a mix of daily caps
+// ---------------------------------------------------------------------------------------------
+
+interface BenchAgencies {
+  /** agent index -> agency index */
+  agencyOf: Int32Array;
+  /** per agency: its daily cap, null for none */
+  caps: (number | null)[];
+  /** how many caps were drawn below the members' summed quotas (can bind) */
+  binding: number;
+}
+
+const AGENCY_SIZE = 10;
+
+/**
+ * Agents shuffled (seeded) into agencies of AGENCY_SIZE, so an agency mixes categories, states
+ * and quotas as a real downline does. Caps: 40% none, 35% at 50-80% of the members' summed
+ * quotas (they bind), 25% at 100-150% (they do not).
+ */
+function makeAgencies(pool: Pool, count: number): BenchAgencies {
+  const n = pool.agents.length;
+  const rand = mulberry32(POOL_SEED ^ 0x25a9e ^ n);
+  const order = Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  const agencyOf = new Int32Array(n).fill(-1);
+  const caps: (number | null)[] = [];
+  let binding = 0;
+  for (let j = 0; j < count && (j + 1) * AGENCY_SIZE <= n; j++) {
+    let quotaSum = 0;
+    for (let i = j * AGENCY_SIZE; i < (j + 1) * AGENCY_SIZE; i++) {
+      agencyOf[order[i]] = j;
+      quotaSum += pool.agents[order[i]].quota;
+    }
+    const x = rand();
+    if (x < 0.4) caps.push(null);
+    else if (x < 0.75) {
+      caps.push(Math.round(quotaSum * (0.5 + 0.3 * rand())));
+      binding++;
+    } else caps.push(Math.round(quotaSum * (1 + 0.5 * rand())));
+  }
+  return { agencyOf, caps, binding };
+}
+
+/** Writes the agencies and their members (the first member of each is its OWNER). */
+async function loadAgencies(pool: Pool, agencies: BenchAgencies): Promise<void> {
+  const client = new pg.Client({ connectionString: BENCH_URL });
+  await client.connect();
+  try {
+    // the pool's load emptied the table (and restarted its ids): agency j is id j + 1
+    const names = agencies.caps.map((_, j) => `Agency ${j + 1}`);
+    await client.query(
+      `insert into agencies (name, daily_cap)
+       select name, cap from unnest($1::text[], $2::int[]) as t(name, cap)`,
+      [names, agencies.caps],
+    );
+    const users: number[] = [];
+    const ids: number[] = [];
+    const roles: string[] = [];
+    const seen = new Set<number>();
+    agencies.agencyOf.forEach((j, a) => {
+      if (j < 0) return;
+      users.push(pool.agents[a].id);
+      ids.push(j + 1);
+      roles.push(seen.has(j) ? 'AGENT' : 'OWNER');
+      seen.add(j);
+    });
+    await client.query(
+      `insert into agency_members (user_id, agency_id, role)
+       select u, g, r::agency_role from unnest($1::int[], $2::int[], $3::text[]) as t(u, g, r)`,
+      [users, ids, roles],
+    );
+  } finally {
+    await client.end();
+  }
+}
+
+/** Leads per agency today, counted from the members' leads (not from leads.agency_id). */
+async function agencyCounts(): Promise<Map<number, number>> {
+  const rows = await queryBench<{ agency_id: number; n: number }>(
+    `select am.agency_id, count(*)::int as n from leads l
+       join agency_members am on am.user_id = l.agent_id group by am.agency_id`,
+  );
+  return new Map(rows.map((r) => [r.agency_id, r.n]));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -421,6 +529,9 @@ async function baselineChild(): Promise<ChildReport> {
 
 type ChildMode = 'engine' | 'engine-undelivered' | 'baseline';
 
+/** A child still running after this many seconds is stopped and the bench fails. */
+const CHILD_TIMEOUT_S = Number(process.env.BENCH_CHILD_TIMEOUT_S ?? 1800);
+
 function runChild(mode: ChildMode): Promise<ChildReport> {
   return new Promise((resolve, reject) => {
     const child = spawn(
@@ -428,13 +539,19 @@ function runChild(mode: ChildMode): Promise<ChildReport> {
       [...process.execArgv, fileURLToPath(import.meta.url), '--child', mode],
       { stdio: ['ignore', 'pipe', 'inherit'], env: process.env },
     );
+    const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_TIMEOUT_S * 1000);
     let out = '';
     child.stdout.on('data', (d) => {
       out += d;
     });
     child.on('error', reject);
     child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`${mode} child exited with ${code}`));
+      clearTimeout(timer);
+      if (code !== 0) {
+        return reject(
+          new Error(`${mode} child exited with ${code} (timeout ${CHILD_TIMEOUT_S} s)`),
+        );
+      }
       resolve(JSON.parse(out.trim().split('\n').pop()!));
     });
   });
@@ -533,17 +650,62 @@ async function benchCase(leadCount: number, agentCount: number): Promise<void> {
   const loadBefore = loadavg()[0].toFixed(1);
   const baseline = await runChild('baseline');
   const undelivered = await runChild('engine-undelivered');
-  t = performance.now();
-  await load(pool, BENCH_URL);
-  await giveEveryAgentAWebhook();
-  console.log(`reloaded in ${secs(performance.now() - t)} for the delivered run`);
-  const engine = await runChild('engine');
-  const check = await checkEngineResult(pool);
-  const [queued] = await queryBench<{ deliveries: number; notifications: number }>(
-    `select (select count(*)::int from deliveries) as deliveries,
-            (select count(*)::int from notifications) as notifications`,
-  );
-  if (check.assigned !== engine.assigned) throw new Error('engine count differs from the database');
+  if (undelivered.assigned !== bound)
+    throw new Error(`engine ${undelivered.assigned} != bound ${bound}`);
+  let engine: ChildReport | null = null;
+  let queued = { deliveries: 0, notifications: 0 };
+  let check = { assigned: 0, overQuota: 0 };
+  if (DELIVERED) {
+    t = performance.now();
+    await load(pool, BENCH_URL);
+    await giveEveryAgentAWebhook();
+    console.log(`reloaded in ${secs(performance.now() - t)} for the delivered run`);
+    engine = await runChild('engine');
+    check = await checkEngineResult(pool);
+    [queued] = await queryBench<{ deliveries: number; notifications: number }>(
+      `select (select count(*)::int from deliveries) as deliveries,
+              (select count(*)::int from notifications) as notifications`,
+    );
+    if (check.assigned !== engine.assigned)
+      throw new Error('engine count differs from the database');
+  }
+
+  // The agencies variant: the same pool and leads, the agents in agencies with daily caps; its
+  // own bound (agency nodes in the network), and the engine again without deliveries, to be
+  // compared with the run without agencies above.
+  let withAgencies: { report: ChildReport; bound: number; agencies: BenchAgencies } | null = null;
+  const agencyCount = AGENCIES ?? Math.floor(agentCount / AGENCY_SIZE);
+  if (agencyCount > 0) {
+    t = performance.now();
+    const agencies = makeAgencies(pool, agencyCount);
+    const agencyBound = maxFlowBound(graph, quotas, agencies);
+    console.log(
+      `agencies: ${fmt(agencies.caps.length)} of ${AGENCY_SIZE} (${agencies.caps.filter((c) => c === null).length} without a cap, ${agencies.binding} capped at 50-80% of their members' quotas, the rest at 100-150%); max-flow bound with the caps ${fmt(agencyBound)} (${secs(performance.now() - t)})`,
+    );
+    t = performance.now();
+    await load(pool, BENCH_URL);
+    await loadAgencies(pool, agencies);
+    console.log(`reloaded in ${secs(performance.now() - t)} for the agencies run`);
+    const report = await runChild('engine-undelivered');
+    const checked = await checkEngineResult(pool);
+    if (checked.assigned !== report.assigned)
+      throw new Error('agencies run: count differs from the database');
+    if (checked.overQuota !== 0)
+      throw new Error(`agencies run: ${checked.overQuota} agents over quota`);
+    if (report.assigned !== agencyBound) {
+      throw new Error(
+        `agencies run: ${report.assigned} assigned, the bound is ${agencyBound}: ${JSON.stringify(report)}`,
+      );
+    }
+    const counts = await agencyCounts();
+    agencies.caps.forEach((cap, j) => {
+      const got = counts.get(j + 1) ?? 0;
+      if (cap !== null && got > cap) throw new Error(`agency ${j + 1}: ${got} leads, cap ${cap}`);
+    });
+    const full = agencies.caps.filter((cap, j) => cap !== null && counts.get(j + 1) === cap).length;
+    console.log(`agencies run: at the bound, no agency over its cap (${full} at it)`);
+    withAgencies = { report, bound: agencyBound, agencies };
+  }
 
   const row = (name: string, r: ChildReport) =>
     `| ${name} | ${fmt(r.assigned)} | ${((100 * r.assigned) / bound).toFixed(2)} % | ${secs(r.wallMs)} | ${Object.entries(
@@ -560,18 +722,35 @@ async function benchCase(leadCount: number, agentCount: number): Promise<void> {
     '| | assigned | of the bound | wall time | steps (wall) | CPU node + PostgreSQL | peak RSS |',
   );
   console.log('|---|---|---|---|---|---|---|');
-  console.log(row('engine, deliveries enqueued', engine));
+  if (engine) console.log(row('engine, deliveries enqueued', engine));
   console.log(row('engine without deliveries', undelivered));
+  if (withAgencies) {
+    const r = withAgencies.report;
+    console.log(
+      row('engine without deliveries, with agencies', r).replace(
+        /\| [\d.]+ % \|/,
+        `| ${((100 * r.assigned) / withAgencies.bound).toFixed(2)} % of ${fmt(withAgencies.bound)} |`,
+      ),
+    );
+  }
   console.log(row('naive baseline', baseline));
   console.log('');
+  if (engine) {
+    console.log(
+      `engine: ${fmt(engine.eligibleAgents ?? 0)} eligible agents, ${fmt(engine.candidateLeads ?? 0)} candidate leads, ${fmt(engine.agentsAssigned ?? 0)} agents served; agents over quota: ${check.overQuota}; history rows match`,
+    );
+    console.log(
+      `deliveries: the run's transaction wrote ${fmt(queued.notifications)} notifications and its fan-out job; the job recorded ${fmt(queued.deliveries)} delivery rows (an email and a webhook per lead; the email job sends one digest per agent) ${secs(engine.fanOutMs ?? 0)} after the commit; wall time with delivery / without ${(engine.wallMs / undelivered.wallMs).toFixed(2)}x (goal <= 1.2x)`,
+    );
+  }
+  if (withAgencies) {
+    const r = withAgencies.report;
+    console.log(
+      `agencies: ${fmt(r.assigned)} assigned = the bound with the caps (${fmt(bound)} without agencies); wall time with agencies / without ${(r.wallMs / undelivered.wallMs).toFixed(2)}x, solve step ${secs(r.steps.solve ?? 0)} / ${secs(undelivered.steps.solve ?? 0)} (goal <= 1.2x)`,
+    );
+  }
   console.log(
-    `engine: ${fmt(engine.eligibleAgents ?? 0)} eligible agents, ${fmt(engine.candidateLeads ?? 0)} candidate leads, ${fmt(engine.agentsAssigned ?? 0)} agents served; agents over quota: ${check.overQuota}; history rows match`,
-  );
-  console.log(
-    `deliveries: the run's transaction wrote ${fmt(queued.notifications)} notifications and its fan-out job; the job recorded ${fmt(queued.deliveries)} delivery rows (an email and a webhook per lead; the email job sends one digest per agent) ${secs(engine.fanOutMs ?? 0)} after the commit; wall time with delivery / without ${(engine.wallMs / undelivered.wallMs).toFixed(2)}x (goal <= 1.2x)`,
-  );
-  console.log(
-    `baseline: ${fmt(baseline.agentsAssigned ?? 0)} agents served; engine/baseline assigned ${(engine.assigned / baseline.assigned).toFixed(4)}x, ${fmt(engine.assigned - baseline.assigned)} more leads; wall time ratio ${(engine.wallMs / baseline.wallMs).toFixed(2)}x`,
+    `baseline: ${fmt(baseline.agentsAssigned ?? 0)} agents served; engine/baseline assigned ${(undelivered.assigned / baseline.assigned).toFixed(4)}x, ${fmt(undelivered.assigned - baseline.assigned)} more leads; wall time ratio ${(undelivered.wallMs / baseline.wallMs).toFixed(2)}x`,
   );
 }
 

@@ -163,7 +163,7 @@ export async function load(pool: Pool, databaseUrl: string): Promise<void> {
   const client = await db.connect();
   try {
     await client.query(
-      'truncate lead_history, leads, assignment_runs, preferences, subscriptions, packages, sessions, users, deliveries, notifications restart identity cascade',
+      'truncate lead_history, leads, assignment_runs, preferences, subscriptions, packages, sessions, users, deliveries, notifications, agencies restart identity cascade',
     );
     // one package per (category, quota)
     const packageId = new Map<string, number>();

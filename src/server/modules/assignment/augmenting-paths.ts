@@ -207,6 +207,16 @@ export class Augmenter {
     this.top = old - 1;
   }
 
+  /** One more unit on edge e, made by the caller (the held lists follow). */
+  take(e: number): void {
+    this.add(e);
+  }
+
+  /** One unit less on edge e, made by the caller. */
+  giveBack(e: number): void {
+    this.remove(e);
+  }
+
   private add(e: number): void {
     if (this.flow[e]++ === 0) this.heldList[this.heldEnd[this.agentOf[e]]++] = e;
   }

@@ -56,7 +56,7 @@ export function solveWithTuning(
   const flow = new Int32Array(g.m);
   // an agency's cap that can bind needs the network with agency nodes (capped-counts.ts)
   const given = capsCanBind(g, g.caps)
-    ? solveCappedCounts(g, g.caps, flow)
+    ? solveCappedCounts(g, g.caps, flow, tuning)
     : solveCounts(g, flow, tuning);
   const taken = chooseLeads(g, given, flow, tuning);
 
