@@ -75,6 +75,10 @@ describe.runIf(TEST_DB === 'postgres')('query plans over many leads', () => {
       select id, agent_id, 'WRONG_NUMBER',
              (array['PENDING', 'APPROVED', 'DENIED'])[1 + id % 3]::return_status
         from leads where agent_id is not null and id % 50 = 3`);
+    // a do-not-call list of a real size (the lists flag each lead whose phone is on it)
+    await db.execute(sql`
+      insert into dnc_numbers (phone)
+      select '+1202' || lpad(g::text, 7, '0') from generate_series(1, 20000) g`);
     await db.execute(sql`select lead_search_catch_up(${LEADS})`);
     // statistics from every row, not a random sample, so the plans are the same on every run
     await db.transaction(async (tx) => {
