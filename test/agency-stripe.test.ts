@@ -20,7 +20,8 @@ beforeAll(async () => {
   overrides.STRIPE_API_BASE = await standIn.start();
 });
 afterAll(() => standIn.stop());
-const ctx = setupTestApp(overrides);
+// the queue's sweepers every half second: the seats' catch-up is seen within a test
+const ctx = setupTestApp(overrides, { deliveryQueue: { sweepIntervalMs: 500 } });
 
 type Agent = Awaited<ReturnType<typeof registerAgent>>;
 type Obj = Record<string, unknown>;
@@ -178,14 +179,37 @@ describe('the agency pays through Stripe', () => {
     try {
       const res = await pay(t.owner, b.id, gold);
       expect(res.json()).toMatchObject({ subscriptionStatus: 'ACTIVE' });
+      // read while Stripe is still down (the sweeper cannot catch up meanwhile)
+      expect(await itemsOf(t.agencyId)).toEqual({ [gold]: 1 });
+      const lagging = await agencyRow(t.agencyId);
+      expect(lagging?.seatsVersion).toBeGreaterThan(lagging?.seatsSyncedVersion ?? 0);
+      // the next change brings the quantities in step
+      standIn.failing = false;
+      await pay(t.owner, c.id, gold);
     } finally {
       standIn.failing = false;
     }
-    expect(await itemsOf(t.agencyId)).toEqual({ [gold]: 1 });
-    const lagging = await agencyRow(t.agencyId);
-    expect(lagging?.seatsVersion).toBeGreaterThan(lagging?.seatsSyncedVersion ?? 0);
-    await pay(t.owner, c.id, gold);
     expect(await itemsOf(t.agencyId)).toEqual({ [gold]: 3 });
+    const synced = await agencyRow(t.agencyId);
+    expect(synced?.seatsSyncedVersion).toBe(synced?.seatsVersion);
+  });
+
+  it('Stripe down: the sweeper brings the quantities in step with no other change', async () => {
+    const t = await agencyOf('Sweep');
+    const [a, b] = t.members as [Agent, Agent];
+    await payFirst(t.owner, a.id, gold);
+    standIn.failing = true;
+    try {
+      expect((await pay(t.owner, b.id, gold)).json()).toMatchObject({
+        subscriptionStatus: 'ACTIVE',
+      });
+      // read while Stripe is still down (the sweeper cannot catch up meanwhile)
+      expect(await itemsOf(t.agencyId)).toEqual({ [gold]: 1 });
+    } finally {
+      standIn.failing = false;
+    }
+    // nobody touches the agency again: the queue's sweeper catches Stripe up by itself
+    await expect.poll(() => itemsOf(t.agencyId), { timeout: 10_000 }).toEqual({ [gold]: 2 });
     const synced = await agencyRow(t.agencyId);
     expect(synced?.seatsSyncedVersion).toBe(synced?.seatsVersion);
   });

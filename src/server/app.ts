@@ -143,7 +143,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const leadPorts = createLeadPorts(opts.config, queue.port, runtime);
   app.decorate('leadPorts', leadPorts);
   const { events } = leadPorts;
-  await queue.start({ db: opts.database.db, ...leadPorts });
+  // Stripe Billing (docs/domain.md, Billing), when configured: subscribing goes through Checkout
+  const billing = createBilling(opts.database.db, opts.config, (err, message) =>
+    app.log.warn({ err }, message),
+  );
+  await queue.start({ db: opts.database.db, ...leadPorts, agencySeats: billing?.seats ?? null });
   app.addHook('onClose', async () => {
     await queue.stop();
   });
@@ -184,10 +188,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(agentReturnsRoutes);
   await app.register(adminReturnsRoutes, { events, email: leadPorts.email });
   await app.register(adminSubscriptionRoutes);
-  // Stripe Billing (docs/domain.md, Billing), when configured: subscribing goes through Checkout
-  const billing = createBilling(opts.database.db, opts.config, (err, message) =>
-    app.log.warn({ err }, message),
-  );
   await app.register(agentSubscriptionRoutes, { billing });
   await app.register(billingAgentRoutes, { billing });
   await app.register(stripeWebhookRoutes, { billing });

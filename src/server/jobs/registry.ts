@@ -69,6 +69,8 @@ export interface JobContext {
   delivery: DeliveryPorts;
   followUp: FollowUpPorts;
   reclaim: ReclaimPorts;
+  /** Stripe's items of the agencies' paid seats (null without Stripe): brought in step when behind */
+  agencySeats?: { syncBehind(): Promise<number> } | null;
 }
 
 export interface JobDefinition<N extends JobName> {
@@ -157,5 +159,12 @@ export const SWEEPS: Sweep[] = [
     everyMs: null,
     atStart: true,
     run: (ctx) => sweepOverdueReclaims(ctx.db, ctx.reclaim),
+  },
+  {
+    // an agency's seats changed while Stripe could not be reached (docs/domain.md, Agencies)
+    name: 'agency-seats',
+    everyMs: null,
+    atStart: true,
+    run: async (ctx) => (ctx.agencySeats ? ctx.agencySeats.syncBehind() : 0),
   },
 ];
