@@ -51,6 +51,8 @@ import { packagesRoutes } from './modules/packages/packages.routes';
 import { agentPauseRoutes } from './modules/pause/pause.routes';
 import { preferencesRoutes } from './modules/preferences/preferences.routes';
 import { profileRoutes } from './modules/profile/profile.routes';
+import { pushRoutes } from './modules/push/push.routes';
+import { keyPair } from './modules/push/push.service';
 import { adminReturnsRoutes } from './modules/returns/returns-admin.routes';
 import { agentReturnsRoutes } from './modules/returns/returns-agent.routes';
 import { sourcesRoutes } from './modules/sources/sources.routes';
@@ -142,6 +144,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
   const leadPorts = createLeadPorts(opts.config, queue.port, runtime);
   app.decorate('leadPorts', leadPorts);
+  // the VAPID key pair: made at first start when the environment gives none (modules/push)
+  await keyPair(opts.database.db, leadPorts.push);
   const { events } = leadPorts;
   // Stripe Billing (docs/domain.md, Billing), when configured: subscribing goes through Checkout
   const billing = createBilling(opts.database.db, opts.config, (err, message) =>
@@ -210,6 +214,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   // follow-up messages and calls through Twilio (docs/domain.md, Follow-up messages and calls), and the provider's signed callbacks
   await app.register(profileRoutes);
   await app.register(followUpRoutes);
+  await app.register(pushRoutes, { push: leadPorts.push });
   await app.register(callsRoutes);
   await app.register(smsCallbackRoutes);
   await app.register(voiceCallbackRoutes);

@@ -155,6 +155,18 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('LeadFlow <leads@leadflow.local>'),
   /** allow CRM endpoints on private, loopback and link-local addresses (tests, private networks) */
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  /**
+   * the server's VAPID key pair for push (docs/domain.md, Alerts to the agent's phone), base64url
+   * as web-push makes them; unset: a pair is made at first start and kept in the database
+   */
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{87}$/, 'must be a base64url P-256 public key (65 bytes)')
+    .optional(),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, 'must be a base64url P-256 private key (32 bytes)')
+    .optional(),
   /** CRM webhook connections open at once in one process (deliveries and test events) */
   WEBHOOK_MAX_CONNECTIONS: z.coerce.number().int().positive().default(64),
   /** test events ("Send test") an agent may send per minute */
@@ -229,6 +241,11 @@ export function loadConfig(
   if (cfg.HEADERS_TIMEOUT_MS > cfg.REQUEST_TIMEOUT_MS) {
     throw new Error(
       'Invalid configuration:\n  HEADERS_TIMEOUT_MS: must not be longer than REQUEST_TIMEOUT_MS',
+    );
+  }
+  if (Boolean(cfg.VAPID_PUBLIC_KEY) !== Boolean(cfg.VAPID_PRIVATE_KEY)) {
+    throw new Error(
+      'Invalid configuration:\n  VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: set both or neither',
     );
   }
   return {

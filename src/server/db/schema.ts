@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
   date,
   index,
   integer,
@@ -848,4 +849,62 @@ export const rateCounters = pgTable(
     hits: integer('hits').notNull(),
   },
   (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
+);
+
+/**
+ * The server's VAPID key pair (docs/domain.md, Alerts to the agent's phone) when the environment
+ * gives none: one row, made at first start (every process inserts the same id, the first wins).
+ */
+export const pushKeys = pgTable(
+  'push_keys',
+  {
+    id: integer('id').primaryKey().default(1),
+    publicKey: text('public_key').notNull(),
+    privateKey: text('private_key').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [check('push_keys_one_row', sql`${t.id} = 1`)],
+);
+
+/** The agents' devices that asked for push: one row per endpoint (a device is one user's). */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('push_subscriptions_endpoint_key').on(t.endpoint),
+    index('push_subscriptions_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * Each push of an assigned lead to one device: its outcome, for the lead's timeline. The
+ * endpoint's origin only (the endpoint itself is a bearer capability); the subscription may be
+ * gone since (removed on 404/410 or by the agent), so no foreign key.
+ */
+export const pushAttempts = pgTable(
+  'push_attempts',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    leadId: bigint('lead_id', { mode: 'number' }).notNull(),
+    agentId: integer('agent_id').notNull(),
+    subscriptionId: bigint('subscription_id', { mode: 'number' }).notNull(),
+    origin: text('origin').notNull(),
+    attempt: integer('attempt').notNull(),
+    /** SENT; RETRY (failed, tried again later); FAILED (for good); GONE (subscription removed); SKIPPED */
+    status: text('status').notNull(),
+    responseCode: integer('response_code'),
+    error: text('error'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('push_attempts_lead_idx').on(t.leadId, t.id)],
 );

@@ -4,7 +4,8 @@
  * handler lives in its own module's service; the emitters know the bus only, never the handlers.
  * Order matters only in that every handler runs in the emitter's transaction: the bell's
  * notifications (with their live events, one NOTIFY per agent in the same statement), then the
- * deliveries, then the follow-up messages, then the reclaim jobs of agency leads.
+ * deliveries, then the follow-up messages, then the reclaim jobs of agency leads, then the pushes
+ * to the agents' devices.
  */
 import type { AppConfig } from '../config/env';
 import type { JobQueue } from '../jobs/job-queue';
@@ -19,6 +20,7 @@ import type { DeliveryRuntime } from '../modules/delivery/delivery-runtime';
 import { smtpEmailSender } from '../modules/delivery/notice-email.service';
 import { enqueueFollowUps, type FollowUpPorts } from '../modules/follow-ups/follow-ups.service';
 import { notifyLeadsAssigned } from '../modules/notifications/notifications.service';
+import { enqueueLeadPushes, type PushPorts, pushPorts } from '../modules/push/push.service';
 import { type ReclaimPorts, scheduleReclaims } from '../modules/reclaim/reclaim.service';
 import { createLeadEvents, type LeadEvents } from './lead-events';
 
@@ -28,6 +30,8 @@ export interface LeadPorts {
   delivery: DeliveryPorts;
   followUp: FollowUpPorts;
   reclaim: ReclaimPorts;
+  /** push to the agents' devices (docs/domain.md, Alerts to the agent's phone) */
+  push: PushPorts;
   /** SMTP, null without SMTP_URL: the notices other modules send (a return's decision) */
   email: EmailSender | null;
 }
@@ -40,6 +44,7 @@ export function registerLeadEventHandlers(
   events.on('leadsAssigned', (tx, assigned) => enqueueLeadDeliveries(tx, ports.delivery, assigned));
   events.on('leadsAssigned', (tx, assigned) => enqueueFollowUps(tx, ports.followUp, assigned));
   events.on('leadsAssigned', (tx, assigned) => scheduleReclaims(tx, ports.reclaim, assigned));
+  events.on('leadsAssigned', (tx, assigned) => enqueueLeadPushes(tx, ports.push, assigned));
 }
 
 /**
@@ -57,6 +62,7 @@ export function createLeadPorts(
     delivery: deliveryPorts(config, queue, runtime),
     followUp: { config, queue, email, sms: twilioSmsSender(config) },
     reclaim,
+    push: pushPorts(config, queue, runtime),
   };
   const events = createLeadEvents();
   // a reclaim announces the new member's lead on the same bus

@@ -22,6 +22,7 @@ import {
   processFollowUp,
   sweepDueFollowUps,
 } from '../modules/follow-ups/follow-ups.service';
+import { type PushPorts, processLeadPush } from '../modules/push/push.service';
 import {
   processReclaim,
   type ReclaimPorts,
@@ -55,6 +56,16 @@ export const JOB_PAYLOADS = {
    * (docs/domain.md, Agencies: reclaim): `assignedAt` names the assignment, to the microsecond.
    */
   'agency-reclaim': z.object({ v: v1, leadId: id, assignedAt: z.iso.datetime() }),
+  /**
+   * One assigned lead's push to one of its agent's devices (docs/domain.md, Alerts to the agent's
+   * phone): `attempts` made before this one (the retries are jobs of their own, as a webhook's).
+   */
+  'lead-push': z.object({
+    v: v1,
+    leadId: id,
+    subscriptionId: id,
+    attempts: z.number().int().min(0).default(0),
+  }),
 } as const;
 
 export type JobName = keyof typeof JOB_PAYLOADS;
@@ -69,6 +80,7 @@ export interface JobContext {
   delivery: DeliveryPorts;
   followUp: FollowUpPorts;
   reclaim: ReclaimPorts;
+  push: PushPorts;
   /** Stripe's items of the agencies' paid seats (null without Stripe): brought in step when behind */
   agencySeats?: { syncBehind(): Promise<number> } | null;
 }
@@ -128,6 +140,12 @@ export const JOBS: { [N in JobName]: JobDefinition<N> } = {
     handle: async (ctx, job) => {
       await processReclaim(ctx.db, ctx.reclaim, job);
     },
+  },
+  'lead-push': {
+    // a push service answers fast; several side by side so a slow one holds back no other
+    queue: { ...RETRIED, expireInSeconds: 5 * 60 },
+    work: { batchSize: 8, localConcurrency: 2, sideBySide: true },
+    handle: (ctx, job) => processLeadPush(ctx.db, ctx.push, job),
   },
 };
 
