@@ -40,6 +40,7 @@ import { packagesRoutes } from './routes/packages';
 import { pauseRoutes } from './routes/pause';
 import { preferencesRoutes } from './routes/preferences';
 import { profileRoutes } from './routes/profile';
+import { pushRoutes } from './routes/push';
 import { returnsRoutes } from './routes/returns';
 import {
   type Caller,
@@ -95,6 +96,7 @@ export const ROUTES: RouteCase[] = [
   ...intakeRoutes,
   ...billingRoutes,
   ...profileRoutes,
+  ...pushRoutes,
   ...callsRoutes,
   ...followUpsRoutes,
   ...agenciesRoutes,

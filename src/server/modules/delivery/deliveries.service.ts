@@ -38,6 +38,15 @@ import { attemptEmails, attemptWebhooks, type Outcome, settle } from './delivery
 import { DEFAULT_RUNTIME, type DeliveryRuntime } from './delivery-runtime';
 import { WebhookConnections } from './webhook-connections';
 
+// for push (modules/push): a device's endpoint passes the same guard and retries as a CRM webhook
+export { DEFAULT_RUNTIME, type DeliveryRuntime } from './delivery-runtime';
+export {
+  EndpointRefused,
+  pinnedLookup,
+  type ResolvedEndpoint,
+  resolveEndpoint,
+} from './ssrf-guard';
+
 /** What delivery is given at app start (or by a script or bench): a port each, no globals. */
 export interface DeliveryPorts {
   config: AppConfig;

@@ -7,7 +7,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import webpush from 'web-push';
-import { pinnedLookup, type ResolvedEndpoint } from '../delivery/ssrf-guard';
+import { pinnedLookup, type ResolvedEndpoint } from '../delivery/deliveries.service';
 import type { KeyPair } from './push.repository';
 
 export interface PushTarget {

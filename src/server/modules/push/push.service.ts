@@ -4,6 +4,7 @@
  * webhook's delivery; a device the push service says is gone (404, 410) is removed. The queue is
  * a port (PushPorts) given at app start; without a running queue nothing is pushed.
  */
+import { ECDH } from 'node:crypto';
 import type {
   PushDeviceList,
   PushMessage,
@@ -15,8 +16,13 @@ import type { AssignedLeads } from '../../events/lead-events';
 import type { JobQueue } from '../../jobs/job-queue';
 import type { JobPayload } from '../../jobs/registry';
 import { badField } from '../../lib/app-error';
-import { DEFAULT_RUNTIME, type DeliveryRuntime } from '../delivery/delivery-runtime';
-import { EndpointRefused, type ResolvedEndpoint, resolveEndpoint } from '../delivery/ssrf-guard';
+import {
+  DEFAULT_RUNTIME,
+  type DeliveryRuntime,
+  EndpointRefused,
+  type ResolvedEndpoint,
+  resolveEndpoint,
+} from '../delivery/deliveries.service';
 import {
   deleteSubscription,
   deleteSubscriptionById,
@@ -74,6 +80,15 @@ export function vapidSubject(config: Pick<AppConfig, 'PUBLIC_URL' | 'MAIL_FROM'>
 
 // ---- the agent's devices --------------------------------------------------------------------
 
+/** The device's key must be a point of P-256, or no message could ever be encrypted for it. */
+function checkedKey(p256dh: string): void {
+  try {
+    ECDH.convertKey(Buffer.from(p256dh, 'base64url'), 'prime256v1');
+  } catch {
+    throw badField('keys.p256dh', 'The device key is not a P-256 public key');
+  }
+}
+
 async function checkedEndpoint(config: AppConfig, endpoint: string): Promise<void> {
   try {
     await resolveEndpoint(endpoint, config.WEBHOOK_ALLOW_PRIVATE);
@@ -90,6 +105,7 @@ export async function subscribeDevice(
   userId: number,
   body: PushSubscriptionBody,
 ): Promise<PushDeviceList> {
+  checkedKey(body.keys.p256dh);
   await checkedEndpoint(config, body.endpoint);
   await upsertSubscription(db, userId, body.endpoint, body.keys);
   return devicesOf(db, userId);
