@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { registerServiceWorker } from './lib/service-worker';
 import './styles.css';
 
 const container = document.getElementById('root');
@@ -21,3 +22,5 @@ if (container.firstElementChild) {
 } else {
   createRoot(container).render(app);
 }
+
+registerServiceWorker();
