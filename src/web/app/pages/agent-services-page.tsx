@@ -8,8 +8,12 @@ import { CallsCard } from '@web/features/calls/components/calls-card';
 import { PhoneCard } from '@web/features/calls/components/phone-card';
 import { followUpQuery } from '@web/features/follow-ups/api';
 import { FollowUpCard } from '@web/features/follow-ups/components/follow-up-card';
+import { PushCard } from '@web/features/push/components/push-card';
 
-/** Services (docs/domain.md, Follow-up messages and calls): the agent's phone, Call Recording, and the follow-up templates. */
+/**
+ * Services (docs/domain.md, Follow-up messages and calls; Alerts to the agent's phone): push
+ * notifications on this device, the agent's phone, Call Recording, and the follow-up templates.
+ */
 export function AgentServicesPage() {
   const services = useQuery(agentServicesQuery);
   const followUp = useQuery(followUpQuery);
@@ -19,7 +23,7 @@ export function AgentServicesPage() {
     <div className="space-y-6">
       <PageHeader
         title="Services"
-        description="Your phone number, recorded calls and follow-up messages to new leads."
+        description="Alerts on this device, your phone number, recorded calls and follow-up messages to new leads."
       />
       {failed ? (
         <LoadError
@@ -29,6 +33,7 @@ export function AgentServicesPage() {
         />
       ) : services.data && followUp.data ? (
         <>
+          <PushCard />
           <PhoneCard services={services.data} />
           <CallsCard services={services.data} />
           <FollowUpCard
