@@ -24,6 +24,8 @@ export interface PushResult {
 
 /** How long a message waits at the push service for an offline device: a lead goes stale. */
 const TTL_SECONDS = 60 * 60;
+/** the push service's answer is read up to this many bytes (a CRM webhook's too) */
+const BODY_KEPT = 500;
 
 export function sendPush(
   target: PushTarget,
@@ -40,6 +42,12 @@ export function sendPush(
   const url = resolved.url;
   const request = url.protocol === 'https:' ? https.request : http.request;
   return new Promise((resolve) => {
+    let settled = false;
+    const settle = (result: PushResult) => {
+      if (settled) return;
+      settled = true;
+      resolve(result);
+    };
     const req = request(
       url,
       {
@@ -49,25 +57,31 @@ export function sendPush(
         timeout: timeoutMs,
       },
       (res) => {
+        const status = res.statusCode ?? 0;
         const chunks: Buffer[] = [];
         let size = 0;
-        res.on('data', (c: Buffer) => {
-          if (size < 500) chunks.push(c);
-          size += c.length;
-        });
-        res.on('end', () => {
-          const status = res.statusCode ?? 0;
-          const text = Buffer.concat(chunks).toString('utf8').slice(0, 500);
-          resolve({
+        const done = () => {
+          const text = Buffer.concat(chunks).toString('utf8').slice(0, BODY_KEPT);
+          settle({
             status,
             error: status >= 200 && status < 300 ? null : text || `HTTP ${status}`,
           });
+        };
+        res.on('data', (c: Buffer) => {
+          chunks.push(c);
+          size += c.length;
+          // an endless answer holds nothing: its first bytes are enough
+          if (size >= BODY_KEPT) {
+            done();
+            res.destroy();
+          }
         });
-        res.on('error', (err) => resolve({ status: null, error: err.message }));
+        res.on('end', done);
+        res.on('error', (err) => settle({ status: null, error: err.message }));
       },
     );
     req.on('timeout', () => req.destroy(new Error(`No answer within ${timeoutMs} ms`)));
-    req.on('error', (err) => resolve({ status: null, error: err.message }));
+    req.on('error', (err) => settle({ status: null, error: err.message }));
     req.end(details.body);
   });
 }
