@@ -53,6 +53,7 @@ import { preferencesRoutes } from './modules/preferences/preferences.routes';
 import { profileRoutes } from './modules/profile/profile.routes';
 import { adminReturnsRoutes } from './modules/returns/returns-admin.routes';
 import { agentReturnsRoutes } from './modules/returns/returns-agent.routes';
+import { agentScheduleRoutes } from './modules/schedule/schedule.routes';
 import { sourcesRoutes } from './modules/sources/sources.routes';
 import { adminStatsRoutes } from './modules/stats/stats-admin.routes';
 import { agentStatsRoutes } from './modules/stats/stats-agent.routes';
@@ -181,6 +182,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(adminAgentsRoutes);
   await app.register(licencesRoutes);
   await app.register(agentPauseRoutes);
+  await app.register(agentScheduleRoutes);
   await app.register(agentReturnsRoutes);
   await app.register(adminReturnsRoutes, { events, email: leadPorts.email });
   await app.register(adminSubscriptionRoutes);
