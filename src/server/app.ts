@@ -55,6 +55,7 @@ import { pushRoutes } from './modules/push/push.routes';
 import { keyPair } from './modules/push/push.service';
 import { adminReturnsRoutes } from './modules/returns/returns-admin.routes';
 import { agentReturnsRoutes } from './modules/returns/returns-agent.routes';
+import { agentScheduleRoutes } from './modules/schedule/schedule.routes';
 import { sourcesRoutes } from './modules/sources/sources.routes';
 import { adminStatsRoutes } from './modules/stats/stats-admin.routes';
 import { agentStatsRoutes } from './modules/stats/stats-agent.routes';
@@ -189,6 +190,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(adminAgentsRoutes);
   await app.register(licencesRoutes);
   await app.register(agentPauseRoutes);
+  await app.register(agentScheduleRoutes);
   await app.register(agentReturnsRoutes);
   await app.register(adminReturnsRoutes, { events, email: leadPorts.email });
   await app.register(adminSubscriptionRoutes);

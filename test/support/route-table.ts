@@ -51,6 +51,7 @@ import {
   type RouteCase,
   sourceBody,
 } from './routes/route-case';
+import { scheduleRoutes } from './routes/schedule';
 import { sourcesRoutes } from './routes/sources';
 import { statsRoutes } from './routes/stats';
 import { subscriptionsRoutes } from './routes/subscriptions';
@@ -87,6 +88,7 @@ export const ROUTES: RouteCase[] = [
   ...preferencesRoutes,
   ...legalRoutes,
   ...pauseRoutes,
+  ...scheduleRoutes,
   ...licencesRoutes,
   ...returnsRoutes,
   ...deliveryRoutes,
@@ -242,6 +244,8 @@ export const CHECKED_TABLES = [
   'agencies',
   'agency_members',
   'agency_invites',
+  'agent_schedules',
+  'agent_caps',
 ] as const;
 export type CheckedTable = (typeof CHECKED_TABLES)[number];
 

@@ -318,6 +318,37 @@ export const preferences = pgTable('preferences', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * An agent's schedule (docs/domain.md, Schedule and caps): the hours of each weekday, in the
+ * agent's own time zone, when they take leads. No row: any time. Owned by modules/schedule.
+ */
+export const agentSchedules = pgTable('agent_schedules', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** an IANA time zone */
+  timeZone: text('time_zone').notNull(),
+  /** { mon: { start: 'HH:MM', end: 'HH:MM' } | null, ... sun }; a null day: no leads that day */
+  days: jsonb('days').$type<Record<string, { start: string; end: string } | null>>().notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * An agent's own caps (docs/domain.md, Schedule and caps): each null means none. Owned by
+ * modules/schedule.
+ */
+export const agentCaps = pgTable('agent_caps', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  daily: integer('daily'),
+  weekly: integer('weekly'),
+  monthly: integer('monthly'),
+  /** bounds a month's pay-per-lead charges (not in force until pay per lead exists) */
+  monthlyBudgetCents: integer('monthly_budget_cents'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 export const imports = pgTable('imports', {
   id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
   userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),

@@ -31,3 +31,15 @@ export function monthDayOf(date: string): string {
 export function inYearlyWindow(monthDay: string, start: string, end: string): boolean {
   return start <= end ? monthDay >= start && monthDay <= end : monthDay >= start || monthDay <= end;
 }
+
+/** The Monday of a business date's week (weeks start on Monday), as YYYY-MM-DD. */
+export function weekStartOf(date: string): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  const back = (d.getUTCDay() + 6) % 7; // Monday 0 ... Sunday 6
+  return new Date(d.getTime() - back * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** The first day of a business date's month, as YYYY-MM-DD. */
+export function monthStartOf(date: string): string {
+  return `${date.slice(0, 8)}01`;
+}

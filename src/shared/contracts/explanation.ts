@@ -11,6 +11,7 @@ export const MISFIT_REASONS = [
   'NOT_APPROVED',
   'NOT_ACTIVE',
   'PAUSED',
+  'OUTSIDE_SCHEDULE',
   'ENROLLMENT_WINDOW',
   'AGENCY_SUSPENDED',
   'CATEGORY',
@@ -19,6 +20,8 @@ export const MISFIT_REASONS = [
   'CITY',
   'AGE',
   'QUOTA_FULL',
+  'WEEKLY_CAP',
+  'MONTHLY_CAP',
   'AGENCY_CAP_FULL',
 ] as const;
 export type MisfitReason = (typeof MISFIT_REASONS)[number];
@@ -28,6 +31,7 @@ export const MISFIT_LABELS: Record<MisfitReason, string> = {
   NOT_APPROVED: 'Not approved',
   NOT_ACTIVE: 'No active package',
   PAUSED: 'Paused',
+  OUTSIDE_SCHEDULE: 'Outside schedule',
   ENROLLMENT_WINDOW: 'Outside enrollment window',
   AGENCY_SUSPENDED: 'Agency suspended',
   CATEGORY: 'Other category',
@@ -36,6 +40,8 @@ export const MISFIT_LABELS: Record<MisfitReason, string> = {
   CITY: 'City not chosen',
   AGE: 'Age outside range',
   QUOTA_FULL: 'Quota full today',
+  WEEKLY_CAP: 'Weekly cap reached',
+  MONTHLY_CAP: 'Monthly cap reached',
   AGENCY_CAP_FULL: "Agency's daily cap reached",
 };
 

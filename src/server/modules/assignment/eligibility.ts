@@ -3,7 +3,12 @@
  * engine's index. Pure: the repository reads the rows, these functions decide.
  */
 import type { LeadCategory } from '../../../shared/domain';
-import { type FitAgent, type FitContext, fitProfile } from '../fit/fit-rule.service';
+import {
+  type FitAgent,
+  type FitContext,
+  fitProfile,
+  type PeriodCounts,
+} from '../fit/fit-rule.service';
 
 /** An agent with an ACTIVE subscription to a package, as the repository reads it. */
 export type AgentRow = FitAgent & { category: LeadCategory };
@@ -23,6 +28,22 @@ export interface AgentProfile {
   agencyId: number | null;
   /** leads the agency may still take today under its daily cap; null: no cap */
   agencyRoom: number | null;
+  /** leads the agent may still take under its own weekly and monthly caps; null: no such cap */
+  periodRoom: number | null;
+}
+
+/** Room left under the weekly and monthly caps (never below 0); null: neither cap is set. */
+export function periodRoomOf(
+  caps: { weeklyCap: number | null; monthlyCap: number | null },
+  used: PeriodCounts,
+): number | null {
+  let room: number | null = null;
+  if (caps.weeklyCap !== null) room = caps.weeklyCap - used.week;
+  if (caps.monthlyCap !== null) {
+    const left = caps.monthlyCap - used.month;
+    room = room === null ? left : Math.min(room, left);
+  }
+  return room === null ? null : Math.max(0, room);
 }
 
 /**
@@ -52,11 +73,13 @@ export function eligibleAgents(
   assignedToday: Map<number, number>,
   ctx: FitContext,
   agencyAssignedToday: Map<number, number> = new Map(),
+  period: Map<number, PeriodCounts> = new Map(),
 ): AgentProfile[] {
   const out: AgentProfile[] = [];
   for (const row of rows) {
     const agencyUsed = row.agencyId === null ? 0 : (agencyAssignedToday.get(row.agencyId) ?? 0);
-    const profile = fitProfile(row, ctx, assignedToday.get(row.id) ?? 0, agencyUsed);
+    const used = period.get(row.id) ?? { week: 0, month: 0 };
+    const profile = fitProfile(row, ctx, assignedToday.get(row.id) ?? 0, agencyUsed, used);
     if (profile.agentReason !== null) continue;
     const states = effectiveStates(row.states, row.licensedStates);
     const wanted =
@@ -72,6 +95,7 @@ export function eligibleAgents(
       ageMax: row.ageMax,
       agencyId: row.agencyId,
       agencyRoom: row.agencyCap === null ? null : Math.max(0, row.agencyCap - agencyUsed),
+      periodRoom: periodRoomOf(row, used),
     });
   }
   return out;

@@ -12,6 +12,7 @@ const agent = (over: Partial<AgentProfile>): AgentProfile => ({
   assignedToday: 0,
   agencyId: null,
   agencyRoom: null,
+  periodRoom: null,
   states: [],
   cities: [],
   ageMin: null,
@@ -91,6 +92,7 @@ describe('buildClasses', () => {
             id: i + 1,
             agencyId: null,
             agencyRoom: null,
+            periodRoom: null,
           }));
           let id = 0;
           const groups: LeadGroup[] = rawGroups.map((g) => ({

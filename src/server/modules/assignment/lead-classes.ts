@@ -44,6 +44,7 @@ function indexAgents(agents: AgentProfile[]): Map<LeadCategory, CategoryIndex> {
   for (const agent of agents) {
     if (agent.category === null || agent.quota - agent.assignedToday <= 0) continue;
     if (agent.agencyRoom !== null && agent.agencyRoom <= 0) continue; // the agency's cap is reached
+    if (agent.periodRoom !== null && agent.periodRoom <= 0) continue; // its weekly or monthly cap
     let entry = index.get(agent.category);
     if (!entry) {
       entry = {

@@ -73,10 +73,18 @@ function leadGraph(
   return g;
 }
 
+/** What an agent may still take: its quota left today, bounded by its weekly and monthly caps. */
+export function roomOf(agent: SolverAgent): number {
+  return Math.max(
+    0,
+    Math.min(agent.quota - agent.assignedToday, agent.periodRoom ?? Number.POSITIVE_INFINITY),
+  );
+}
+
 /** Size of a maximum assignment (Dinic). */
 export function maxFlow(agents: SolverAgent[], classes: LeadClass[]): number {
   const g = leadGraph(agents, classes, (graph, node, agent, sink) => {
-    const room = Math.max(0, agent.quota - agent.assignedToday);
+    const room = roomOf(agent);
     if (room > 0) addEdge(graph, node, sink, room);
   });
   const level = new Array<number>(g.nodes);
@@ -157,7 +165,7 @@ export function minConvexCost(
 ): { flow: number; cost: number } {
   const scale = quotaScale(agents);
   const g = leadGraph(agents, classes, (graph, node, agent, sink) => {
-    for (let k = 1; k <= agent.quota - agent.assignedToday; k++) {
+    for (let k = 1; k <= roomOf(agent); k++) {
       addEdge(graph, node, sink, 1, ((agent.assignedToday + k) * scale) / agent.quota);
     }
   });

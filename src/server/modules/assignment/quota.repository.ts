@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { type Db, queryRows } from '../../db/client';
 import { leads } from '../../db/schema';
 
 /**
@@ -46,4 +46,29 @@ export async function agencyAssignedOnDate(
     )
     .groupBy(leads.agencyId);
   return new Map(rows.map((r) => [r.agencyId as number, r.n]));
+}
+
+/**
+ * Leads each of these agents received this business week (from Monday) and this month, through
+ * `businessDate`, by any trigger: what counts against the agent's weekly and monthly caps. One
+ * range read of (assigned_on, agent_id) from the earlier of the two starts. Absent: none.
+ */
+export async function assignedInPeriods(
+  db: Db,
+  range: { weekStart: string; monthStart: string; businessDate: string },
+  agentIds: number[],
+): Promise<Map<number, { week: number; month: number }>> {
+  if (agentIds.length === 0) return new Map();
+  const from = range.weekStart < range.monthStart ? range.weekStart : range.monthStart;
+  const rows = await queryRows<{ agentId: number; week: number; month: number }>(
+    db,
+    sql`select agent_id as "agentId",
+               (count(*) filter (where assigned_on >= ${range.weekStart}::date))::int as week,
+               (count(*) filter (where assigned_on >= ${range.monthStart}::date))::int as month
+          from leads
+         where assigned_on between ${from}::date and ${range.businessDate}::date
+           and agent_id = any(${`{${agentIds.join(',')}}`}::int[])
+         group by agent_id`,
+  );
+  return new Map(rows.map((r) => [r.agentId, { week: r.week, month: r.month }]));
 }

@@ -1,6 +1,8 @@
 import type { SubscriptionStatus } from '../../../shared/domain';
 import type { Db } from '../../db/client';
-import { agencyAssignedOnDate, assignedOnDate } from './quota.repository';
+import { monthStartOf, weekStartOf } from '../../lib/business-time';
+import type { PeriodCounts } from '../fit/fit-rule.service';
+import { agencyAssignedOnDate, assignedInPeriods, assignedOnDate } from './quota.repository';
 
 /**
  * The daily quota rule (docs/domain.md, "Quota"): an ACTIVE subscription receives its package's
@@ -27,6 +29,30 @@ export function assignedToAgenciesOn(
   agencyIds?: number[],
 ): Promise<Map<number, number>> {
   return agencyAssignedOnDate(db, businessDate, agencyIds);
+}
+
+/**
+ * Leads each agent received this business week (from Monday) and month through `businessDate`:
+ * what counts against the agent's weekly and monthly caps (docs/domain.md, Schedule and caps).
+ * Only the agents named are counted (callers pass the agents that have such a cap).
+ */
+export function assignedThisWeekAndMonth(
+  db: Db,
+  businessDate: string,
+  agentIds: number[],
+): Promise<Map<number, PeriodCounts>> {
+  return assignedInPeriods(
+    db,
+    { weekStart: weekStartOf(businessDate), monthStart: monthStartOf(businessDate), businessDate },
+    agentIds,
+  );
+}
+
+/** The agents that have a weekly or a monthly cap: the only ones whose periods are counted. */
+export function periodCapped(
+  agents: { id: number; weeklyCap: number | null; monthlyCap: number | null }[],
+): number[] {
+  return agents.filter((a) => a.weeklyCap !== null || a.monthlyCap !== null).map((a) => a.id);
 }
 
 /*

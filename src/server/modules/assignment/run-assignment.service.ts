@@ -25,6 +25,7 @@ import {
 import { type AgentProfile, eligibleAgents } from './eligibility';
 import { buildClasses } from './lead-classes';
 import { agencyAssignedOnDate, assignedOnDate } from './quota.repository';
+import { assignedThisWeekAndMonth, periodCapped } from './quota.service';
 import { nextTurn, statementQueue } from './run-pipeline';
 import { RunClock, type RunStep, type RunTimings } from './run-timing';
 import { solveAssignment } from './solver';
@@ -82,11 +83,14 @@ export async function runAssignment(
       const rows = await readActiveAgents(tx);
       const used = await assignedOnDate(tx, businessDate);
       const agencyUsed = await agencyAssignedOnDate(tx, businessDate);
+      // the week's and month's leads of the agents with such a cap only
+      const period = await assignedThisWeekAndMonth(tx, businessDate, periodCapped(rows));
       const agents = eligibleAgents(
         rows,
         used,
         { now, businessDate, windows: config.ENROLLMENT_WINDOWS },
         agencyUsed,
+        period,
       );
       figures.eligibleAgents = agents.length;
       // Categories never share an agent (an agent takes leads of its package's category only),
@@ -181,7 +185,12 @@ function categoriesSmallestFirst(agents: AgentProfile[]): [LeadCategory, AgentPr
     else byCategory.set(agent.category, [agent]);
   }
   const remaining = (list: AgentProfile[]) =>
-    list.reduce((sum, a) => sum + Math.max(0, a.quota - a.assignedToday), 0);
+    list.reduce(
+      (sum, a) =>
+        sum +
+        Math.max(0, Math.min(a.quota - a.assignedToday, a.periodRoom ?? Number.POSITIVE_INFINITY)),
+      0,
+    );
   return [...byCategory].sort((a, b) => remaining(a[1]) - remaining(b[1]));
 }
 

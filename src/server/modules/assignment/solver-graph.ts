@@ -17,6 +17,11 @@ export interface SolverAgent {
    * null or absent: no cap
    */
   agencyRoom?: number | null;
+  /**
+   * leads the agent may still take under its own weekly and monthly caps (docs/domain.md,
+   * Schedule and caps): bounds its room below quota - assignedToday; null or absent: no such cap
+   */
+  periodRoom?: number | null;
 }
 
 export interface SolverLead {
@@ -73,7 +78,7 @@ export interface Graph {
   agentId: number[];
   quota: number[];
   base: number[]; // assignedToday
-  room: Int32Array; // quota - assignedToday (> 0)
+  room: Int32Array; // min(quota - assignedToday, periodRoom) (> 0)
   /** Edge e joins class eClass[e] and agent eAgent[e]; class c owns edges cStart[c]..cStart[c+1]. */
   cStart: Int32Array;
   eAgent: Int32Array;
@@ -101,7 +106,10 @@ export function buildGraph(agents: SolverAgent[], classes: LeadClass[]): Graph {
   const roomList: number[] = [];
   for (const agent of agents) {
     if (lookup.get(agent.id) !== -1) throw new RangeError(`duplicate agent id ${agent.id}`);
-    const room = agent.quota - Math.max(0, agent.assignedToday);
+    const room = Math.min(
+      agent.quota - Math.max(0, agent.assignedToday),
+      agent.periodRoom ?? Number.POSITIVE_INFINITY,
+    );
     if (!(agent.quota > 0 && room > 0)) {
       lookup.set(agent.id, -2); // at or above quota (or no quota): takes and holds nothing
       continue;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { maxFlow, minConvexCost, quotaScale } from './max-flow.test-helper';
+import { maxFlow, minConvexCost, quotaScale, roomOf } from './max-flow.test-helper';
 import { type SolverResult, solveAssignment, solveWithTuning } from './solver';
 import {
   isNewer,
@@ -64,12 +64,16 @@ function checkRules(agents: SolverAgent[], classes: LeadClass[], result: SolverR
   const outcome = collect(agents, classes, result, broken);
   const x = new Map<number, number>();
   const q = new Map<number, number>();
+  /** the agent took all the room it had (quota or its own caps) */
+  const full = new Map<number, boolean>();
   for (const agent of agents) {
     const got = outcome.given.get(agent.id)?.length ?? 0;
     // Rule 1: never past the quota, nothing at all for an agent already at or above it.
-    if (got > Math.max(0, agent.quota - agent.assignedToday)) {
+    // (and never past the room its weekly and monthly caps leave)
+    if (got > roomOf(agent)) {
       broken.push(`agent ${agent.id} got ${got} with ${agent.assignedToday}/${agent.quota}`);
     }
+    full.set(agent.id, got >= roomOf(agent));
     x.set(agent.id, agent.assignedToday + got);
     q.set(agent.id, agent.quota);
   }
@@ -117,7 +121,7 @@ function checkRules(agents: SolverAgent[], classes: LeadClass[], result: SolverR
         for (const b of fits) {
           const xb = x.get(b)!;
           const qb = q.get(b)!;
-          if (b === owner || xb >= qb || !movable(owner, b)) continue;
+          if (b === owner || xb >= qb || full.get(b) || !movable(owner, b)) continue;
           if ((xb + 1) * qa < xa * qb) {
             broken.push(
               `unfair: lead ${lead.id} to ${owner} (${xa}/${qa}) over ${b} (${xb}/${qb})`,
@@ -171,6 +175,8 @@ function instance(maxAgents: number, maxClasses: number, maxLeads: number, maxQu
         fc.constant(0),
         fc.constant(quota),
       ),
+      // the room the agent's weekly and monthly caps leave: mostly none
+      periodRoom: fc.option(fc.integer({ min: 0, max: quota }), { nil: null, freq: 3 }),
     }),
   );
   return fc

@@ -11,6 +11,7 @@ import {
   FIT_JOINS,
   type FitSqlParams,
   firstMisfitSql,
+  QUOTA_SQL,
 } from '../fit/fit-rule-sql.service';
 
 export interface ExplainedLead {
@@ -61,6 +62,8 @@ export interface ReasonGroup {
     quota: number;
     agencyId: number | null;
     agencyCap: number | null;
+    weeklyCap: number | null;
+    monthlyCap: number | null;
   }[];
 }
 
@@ -79,7 +82,9 @@ export async function agentReasonsForLead(
   return queryPreparedRows<ReasonGroup>(
     db,
     sql`with a as (
-          select u.id, u.name, coalesce(p.leads_per_day, 0) as quota, fa.agency_id, fa.daily_cap,
+          select u.id, u.name, ${QUOTA_SQL} as quota, fa.agency_id, fa.daily_cap,
+                 (select c.weekly from agent_caps c where c.user_id = u.id) as weekly_cap,
+                 (select c.monthly from agent_caps c where c.user_id = u.id) as monthly_cap,
                  ${firstMisfitSql(params)} as reason
             from users u
             ${FIT_JOINS}
@@ -88,7 +93,8 @@ export async function agentReasonsForLead(
           select a.*, row_number() over (partition by reason order by id) as k from a)
         select reason, count(*)::int as count,
                coalesce(json_agg(json_build_object('id', id, 'name', name, 'quota', quota,
-                                                   'agencyId', agency_id, 'agencyCap', daily_cap)
+                                                   'agencyId', agency_id, 'agencyCap', daily_cap,
+                                                   'weeklyCap', weekly_cap, 'monthlyCap', monthly_cap)
                                  order by id)
                           filter (where reason is null or k <= ${named}), '[]') as agents
           from ranked

@@ -17,7 +17,9 @@ import { notFound } from '../../lib/app-error';
 import { businessDate } from '../../lib/business-time';
 import {
   assignedOnBusinessDate as assignedOnDate,
+  assignedThisWeekAndMonth,
   assignedToAgenciesOn,
+  periodCapped,
 } from '../assignment/quota.service';
 import {
   everyMisfit,
@@ -62,12 +64,14 @@ async function loadAgents(db: Db, ctx: FitContext): Promise<FitProfile[]> {
     assignedOnDate(db, ctx.businessDate),
     assignedToAgenciesOn(db, ctx.businessDate),
   ]);
+  const period = await assignedThisWeekAndMonth(db, ctx.businessDate, periodCapped(facts));
   return facts.map((a) =>
     fitProfile(
       a,
       ctx,
       used.get(a.id) ?? 0,
       a.agencyId === null ? 0 : (agencyUsed.get(a.agencyId) ?? 0),
+      period.get(a.id),
     ),
   );
 }
@@ -91,24 +95,34 @@ export async function explainLead(
   const cappedAgencies = [
     ...new Set(candidates.flatMap((a) => (a.agencyCap !== null ? [a.agencyId as number] : []))),
   ];
-  const [used, agencyUsed] = await Promise.all([
+  const [used, agencyUsed, period] = await Promise.all([
     assignedOnDate(
       db,
       date,
       candidates.map((a) => a.id),
     ),
     assignedToAgenciesOn(db, date, cappedAgencies),
+    assignedThisWeekAndMonth(db, date, periodCapped(candidates)),
   ]);
   const withQuota = lead.status === 'NEW' && lead.agentId === null;
   const fits: LeadExplanation['fits'] = [];
-  const full: { id: number; name: string }[] = [];
-  const agencyFull: { id: number; name: string }[] = [];
+  /** the agents that fit but for capacity, by the capacity condition they fail first */
+  const full = new Map<MisfitReason, { id: number; name: string }[]>();
   for (const a of candidates) {
     const assignedToday = used.get(a.id) ?? 0;
-    const agencyToday = a.agencyId === null ? 0 : (agencyUsed.get(a.agencyId) ?? 0);
-    if (withQuota && assignedToday >= a.quota) full.push({ id: a.id, name: a.name });
-    else if (withQuota && a.agencyCap !== null && agencyToday >= a.agencyCap)
-      agencyFull.push({ id: a.id, name: a.name });
+    const counts = period.get(a.id) ?? { week: 0, month: 0 };
+    // the capacity conditions read these fields of a profile only
+    const reason = withQuota
+      ? firstCapacityMisfit({
+          ...a,
+          assignedToday,
+          assignedThisWeek: counts.week,
+          assignedThisMonth: counts.month,
+          agencyAssignedToday: a.agencyId === null ? 0 : (agencyUsed.get(a.agencyId) ?? 0),
+        } as unknown as FitProfile)
+      : null;
+    if (reason !== null)
+      full.set(reason, [...(full.get(reason) ?? []), { id: a.id, name: a.name }]);
     else fits.push({ id: a.id, name: a.name, leadsPerDay: a.quota, assignedToday });
   }
   // the engine's order of preference: the lowest fill ratio (a + 1) / q first
@@ -124,18 +138,15 @@ export async function explainLead(
       count: g.count,
       agents: g.agents.map(({ id, name }) => ({ id, name })),
     }));
-  if (full.length > 0)
-    misfits.push({
-      reason: 'QUOTA_FULL',
-      count: full.length,
-      agents: full.slice(0, AGENTS_NAMED_PER_REASON),
-    });
-  if (agencyFull.length > 0)
-    misfits.push({
-      reason: 'AGENCY_CAP_FULL',
-      count: agencyFull.length,
-      agents: agencyFull.slice(0, AGENTS_NAMED_PER_REASON),
-    });
+  for (const reason of MISFIT_REASONS) {
+    const agents = full.get(reason);
+    if (agents)
+      misfits.push({
+        reason,
+        count: agents.length,
+        agents: agents.slice(0, AGENTS_NAMED_PER_REASON),
+      });
+  }
   return { lead, fits, misfits, assignment: last ? assignmentOf(last) : null };
 }
 

@@ -5,7 +5,8 @@
  *   s  the agent's ACTIVE subscription (left join: null when none)
  *   p  its package (left join)
  *   pr the agent's preferences (left join: null when never saved)
- * (the agency condition reads agency_members and agencies by u.id itself)
+ * (the agency condition reads agency_members and agencies by u.id itself, the schedule condition
+ * agent_schedules by u.id: the agent's weekday and HH:MM at the statement's `now` in its zone)
  * Each condition is a boolean that is never null once the conditions before it hold (p is then
  * the ACTIVE subscription's package; pr may still be missing, and every pr condition answers
  * that first), so it can be negated in order (firstMisfitSql's CASE) and joined (fitsSql). The
@@ -16,6 +17,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { MISFIT_REASONS } from '../../../shared/contracts/explanation';
 import { LEAD_CATEGORIES, type LeadCategory } from '../../../shared/domain';
 import { isoInstant } from '../../db/iso-instant';
+import { monthStartOf, weekStartOf } from '../../lib/business-time';
 import type { AgentReason, FitContext, FitLead, LeadReason } from './fit-rule.service';
 import { enrollmentOpen } from './fit-rule.service';
 
@@ -57,6 +59,15 @@ export const AGENT_CONDITIONS_SQL: Record<AgentReason, Render> = {
   PAUSED: (p) =>
     sql`not (u.paused_at is not null
              and (u.paused_until is null or u.paused_until > ${p.now.toISOString()}::timestamptz))`,
+  OUTSIDE_SCHEDULE: (p) =>
+    sql`not exists (
+          select 1 from agent_schedules sc
+           cross join lateral (
+             select ${p.now.toISOString()}::timestamptz at time zone sc.time_zone as t) lt
+           where sc.user_id = u.id
+             and not coalesce(
+               to_char(lt.t, 'HH24:MI') >= (sc.days -> to_char(lt.t, 'dy') ->> 'start')
+               and to_char(lt.t, 'HH24:MI') < (sc.days -> to_char(lt.t, 'dy') ->> 'end'), false))`,
   ENROLLMENT_WINDOW: (p) =>
     sql`not (p.enrollment_only
              and p.category::text = any(${`{${p.closedCategories.join(',')}}`}::text[]))`,
@@ -102,12 +113,37 @@ export function firstMisfitSql(p: FitSqlParams): SQL {
   return sql`case ${sql.join(whens, sql` `)} end`;
 }
 
+/**
+ * The agent's quota (FitAgent.quota): the package's leads per day, lowered to the agent's own
+ * daily cap (least ignores a null cap); 0 without an ACTIVE subscription.
+ */
+export const QUOTA_SQL = sql`least(coalesce(p.leads_per_day, 0),
+  (select c.daily from agent_caps c where c.user_id = u.id))`;
+
+/**
+ * The capacity conditions WEEKLY_CAP and MONTHLY_CAP for one agent (`agentId`, a column or a
+ * parameter) in SQL: the agent has no such cap, or its leads of this business week (from Monday)
+ * and month, through `businessDate`, are fewer than the cap. Counted by the (assigned_on,
+ * agent_id) index, and only for an agent that has a cap.
+ */
+export function periodCapsHoldSql(agentId: SQL, businessDate: string): SQL {
+  const countFrom = (from: string) =>
+    sql`(select count(*) from leads l
+          where l.assigned_on between ${from}::date and ${businessDate}::date
+            and l.agent_id = ${agentId})`;
+  return sql`not exists (
+    select 1 from agent_caps c
+     where c.user_id = ${agentId}
+       and ((c.weekly is not null and ${countFrom(weekStartOf(businessDate))} >= c.weekly)
+         or (c.monthly is not null and ${countFrom(monthStartOf(businessDate))} >= c.monthly)))`;
+}
+
 /** What the rule reads of an agent (FitAgent's fields), over the same aliases. */
 export const FIT_AGENT_COLUMNS = sql`u.id,
   u.disabled_at is not null as disabled,
   u.approval = 'APPROVED' as approved,
   p.category::text as category,
-  coalesce(p.leads_per_day, 0) as quota,
+  ${QUOTA_SQL} as quota,
   coalesce(p.enrollment_only, false) as "enrollmentOnly",
   ${isoInstant(sql`u.paused_at`)} as "pausedAt",
   ${isoInstant(sql`u.paused_until`)} as "pausedUntil",
@@ -119,7 +155,11 @@ export const FIT_AGENT_COLUMNS = sql`u.id,
   u.licensed_states::text[] as "licensedStates",
   fa.agency_id as "agencyId",
   coalesce(fa.status = 'SUSPENDED', false) as "agencySuspended",
-  fa.daily_cap as "agencyCap"`;
+  fa.daily_cap as "agencyCap",
+  (select jsonb_build_object('timeZone', sc.time_zone, 'days', sc.days)
+     from agent_schedules sc where sc.user_id = u.id) as schedule,
+  (select c.weekly from agent_caps c where c.user_id = u.id) as "weeklyCap",
+  (select c.monthly from agent_caps c where c.user_id = u.id) as "monthlyCap"`;
 
 /**
  * The agent's agency as FIT_AGENT_COLUMNS read it (alias fa), after the other joins: a lateral

@@ -24,7 +24,10 @@ export interface FitAgent {
   approved: boolean;
   /** the category of the package of the agent's ACTIVE subscription; null: none is ACTIVE */
   category: LeadCategory | null;
-  /** the package's leads per day (0 without an ACTIVE subscription) */
+  /**
+   * the package's leads per day (0 without an ACTIVE subscription), lowered to the agent's own
+   * daily cap when that is smaller (docs/domain.md, Schedule and caps)
+   */
   quota: number;
   enrollmentOnly: boolean;
   /** ISO instants; paused while pausedAt is set and pausedUntil is unset or still ahead */
@@ -44,6 +47,20 @@ export interface FitAgent {
   agencySuspended: boolean;
   /** the agency's leads a business day across its members; null: no cap (or no agency) */
   agencyCap: number | null;
+  /** the hours the agent takes leads in; null: any time */
+  schedule: AgentSchedule | null;
+  /** the agent's own caps on leads a business week (from Monday) and month; null: none */
+  weeklyCap: number | null;
+  monthlyCap: number | null;
+}
+
+export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+/** An agent's schedule: per weekday, HH:MM (24 h) from start (included) to end (excluded), or none. */
+export interface AgentSchedule {
+  timeZone: string;
+  days: Record<Weekday, { start: string; end: string } | null>;
 }
 
 /** When the rule is asked: the clock (pauses), the business date and the enrollment windows. */
@@ -70,6 +87,15 @@ export interface FitProfile extends FitAgent {
   assignedToday: number;
   /** the agency's leads today (leads assigned through it, any member, any trigger); 0 without one */
   agencyAssignedToday: number;
+  /** leads received this business week (from Monday) and month, today's included */
+  assignedThisWeek: number;
+  assignedThisMonth: number;
+}
+
+/** Leads an agent received this business week and month (today's included). */
+export interface PeriodCounts {
+  week: number;
+  month: number;
 }
 
 /** Lowercase, trim, collapse inner whitespace: how cities are compared. */
@@ -99,6 +125,34 @@ export function pausedAt(agent: Pick<FitAgent, 'pausedAt' | 'pausedUntil'>, now:
   return agent.pausedUntil === null || new Date(agent.pausedUntil).getTime() > now.getTime();
 }
 
+const clockFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The weekday and HH:MM (24 h) of an instant in a time zone. */
+export function localClock(timeZone: string, at: Date): { day: Weekday; time: string } {
+  let formatter = clockFormatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      weekday: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    clockFormatters.set(timeZone, formatter);
+  }
+  const parts = formatter.formatToParts(at);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return { day: get('weekday').toLowerCase() as Weekday, time: `${get('hour')}:${get('minute')}` };
+}
+
+/** Within the schedule at `now`: no schedule, or today's hours (agent's zone) hold `now`. */
+export function inSchedule(schedule: AgentSchedule | null, now: Date): boolean {
+  if (schedule === null) return true;
+  const { day, time } = localClock(schedule.timeZone, now);
+  const hours = schedule.days[day];
+  return hours != null && time >= hours.start && time < hours.end;
+}
+
 type AgentCheck = (a: FitAgent, ctx: FitContext) => boolean;
 type LeadCheck = (a: FitProfile, lead: FitLead) => boolean;
 
@@ -108,6 +162,7 @@ export const AGENT_CONDITIONS = {
   NOT_APPROVED: (a) => a.approved,
   NOT_ACTIVE: (a) => a.category !== null,
   PAUSED: (a, ctx) => !pausedAt(a, ctx.now),
+  OUTSIDE_SCHEDULE: (a, ctx) => inSchedule(a.schedule, ctx.now),
   ENROLLMENT_WINDOW: (a, ctx) =>
     a.category === null ||
     enrollmentOpen(a.category, a.enrollmentOnly, ctx.businessDate, ctx.windows),
@@ -148,11 +203,14 @@ export const LEAD_CONDITION_AGENT_FIELDS: Record<LeadReason, (keyof FitProfile)[
 };
 
 /**
- * The capacity conditions, in order: a lead still waiting needs quota left today, and room left
+ * The capacity conditions, in order: a lead still waiting needs quota left today (the agent's own
+ * daily cap lowers the quota), room under the agent's weekly and monthly caps, and room left
  * under the agent's agency's daily cap (the sum of its members' leads of the day).
  */
 export const CAPACITY_CONDITIONS = {
   QUOTA_FULL: (a: FitProfile) => a.assignedToday < a.quota,
+  WEEKLY_CAP: (a: FitProfile) => a.weeklyCap === null || a.assignedThisWeek < a.weeklyCap,
+  MONTHLY_CAP: (a: FitProfile) => a.monthlyCap === null || a.assignedThisMonth < a.monthlyCap,
   AGENCY_CAP_FULL: (a: FitProfile) => a.agencyCap === null || a.agencyAssignedToday < a.agencyCap,
 } satisfies Partial<Record<MisfitReason, (a: FitProfile) => boolean>>;
 
@@ -181,6 +239,7 @@ export function fitProfile(
   ctx: FitContext,
   assignedToday = 0,
   agencyAssignedToday = 0,
+  period: PeriodCounts = { week: 0, month: 0 },
 ): FitProfile {
   let agentReason: MisfitReason | null = null;
   for (const [reason, holds] of AGENT_CHECKS) {
@@ -194,6 +253,8 @@ export function fitProfile(
     agentReason,
     assignedToday,
     agencyAssignedToday: agent.agencyId === null ? 0 : agencyAssignedToday,
+    assignedThisWeek: period.week,
+    assignedThisMonth: period.month,
     normalizedCities: [...new Set(agent.cities.map(normalizeCity).filter((c) => c !== ''))],
   };
 }

@@ -5,7 +5,12 @@
  */
 import { sql } from 'drizzle-orm';
 import { type Db, queryPreparedRows, queryRows } from '../../db/client';
-import { type FitSqlParams, fitsSql } from '../fit/fit-rule-sql.service';
+import {
+  type FitSqlParams,
+  fitsSql,
+  periodCapsHoldSql,
+  QUOTA_SQL,
+} from '../fit/fit-rule-sql.service';
 
 /**
  * The lead a source sent earlier with this externalId, and the status its first answer gave:
@@ -61,7 +66,7 @@ export async function pickAgent(tx: Db, input: PickInput): Promise<PickedAgent |
   const [row] = await queryPreparedRows<PickedAgent>(
     tx,
     sql`with fit as (
-          select u.id, p.leads_per_day as q
+          select u.id, ${QUOTA_SQL} as q
             from packages p
             join subscriptions s on s.package_id = p.id and s.status = 'ACTIVE'
             left join preferences pr on pr.user_id = s.user_id
@@ -83,9 +88,10 @@ export async function pickAgent(tx: Db, input: PickInput): Promise<PickedAgent |
             left join agency_members am on am.user_id = f.id
             left join agencies ag on ag.id = am.agency_id and ag.daily_cap is not null
            -- the agency's daily cap: its leads of the day (any member) by leads_agency_day_idx
-           where ag.id is null
+           where ${periodCapsHoldSql(sql`f.id`, day)}
+             and (ag.id is null
               or (select count(*) from leads l
-                   where l.agency_id = ag.id and l.assigned_on = ${day}::date) < ag.daily_cap),
+                   where l.agency_id = ag.id and l.assigned_on = ${day}::date) < ag.daily_cap)),
         ranked as (
           select id, q, agency_id, daily_cap,
                  (a + 1)::float8 / q as r, min((a + 1)::float8 / q) over () as lowest

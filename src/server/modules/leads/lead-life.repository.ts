@@ -20,6 +20,7 @@ import {
   queryRows,
 } from '../../db/client';
 import { leadHistory, leads } from '../../db/schema';
+import { periodCapsHoldSql } from '../fit/fit-rule-sql.service';
 import type { BulkSession } from './lead-group-writer';
 import type { LeadRow } from './leads.repository';
 
@@ -301,6 +302,7 @@ export async function assignReceivedLead(
              and (select count(*) from leads l
                    where l.assigned_on = ${input.businessDate}::date
                      and l.agent_id = ${input.agentId}) < ${input.quota}
+             and ${periodCapsHoldSql(sql`${input.agentId}::int`, input.businessDate)}
              and (${capAgency}::int = -1
                   or (select count(*) from leads l
                        where l.agency_id = ${capAgency}::int

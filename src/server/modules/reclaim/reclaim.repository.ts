@@ -7,7 +7,12 @@
 import { sql } from 'drizzle-orm';
 import type { LeadCategory } from '../../../shared/domain';
 import { type Db, intArrayLiteral, queryRows } from '../../db/client';
-import { type FitSqlParams, fitsSql } from '../fit/fit-rule-sql.service';
+import {
+  type FitSqlParams,
+  fitsSql,
+  periodCapsHoldSql,
+  QUOTA_SQL,
+} from '../fit/fit-rule-sql.service';
 
 /** An assigned agency lead whose agency has reclaim on, as its job is scheduled. */
 export interface ReclaimableLead {
@@ -127,7 +132,7 @@ export async function pickMember(
   const [row] = await queryRows<PickedMember>(
     tx,
     sql`with fit as (
-          select u.id, p.leads_per_day as q
+          select u.id, ${QUOTA_SQL} as q
             from agency_members am
             join users u on u.id = am.user_id
             join subscriptions s on s.user_id = u.id and s.status = 'ACTIVE'
@@ -144,6 +149,7 @@ export async function pickMember(
                (select g.daily_cap from agencies g where g.id = ${input.agencyId}) as "agencyCap"
           from counted
          where a < q
+           and ${periodCapsHoldSql(sql`counted.id`, day)}
            and (not ${input.needsCapRoom}::boolean
                 or (select g.daily_cap is null
                            or (select count(*) from leads l

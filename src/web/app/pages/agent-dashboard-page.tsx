@@ -8,6 +8,7 @@ import { AgentStatCards } from '@web/features/agent/components/agent-stat-cards'
 import { ChoosePackageCallout } from '@web/features/agent/components/choose-package-callout';
 import { QuickStartCard } from '@web/features/agent/components/quick-start-card';
 import { PauseDeliveriesCard } from '@web/features/pause/components/pause-deliveries-card';
+import { ScheduleCapsCard } from '@web/features/schedule/components/schedule-caps-card';
 
 export function AgentDashboardPage() {
   const { data: stats, isPending, isError, isFetching, refetch } = useQuery(agentStatsQuery);
@@ -33,6 +34,7 @@ export function AgentDashboardPage() {
       {stats && <ChoosePackageCallout subscription={stats.subscription} />}
       {!isError && <AgentStatCards stats={stats} packagePaidByAgency={paidByAgency} />}
       <PauseDeliveriesCard />
+      <ScheduleCapsCard />
       <QuickStartCard />
     </div>
   );

@@ -25,6 +25,7 @@ export function assignWarnings(
     NOT_ACTIVE: () =>
       `${agent.name}'s subscription is ${subscriptionStatusLabel(subscription.status).toLowerCase()}.`,
     PAUSED: () => pausedWords(agent),
+    OUTSIDE_SCHEDULE: () => `${agent.name} is outside their schedule now.`,
     ENROLLMENT_WINDOW: () =>
       `${agent.name}'s package, ${pkg.name}, receives leads only in the ${categoryLabel(
         pkg.category,
@@ -41,6 +42,9 @@ export function assignWarnings(
     CITY: () => `${agent.name}'s preferences leave out ${lead.city}.`,
     AGE: () => `${agent.name}'s preferences leave out age ${lead.age}.`,
     QUOTA_FULL: () => null,
+    // an admin may go over the agent's own caps, as over a quota
+    WEEKLY_CAP: () => null,
+    MONTHLY_CAP: () => null,
     AGENCY_CAP_FULL: () => `${agent.name}'s agency has reached its daily cap of leads today.`,
   };
   return reasons.map((r) => words[r]()).filter((w): w is string => w !== null);
