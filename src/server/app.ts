@@ -145,8 +145,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
   const leadPorts = createLeadPorts(opts.config, queue.port, runtime);
   app.decorate('leadPorts', leadPorts);
-  // the VAPID key pair: made at first start when the environment gives none (modules/push)
-  await keyPair(opts.database.db, leadPorts.push);
+  // the VAPID key pair, made at first start when the environment gives none (modules/push):
+  // asked for now, not waited for, so that a server whose database is away still starts (and
+  // answers 503 on /api/health); the first push or key request asks again
+  keyPair(opts.database.db, leadPorts.push).catch((err) =>
+    app.log.warn({ err }, 'the push key pair could not be read yet'),
+  );
   const { events } = leadPorts;
   // Stripe Billing (docs/domain.md, Billing), when configured: subscribing goes through Checkout
   const billing = createBilling(opts.database.db, opts.config, (err, message) =>
