@@ -13,9 +13,6 @@ import { inviteLookupQuery, isNotFound, myAgencyQuery, useJoinAgency } from '../
 export const INVALID_INVITE =
   'This invite link is not valid any more. Ask the agency for a new one.';
 
-const linkButton =
-  'inline-flex h-9 flex-1 items-center justify-center rounded-md px-4 font-medium text-sm';
-
 function Loading({ label }: { label: string }) {
   return (
     <div className="flex justify-center py-6" role="status">
@@ -70,18 +67,12 @@ export function JoinInvite({ code }: { code: string }) {
         <Loading label="Checking your session" />
       ) : !me.data ? (
         <div className="flex flex-col gap-2 sm:flex-row">
-          <Link
-            href={loginFor(here)}
-            className={`${linkButton} bg-primary text-primary-foreground`}
-          >
-            Log in
-          </Link>
-          <Link
-            href={`${paths.register}?next=${encodeURIComponent(here)}`}
-            className={`${linkButton} border bg-background`}
-          >
-            Create account
-          </Link>
+          <Button asChild className="sm:flex-1">
+            <Link href={loginFor(here)}>Log in</Link>
+          </Button>
+          <Button asChild variant="outline" className="sm:flex-1">
+            <Link href={`${paths.register}?next=${encodeURIComponent(here)}`}>Create account</Link>
+          </Button>
         </div>
       ) : me.data.role === 'ADMIN' ? (
         <p className="text-center text-sm">
