@@ -86,7 +86,7 @@ const LEAD_FIELDS = sql.raw(`select l.id, l.first_name as "firstName", l.last_na
  * selected (a page, already limited): at most one PENDING return per lead
  * (lead_returns_lead_key), so a lead is never repeated; the list is probed by its primary key.
  */
-function withReturnPending(rows: SQL): SQL {
+function withListFlags(rows: SQL): SQL {
   return sql`select p.*, r.lead_id is not null as return_pending,
                     (p.phone is not null
                      and exists (select 1 from dnc_numbers d where d.phone = p.phone)) as on_dnc
@@ -107,7 +107,7 @@ export async function findLeadJson(
   const [row] = await queryRows<{ lead: string }>(
     db,
     sql`select row_to_json(lead)::text as lead
-          from (${withReturnPending(sql`select * from leads where id = ${leadId} ${own}`)}) l,
+          from (${withListFlags(sql`select * from leads where id = ${leadId} ${own}`)}) l,
                lateral (${LEAD_FIELDS}) lead`,
   );
   return row?.lead ?? null;
@@ -121,7 +121,7 @@ export async function findLeadJson(
 export function leadsJsonPage(rows: SQL, order: SQL): SQL {
   return sql`(select coalesce(json_agg(lead order by ${order}), '[]')::text as leads,
                      count(*)::int as n
-              from (${withReturnPending(rows)}) l, lateral (${LEAD_FIELDS}) lead)`;
+              from (${withListFlags(rows)}) l, lateral (${LEAD_FIELDS}) lead)`;
 }
 
 /** `%`, `_` and `\` typed by the admin are matched literally. */
