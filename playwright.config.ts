@@ -18,6 +18,9 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${PORT}`,
     trace: 'off',
     screenshot: 'only-on-failure',
+    // the app's service worker would carry the page's requests past page.route, so a test that
+    // answers for the server could see the real server instead; e2e/push.spec.ts allows it
+    serviceWorkers: 'block',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [

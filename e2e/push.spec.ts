@@ -8,6 +8,9 @@
 import { expect, test } from '@playwright/test';
 import { createAgentViaApi, loginThroughUi } from './support';
 
+// the service worker is what these tests check; elsewhere it is blocked (playwright.config.ts)
+test.use({ serviceWorkers: 'allow' });
+
 test('the manifest is served with its icons, and the service worker registers', async ({
   page,
   request,
