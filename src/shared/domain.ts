@@ -59,6 +59,24 @@ export const AGENCY_STATUSES = ['ACTIVE', 'SUSPENDED'] as const;
 export type AgencyStatus = (typeof AGENCY_STATUSES)[number];
 
 /** A member's role in its agency: the OWNER sees all, a MANAGER their team, an AGENT their own. */
+/** How a package is paid (docs/domain.md, Pay per lead): a monthly subscription, or each lead from a wallet. */
+export const PACKAGE_PRICINGS = ['SUBSCRIPTION', 'PER_LEAD'] as const;
+export type PackagePricing = (typeof PACKAGE_PRICINGS)[number];
+
+/**
+ * The kinds of a wallet's ledger entries (docs/domain.md, The wallet): money in (a top-up, an
+ * admin's credit, a lead's price given back) and out (a lead's price, a refund of a top-up).
+ */
+export const WALLET_ENTRY_KINDS = [
+  'TOP_UP',
+  'LEAD',
+  'RETURN_CREDIT',
+  'RECLAIM_CREDIT',
+  'ADMIN_CREDIT',
+  'REFUND',
+] as const;
+export type WalletEntryKind = (typeof WALLET_ENTRY_KINDS)[number];
+
 export const AGENCY_ROLES = ['OWNER', 'MANAGER', 'AGENT'] as const;
 export type AgencyRole = (typeof AGENCY_ROLES)[number];
 

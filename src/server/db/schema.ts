@@ -26,12 +26,14 @@ import {
   LEAD_STATUSES,
   MESSAGE_CHANNELS,
   MESSAGE_STATUSES,
+  PACKAGE_PRICINGS,
   REFUSAL_REASONS,
   RETURN_REASONS,
   RETURN_STATUSES,
   SUBSCRIPTION_ACTORS,
   SUBSCRIPTION_STATUSES,
   USER_ROLES,
+  WALLET_ENTRY_KINDS,
 } from '../../shared/domain';
 
 export const userRole = pgEnum('user_role', USER_ROLES);
@@ -42,6 +44,8 @@ export const subscriptionStatus = pgEnum('subscription_status', SUBSCRIPTION_STA
 export const assignmentTrigger = pgEnum('assignment_trigger', ASSIGNMENT_TRIGGERS);
 /** Who set a subscription's status: only the agent's own cancellation can be undone by the agent. */
 export const subscriptionActor = pgEnum('subscription_actor', SUBSCRIPTION_ACTORS);
+export const packagePricing = pgEnum('package_pricing', PACKAGE_PRICINGS);
+export const walletEntryKind = pgEnum('wallet_entry_kind', WALLET_ENTRY_KINDS);
 export const agencyStatus = pgEnum('agency_status', AGENCY_STATUSES);
 export const agencyRole = pgEnum('agency_role', AGENCY_ROLES);
 export const historyKind = pgEnum('lead_history_kind', [
@@ -240,6 +244,10 @@ export const packages = pgTable('packages', {
   serviceCrm: boolean('service_crm').notNull().default(true),
   serviceCallRecording: boolean('service_call_recording').notNull().default(true),
   serviceFollowUpMessage: boolean('service_follow_up_message').notNull().default(false),
+  /** SUBSCRIPTION: the monthly price; PER_LEAD: each lead paid from the agent's wallet at assignment */
+  pricing: packagePricing('pricing').notNull().default('SUBSCRIPTION'),
+  /** a PER_LEAD package's price of a lead no rule of its price list matches */
+  perLeadCents: integer('per_lead_cents'),
   /** Stripe Billing (docs/domain.md, Billing): the package's product, and its current monthly price and cents */
   stripeProductId: text('stripe_product_id'),
   stripePriceId: text('stripe_price_id'),
@@ -348,6 +356,85 @@ export const agentCaps = pgTable('agent_caps', {
   monthlyBudgetCents: integer('monthly_budget_cents'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * A PER_LEAD package's price list (docs/domain.md, Pay per lead): rules in `position` order, the
+ * first whose every set field matches the lead gives its price; none matches: the package's
+ * perLeadCents.
+ */
+export const packagePrices = pgTable(
+  'package_prices',
+  {
+    packageId: integer('package_id')
+      .notNull()
+      .references(() => packages.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    state: text('state'),
+    ageMin: integer('age_min'),
+    ageMax: integer('age_max'),
+    sourceId: integer('source_id').references(() => sources.id, { onDelete: 'cascade' }),
+    priceCents: integer('price_cents').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.packageId, t.position] }),
+    check('package_prices_positive', sql`${t.priceCents} > 0`),
+  ],
+);
+
+/**
+ * An agent's wallet (docs/domain.md, The wallet): the balance its ledger sums to, kept here so a
+ * charge can lock one row and the database refuses a negative balance; and auto-recharge.
+ */
+export const wallets = pgTable(
+  'wallets',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    balanceCents: integer('balance_cents').notNull().default(0),
+    autoRechargeEnabled: boolean('auto_recharge_enabled').notNull().default(false),
+    autoRechargeBelowCents: integer('auto_recharge_below_cents'),
+    autoRechargeAmountCents: integer('auto_recharge_amount_cents'),
+    /** the month (its first business day) `spentCents` counts: the monthly budget's spend */
+    spentMonth: date('spent_month'),
+    /** the leads' prices charged in `spentMonth`, less those given back */
+    spentCents: integer('spent_cents').notNull().default(0),
+    /** an off-session charge asked of Stripe and not yet answered: no second one meanwhile */
+    rechargePendingSince: timestamp('recharge_pending_since', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('wallets_never_negative', sql`${t.balanceCents} >= 0`)],
+);
+
+/**
+ * The wallet's append-only ledger: each entry a signed amount (+ in, - out); a trigger refuses
+ * any update or delete. `reference` (a Stripe payment, a lead's charge) is unique, so an event
+ * applied twice writes one entry.
+ */
+export const walletEntries = pgTable(
+  'wallet_entries',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: walletEntryKind('kind').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    balanceAfterCents: integer('balance_after_cents').notNull(),
+    /** the lead charged or credited (no foreign key: a ledger row is never changed, not even to null) */
+    leadId: bigint('lead_id', { mode: 'number' }),
+    reference: text('reference').unique(),
+    note: text('note'),
+    /** who wrote it by hand (an admin's credit); null: the system */
+    actorId: integer('actor_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('wallet_entries_user_idx').on(t.userId, t.id),
+    index('wallet_entries_lead_idx').on(t.leadId),
+    check('wallet_entries_not_zero', sql`${t.amountCents} <> 0`),
+  ],
+);
 
 export const imports = pgTable('imports', {
   id: integer('id').primaryKey().generatedAlwaysAsIdentity(),

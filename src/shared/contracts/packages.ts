@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LEAD_CATEGORIES } from '../domain';
+import { LEAD_CATEGORIES, PACKAGE_PRICINGS, STATE_CODES } from '../domain';
 
 export const packageServices = z.object({
   crm: z.boolean(),
@@ -18,6 +18,12 @@ export const packageSchema = z.object({
   active: z.boolean(),
   enrollmentOnly: z.boolean(),
   services: packageServices,
+  /** SUBSCRIPTION: the monthly price buys leadsPerDay a day; PER_LEAD: each lead paid from the wallet */
+  pricing: z.enum(PACKAGE_PRICINGS),
+  /** a PER_LEAD package's price of a lead its price list does not name; null for SUBSCRIPTION */
+  perLeadCents: z.number().int().nullable(),
+  /** the lowest a lead of a PER_LEAD package costs (its price list's and perLeadCents' least): "from $X per lead" */
+  fromPerLeadCents: z.number().int().nullable(),
 });
 export type Package = z.infer<typeof packageSchema>;
 
@@ -34,25 +40,58 @@ export const offeredPackageSchema = packageSchema.extend({
 });
 export type OfferedPackage = z.infer<typeof offeredPackageSchema>;
 
-export const packageBody = z.object({
-  name: z.string().trim().min(1, 'Name is required').max(120),
-  slug: z
-    .string()
-    .trim()
-    .min(1, 'Slug is required')
-    .max(80)
-    .regex(
-      /^[a-z0-9]+(?:-[a-z0-9]+)*$/,
-      'Slug may hold lowercase letters, digits and single dashes',
-    ),
-  priceMonthlyCents: z.number().int().min(0).max(100_000_000),
-  leadsPerDay: z.number().int().min(1).max(10_000),
-  commissionPct: z.number().int().min(0).max(100),
-  category: z.enum(LEAD_CATEGORIES),
-  enrollmentOnly: z.boolean(),
-  services: packageServices,
-  active: z.boolean(),
-});
+export const packageBody = z
+  .object({
+    name: z.string().trim().min(1, 'Name is required').max(120),
+    slug: z
+      .string()
+      .trim()
+      .min(1, 'Slug is required')
+      .max(80)
+      .regex(
+        /^[a-z0-9]+(?:-[a-z0-9]+)*$/,
+        'Slug may hold lowercase letters, digits and single dashes',
+      ),
+    priceMonthlyCents: z.number().int().min(0).max(100_000_000),
+    leadsPerDay: z.number().int().min(1).max(10_000),
+    commissionPct: z.number().int().min(0).max(100),
+    category: z.enum(LEAD_CATEGORIES),
+    enrollmentOnly: z.boolean(),
+    services: packageServices,
+    active: z.boolean(),
+    pricing: z.enum(PACKAGE_PRICINGS).default('SUBSCRIPTION'),
+    perLeadCents: z.number().int().min(1).max(1_000_000).nullable().default(null),
+  })
+  .superRefine((body, ctx) => {
+    if (body.pricing === 'PER_LEAD' && body.perLeadCents === null)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['perLeadCents'],
+        message: 'A pay-per-lead package needs a price per lead',
+      });
+  });
 export type PackageBody = z.infer<typeof packageBody>;
+
+/**
+ * One rule of a PER_LEAD package's price list: the fields set (state, age range, source) must all
+ * match the lead; the first matching rule gives the price, none: the package's perLeadCents.
+ */
+export const priceRule = z
+  .object({
+    state: z.enum(STATE_CODES).nullable().default(null),
+    ageMin: z.number().int().min(18).max(120).nullable().default(null),
+    ageMax: z.number().int().min(18).max(120).nullable().default(null),
+    sourceId: z.number().int().positive().nullable().default(null),
+    priceCents: z.number().int().min(1).max(1_000_000),
+  })
+  .refine((r) => r.ageMin === null || r.ageMax === null || r.ageMin <= r.ageMax, {
+    path: ['ageMax'],
+    message: 'Maximum age cannot be below minimum age',
+  });
+export type PriceRule = z.infer<typeof priceRule>;
+
+/** `GET/PUT /api/admin/packages/{id}/prices`: the rules in order (the first that matches wins). */
+export const priceList = z.object({ rules: z.array(priceRule).max(200) });
+export type PriceList = z.infer<typeof priceList>;
 
 export const packageActiveBody = z.object({ active: z.boolean() });

@@ -213,6 +213,8 @@ export async function seedDemo(
       commissionPct: p.commissionPct,
       enrollmentOnly: p.enrollmentOnly,
       services: { crm: p.crm, callRecording: p.rec, followUpMessage: p.fu },
+      pricing: 'SUBSCRIPTION',
+      perLeadCents: null,
       active: 'active' in p ? p.active : true,
     });
     if (pkg) pkgRows.push(pkg);

@@ -1,9 +1,17 @@
-import { asc, eq } from 'drizzle-orm';
-import type { Package, PackageBody } from '../../../shared/contracts/packages';
+import { asc, eq, getTableColumns, sql } from 'drizzle-orm';
+import type { Package, PackageBody, PriceRule } from '../../../shared/contracts/packages';
 import type { Db } from '../../db/client';
-import { packages } from '../../db/schema';
+import { packagePrices, packages } from '../../db/schema';
+import { lowestPriceSql } from './per-lead-price.service';
 
-type PackageRow = typeof packages.$inferSelect;
+type PackageRow = typeof packages.$inferSelect & { fromPerLeadCents: number | null };
+
+/** A package's columns and its lowest price per lead (PER_LEAD only). */
+const packageColumns = {
+  ...getTableColumns(packages),
+  fromPerLeadCents: sql<number | null>`case when ${packages.pricing} = 'PER_LEAD'
+    then ${lowestPriceSql(sql`${packages}`)} end`.as('from_per_lead_cents'),
+};
 
 export function toPackage(row: PackageRow): Package {
   return {
@@ -21,6 +29,9 @@ export function toPackage(row: PackageRow): Package {
       callRecording: row.serviceCallRecording,
       followUpMessage: row.serviceFollowUpMessage,
     },
+    pricing: row.pricing,
+    perLeadCents: row.pricing === 'PER_LEAD' ? row.perLeadCents : null,
+    fromPerLeadCents: row.fromPerLeadCents === null ? null : Number(row.fromPerLeadCents),
   };
 }
 
@@ -36,12 +47,14 @@ function toColumns(body: PackageBody) {
     serviceCrm: body.services.crm,
     serviceCallRecording: body.services.callRecording,
     serviceFollowUpMessage: body.services.followUpMessage,
+    pricing: body.pricing,
+    perLeadCents: body.pricing === 'PER_LEAD' ? body.perLeadCents : null,
   };
 }
 
 export async function listPackages(db: Db, onlyActive: boolean): Promise<Package[]> {
   const rows = await db
-    .select()
+    .select(packageColumns)
     .from(packages)
     .where(onlyActive ? eq(packages.active, true) : undefined)
     .orderBy(asc(packages.priceMonthlyCents), asc(packages.id));
@@ -49,7 +62,7 @@ export async function listPackages(db: Db, onlyActive: boolean): Promise<Package
 }
 
 export async function findPackage(db: Db, id: number): Promise<Package | null> {
-  const [row] = await db.select().from(packages).where(eq(packages.id, id)).limit(1);
+  const [row] = await db.select(packageColumns).from(packages).where(eq(packages.id, id)).limit(1);
   return row ? toPackage(row) : null;
 }
 
@@ -59,8 +72,8 @@ export async function insertPackage(db: Db, body: PackageBody): Promise<Package 
     .insert(packages)
     .values({ slug: body.slug, ...toColumns(body) })
     .onConflictDoNothing({ target: packages.slug })
-    .returning();
-  return row ? toPackage(row) : null;
+    .returning({ id: packages.id });
+  return row ? findPackage(db, row.id) : null;
 }
 
 export async function updatePackage(
@@ -72,8 +85,8 @@ export async function updatePackage(
     .update(packages)
     .set({ ...toColumns(body), updatedAt: new Date() })
     .where(eq(packages.id, id))
-    .returning();
-  return row ? toPackage(row) : null;
+    .returning({ id: packages.id });
+  return row ? findPackage(db, row.id) : null;
 }
 
 export async function setPackageActive(
@@ -85,8 +98,8 @@ export async function setPackageActive(
     .update(packages)
     .set({ active, updatedAt: new Date() })
     .where(eq(packages.id, id))
-    .returning();
-  return row ? toPackage(row) : null;
+    .returning({ id: packages.id });
+  return row ? findPackage(db, row.id) : null;
 }
 
 /** The package's Stripe product and current price (billing: docs/decisions/017-stripe-billing.md). */
@@ -101,4 +114,28 @@ export async function savePackagePrice(
     .update(packages)
     .set({ stripeProductId: productId, stripePriceId: priceId, stripePriceCents: cents })
     .where(eq(packages.id, packageId));
+}
+
+/** A package's price list, in order. */
+export async function findPriceRules(db: Db, packageId: number): Promise<PriceRule[]> {
+  return db
+    .select({
+      state: packagePrices.state,
+      ageMin: packagePrices.ageMin,
+      ageMax: packagePrices.ageMax,
+      sourceId: packagePrices.sourceId,
+      priceCents: packagePrices.priceCents,
+    })
+    .from(packagePrices)
+    .where(eq(packagePrices.packageId, packageId))
+    .orderBy(asc(packagePrices.position)) as Promise<PriceRule[]>;
+}
+
+/** Replaces a package's price list (in the caller's transaction). */
+export async function replacePriceRules(tx: Db, packageId: number, rules: PriceRule[]) {
+  await tx.delete(packagePrices).where(eq(packagePrices.packageId, packageId));
+  if (rules.length === 0) return;
+  await tx
+    .insert(packagePrices)
+    .values(rules.map((r, position) => ({ packageId, position, ...r })));
 }

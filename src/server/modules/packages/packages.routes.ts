@@ -5,6 +5,7 @@ import {
   packageActiveBody,
   packageBody,
   packageSchema,
+  priceList,
 } from '../../../shared/contracts/packages';
 import { requireRole } from '../../plugins/auth';
 import { servicesAvailable } from '../calls/calls.service';
@@ -12,8 +13,10 @@ import {
   changePackageActive,
   createPackage,
   editPackage,
+  getPriceList,
   listAllPackages,
   listOfferedPackages,
+  setPriceList,
 } from './packages.service';
 
 const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
@@ -50,5 +53,17 @@ export const packagesRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { params: idParams, body: packageActiveBody, response: { 200: packageSchema } },
     },
     (request) => changePackageActive(app.db, request.params.id, request.body.active),
+  );
+
+  app.get(
+    '/api/admin/packages/:id/prices',
+    { ...admin, schema: { params: idParams, response: { 200: priceList } } },
+    (request) => getPriceList(app.db, request.params.id),
+  );
+
+  app.put(
+    '/api/admin/packages/:id/prices',
+    { ...admin, schema: { params: idParams, body: priceList, response: { 200: priceList } } },
+    (request) => setPriceList(app.db, request.params.id, request.body),
   );
 };

@@ -3,13 +3,16 @@ import type {
   Package,
   PackageBody,
   PackageService,
+  PriceList,
 } from '../../../shared/contracts/packages';
 import type { Db } from '../../db/client';
 import { badRequest, conflict, notFound } from '../../lib/app-error';
 import {
   findPackage,
+  findPriceRules,
   insertPackage,
   listPackages,
+  replacePriceRules,
   setPackageActive,
   updatePackage,
 } from './packages.repository';
@@ -66,4 +69,40 @@ export function findPackageById(db: Db, id: number): Promise<Package | null> {
 /** A package for the demo seed: created unless its slug is taken (null then). */
 export function seedPackage(db: Db, body: PackageBody): Promise<Package | null> {
   return insertPackage(db, body);
+}
+
+/** A PER_LEAD package's price list (404: no such package; 409: the package is sold by subscription). */
+export async function getPriceList(db: Db, packageId: number): Promise<PriceList> {
+  const pkg = await findPackage(db, packageId);
+  if (!pkg) throw notFound('Package');
+  return { rules: await findPriceRules(db, packageId) };
+}
+
+/**
+ * Replaces a PER_LEAD package's price list. A subscription package has no price per lead: 409.
+ * A rule naming a source that does not exist is refused (400) before anything changes.
+ */
+export async function setPriceList(db: Db, packageId: number, list: PriceList): Promise<PriceList> {
+  const pkg = await findPackage(db, packageId);
+  if (!pkg) throw notFound('Package');
+  if (pkg.pricing !== 'PER_LEAD')
+    throw conflict(
+      'Only a pay-per-lead package has a price list: set its pricing to PER_LEAD first',
+    );
+  try {
+    await db.transaction((tx) => replacePriceRules(tx, packageId, list.rules));
+  } catch (error) {
+    if (foreignKeyViolation(error)) throw badRequest('A rule names a source that does not exist');
+    throw error;
+  }
+  return { rules: await findPriceRules(db, packageId) };
+}
+
+function foreignKeyViolation(error: unknown): boolean {
+  let current = error as { code?: string; cause?: unknown } | undefined;
+  while (current) {
+    if (current.code === '23503') return true;
+    current = current.cause as typeof current;
+  }
+  return false;
 }
