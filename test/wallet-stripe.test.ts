@@ -108,6 +108,32 @@ describe('top-up', () => {
   });
 });
 
+describe('a pay-per-lead package', () => {
+  it('starts at once, without Checkout: its leads are paid from the wallet', async () => {
+    const agent = await registerAgent(ctx.app, 'Paul Perlead');
+    const [pkg] = await queryRows<{ id: number }>(
+      db(),
+      sql`insert into packages (slug, name, category, price_monthly_cents, leads_per_day,
+                                commission_pct, pricing, per_lead_cents)
+          values ('ppl-' || ${agent.id}, 'Final Expense by the lead', 'FINAL_EXPENSE', 0, 20, 0,
+                  'PER_LEAD', 1800)
+          returning id`,
+    );
+    const calls = standIn.calls.length;
+    const res = await agent.client.post('/api/agent/subscription', { packageId: pkg.id });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'ACTIVE' });
+    expect(standIn.calls.slice(calls).filter((c) => c.path === '/v1/checkout/sessions')).toEqual(
+      [],
+    );
+    const wallet = await walletOf(agent);
+    expect(wallet).toMatchObject({
+      payPerLead: true,
+      priceRange: { lowestCents: 1800, highestCents: 1800 },
+    });
+  });
+});
+
 describe('auto-recharge', () => {
   it('charges the saved card off session below the threshold, once', async () => {
     const agent = await registerAgent(ctx.app, 'Otto Recharge');
