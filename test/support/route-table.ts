@@ -19,6 +19,7 @@ import { agencyFixtures } from './agency-fixtures';
 import { insertLeads, insertPackage } from './agent-fixtures';
 import { agenciesRoutes } from './routes/agencies';
 import { agentsRoutes } from './routes/agents';
+import { alertsRoutes } from './routes/alerts';
 import { analyticsRoutes } from './routes/analytics';
 import { apiReferenceRoutes } from './routes/api-reference';
 import { assignmentRoutes } from './routes/assignment';
@@ -99,6 +100,7 @@ export const ROUTES: RouteCase[] = [
   ...billingRoutes,
   ...profileRoutes,
   ...pushRoutes,
+  ...alertsRoutes,
   ...callsRoutes,
   ...followUpsRoutes,
   ...agenciesRoutes,

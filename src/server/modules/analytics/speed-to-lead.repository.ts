@@ -44,7 +44,9 @@ export function speedRows(db: Db, from: string, to: string, week: boolean): Prom
                        case when l.first_contact_at is null then null
                             else greatest(0, extract(epoch from l.first_contact_at - l.assigned_at) / 60.0)
                        end as m,
-                       greatest(0, extract(epoch from v.viewed_at - l.assigned_at) / 60.0) as o
+                       case when v.viewed_at is null then null
+                            else greatest(0, extract(epoch from v.viewed_at - l.assigned_at) / 60.0)
+                       end as o
                   from leads l
                   left join lead_views v
                     on v.lead_id = l.id and v.agent_id = l.agent_id and v.assigned_at = l.assigned_at
