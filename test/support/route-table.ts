@@ -187,6 +187,12 @@ export async function createFixtures(ctx: TestContext): Promise<Fixtures> {
       await db.insert(dncNumbers).values({ phone });
       return phone;
     },
+    async withoutPushDevices() {
+      // a device at a public address is never pushed to from a test
+      await db.execute(
+        sql`delete from push_subscriptions where user_id in (${agentA.id}, ${agentB.id})`,
+      );
+    },
   };
   await fx.ensureSubscription(agentA.id);
   await fx.ensureSubscription(agentB.id);
