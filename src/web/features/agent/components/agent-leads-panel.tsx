@@ -85,11 +85,12 @@ export function AgentLeadsPanel({ list }: { list: LeadsListState }) {
             retrying: page.isFetching,
           }}
           action={(lead) => (
-            <div className="flex flex-wrap items-start gap-2">
-              <LeadCallButton lead={lead} />
+            <div className="flex flex-wrap items-start gap-2 max-md:flex-nowrap">
+              <LeadCallButton lead={lead} thumb />
               <Button
                 size="sm"
                 variant="outline"
+                className="max-md:h-11 max-md:flex-1"
                 onClick={() => list.openLead(lead.id)}
                 aria-label={`Update Status: ${leadName(lead)}`}
               >
