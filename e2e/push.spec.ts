@@ -67,6 +67,39 @@ test('the Services screen offers push on this device and asks nothing on load', 
   expect(await page.evaluate(() => Notification.permission)).toBe('default');
 });
 
+test('the alerts of new leads: SMS says why it is off, quiet hours are kept, a test needs a device', async ({
+  page,
+}) => {
+  const agent = await createAgentViaApi(page, 'Quiet Agent');
+  await loginThroughUi(page, agent.email, agent.password, /\/dashboard/);
+  await page.goto('/dashboard/services');
+  const card = page.getByTestId('alerts-card');
+  await expect(card.getByRole('heading', { name: 'Alerts of new leads' })).toBeVisible();
+  // this server sends no texts
+  await expect(card.getByRole('switch', { name: 'Text messages (SMS)' })).toBeDisabled();
+  await expect(card.getByTestId('alerts-sms-unavailable')).toHaveText(
+    'Text messages are not configured on this server',
+  );
+  await expect(card.getByRole('button', { name: 'Send a test text' })).toBeDisabled();
+  await expect(card.getByRole('switch', { name: 'Push notifications' })).toBeChecked();
+
+  await card.getByRole('switch', { name: 'Quiet hours' }).click();
+  await card.getByLabel('From').fill('22:30');
+  await card.getByLabel('To').fill('06:45');
+  await card.getByRole('button', { name: 'Save alerts' }).click();
+  await expect(page.getByTestId('toast-viewport').getByText('Alerts saved')).toBeVisible();
+  await page.reload();
+  await expect(card.getByRole('switch', { name: 'Quiet hours' })).toBeChecked();
+  await expect(card.getByLabel('From')).toHaveValue('22:30');
+  await expect(card.getByLabel('To')).toHaveValue('06:45');
+  await expect(card).toContainText('America/New_York');
+
+  await card.getByRole('button', { name: 'Send a test push' }).click();
+  await expect(
+    page.getByTestId('toast-viewport').getByText('Turn on push notifications on a device first'),
+  ).toBeVisible();
+});
+
 /**
  * A push of a new lead, then a click on its notification: the browser's push service and the
  * system's click are out of reach here, so the test hands the service worker the events they
