@@ -391,4 +391,70 @@ describe('analytics that explain', () => {
     expect(bad.statusCode).toBe(400);
     expect(STATE_CODES).toContain('TX');
   });
+
+  it("preview: inside the schedule and caps, each day's matches within the hours, the quota and the periods", async () => {
+    const tz = ctx.app.config.BUSINESS_TZ;
+    const today = businessDate(tz);
+    const agent = await registerAgent(ctx.app, 'Limited Agent');
+    const pkg = await createPackage(ctx, { category: 'FINAL_EXPENSE', leadsPerDay: 10 });
+    await subscribe(ctx, agent.id, pkg.id);
+    await ctx.database.db.execute(sql`delete from leads where category = 'FINAL_EXPENSE'`);
+    // each day four leads at 10:00 UTC and two at 20:00 UTC (the same business day in US zones)
+    const rows: (typeof leads.$inferInsert)[] = [];
+    for (let back = 0; back < 30; back++) {
+      const day = daysBefore(today, back);
+      for (const [hour, n] of [
+        ['10', 4],
+        ['20', 2],
+      ] as const) {
+        for (let k = 0; k < n; k++) {
+          rows.push({
+            city: 'Tampa',
+            state: 'FL',
+            age: 70,
+            category: 'FINAL_EXPENSE',
+            externalId: `lim-${day}-${hour}-${k}`,
+            createdAt: new Date(`${day}T${hour}:00:00Z`),
+          });
+        }
+      }
+    }
+    await ctx.database.db.insert(leads).values(rows);
+    // before any limit: no figure inside them
+    const free = (await agent.client.get('/api/agent/preferences/preview')).json();
+    expect(free.withinLimits).toBeNull();
+    const hours = { start: '09:00', end: '17:00' };
+    const schedule = await agent.client.put('/api/agent/schedule', {
+      timeZone: 'UTC',
+      days: { mon: hours, tue: hours, wed: hours, thu: hours, fri: hours, sat: null, sun: null },
+    });
+    expect(schedule.statusCode, schedule.body).toBe(200);
+    const caps = await agent.client.put('/api/agent/caps', {
+      daily: 3,
+      weekly: 10,
+      monthly: null,
+      monthlyBudgetCents: null,
+    });
+    expect(caps.statusCode, caps.body).toBe(200);
+
+    const preview = (await agent.client.get('/api/agent/preferences/preview')).json();
+    expect(preview.daily.every((d: { count: number }) => d.count === 6)).toBe(true);
+    // on a weekday 4 of the 6 came within the hours, 3 of them within the daily cap; none at the
+    // weekend; at most 10 a week (from Monday)
+    const weekly = new Map<string, number>();
+    const expected = preview.daily.map((d: { date: string }) => {
+      const weekday = new Date(`${d.date}T12:00:00Z`).getUTCDay();
+      const inHours = weekday === 0 || weekday === 6 ? 0 : 4;
+      const monday = daysBefore(d.date, (weekday + 6) % 7);
+      const left = 10 - (weekly.get(monday) ?? 0);
+      const count = Math.min(inHours, 3, left);
+      weekly.set(monday, (weekly.get(monday) ?? 0) + count);
+      return { date: d.date, count };
+    });
+    expect(preview.withinLimits.daily).toEqual(expected);
+    const total = expected.reduce((sum: number, d: { count: number }) => sum + d.count, 0);
+    expect(preview.withinLimits.perDay).toBe(Math.round((total / 30) * 10) / 10);
+    expect(preview.withinLimits.bounds).toEqual(['SCHEDULE', 'DAILY_CAP', 'WEEKLY_CAP']);
+    expect(preview.withinLimits.perDay).toBeLessThan(preview.perDay);
+  });
 });

@@ -120,5 +120,18 @@ export const preferencesPreview = z.object({
   matched: z.number().int(),
   perDay: z.number(),
   daily: z.array(z.object({ date: isoDate, count: z.number().int() })),
+  /**
+   * What the agent would have received of those leads inside their schedule and caps (docs/domain.md,
+   * Analytics that explain): each day's matches within the schedule's hours, at most the day's
+   * quota, within the weekly, monthly and budget caps; null when the agent set none of them
+   */
+  withinLimits: z
+    .object({
+      perDay: z.number(),
+      daily: z.array(z.object({ date: isoDate, count: z.number().int() })),
+      /** what bound the figure: the schedule, the daily, weekly or monthly cap, the budget */
+      bounds: z.array(z.enum(['SCHEDULE', 'DAILY_CAP', 'WEEKLY_CAP', 'MONTHLY_CAP', 'BUDGET'])),
+    })
+    .nullable(),
 });
 export type PreferencesPreview = z.infer<typeof preferencesPreview>;

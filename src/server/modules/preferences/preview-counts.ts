@@ -7,7 +7,7 @@
 import type { LeadCategory } from '../../../shared/domain';
 import type { Db } from '../../db/client';
 import type { FieldTests } from '../fit/fit-rule.service';
-import { categoryDayCounts } from './preferences-preview.repository';
+import { categoryDayCounts, categoryHourCounts } from './preferences-preview.repository';
 
 /** How old the counts may get before a refresh starts (a new lead shows within about this). */
 export const PREVIEW_REFRESH_MS = 60_000;
@@ -26,6 +26,8 @@ interface Counts {
   cities: string[];
   age: Uint16Array;
   n: Uint32Array;
+  /** the category's leads by the hour after the window's start (its spread over each day) */
+  hours: Map<number, number>;
 }
 
 interface Slot {
@@ -44,7 +46,10 @@ async function load(
   timeZone: string,
 ): Promise<Counts> {
   const at = Date.now();
-  const rows = await categoryDayCounts(db, category, from, to, timeZone);
+  const [rows, hourRows] = await Promise.all([
+    categoryDayCounts(db, category, from, to, timeZone),
+    categoryHourCounts(db, category, from, to, timeZone),
+  ]);
   const counts: Counts = {
     from,
     days,
@@ -57,6 +62,7 @@ async function load(
     cities: [],
     age: new Uint16Array(rows.length),
     n: new Uint32Array(rows.length),
+    hours: new Map(hourRows.map((r) => [r.h, r.n])),
   };
   const stateIndex = new Map<string, number>();
   const cityIndex = new Map<string, number>();
@@ -148,4 +154,71 @@ export async function matchedPerDay(
     }
   });
   return perDay;
+}
+
+/**
+ * For each day of the window, the share of the categories' leads that arrived while `within`
+ * held (tested at each hour's start: the schedule to the hour); 1 for a day without leads when
+ * `within` held at some hour of it, else 0.
+ */
+export async function sharesWithin(
+  db: Db,
+  categories: LeadCategory[],
+  from: string,
+  to: string,
+  days: number,
+  timeZone: string,
+  within: (at: Date) => boolean,
+  dayOf: (at: Date) => number,
+): Promise<number[]> {
+  const all = await Promise.all(categories.map((c) => countsFor(db, c, from, to, days, timeZone)));
+  const inside = new Array<number>(days).fill(0);
+  const total = new Array<number>(days).fill(0);
+  const open = new Array<boolean>(days).fill(false);
+  const start = windowStart(from, timeZone);
+  // a day has 23 to 25 hours: every hour of the window, whichever day it falls on
+  for (let h = 0; h < days * 24 + 2; h++) {
+    const at = new Date(start + h * 3_600_000);
+    const d = dayOf(at);
+    if (d < 0 || d >= days) continue;
+    const held = within(at);
+    if (held) open[d] = true;
+    for (const c of all) {
+      const n = c.hours.get(h) ?? 0;
+      total[d] += n;
+      if (held) inside[d] += n;
+    }
+  }
+  return total.map((n, d) => (n === 0 ? (open[d] ? 1 : 0) : inside[d] / n));
+}
+
+/** The instant business date `from` starts in `timeZone` (its midnight there). */
+function windowStart(from: string, timeZone: string): number {
+  const midnight = Date.parse(`${from}T00:00:00Z`);
+  const guess = midnight - offsetAt(midnight, timeZone);
+  return midnight - offsetAt(guess, timeZone);
+}
+
+/** How far the zone's clock is ahead of UTC at this instant, in ms. */
+function offsetAt(at: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(new Date(at));
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const local = Date.UTC(
+    get('year'),
+    get('month') - 1,
+    get('day'),
+    get('hour'),
+    get('minute'),
+    get('second'),
+  );
+  return local - Math.floor(at / 1000) * 1000;
 }

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
 import { useEffect, useState } from 'react';
 import { preferencesPreviewQuery } from '../api';
+import { previewSentence, withinLimitsSentence } from '../preview-words';
 
 const PREVIEW_DELAY_MS = 400;
 
@@ -15,15 +16,6 @@ function useSettled(value: string, delay: number): string {
     return () => clearTimeout(timer);
   }, [value, delay]);
   return settled;
-}
-
-/** "about 12 a day" against the package's leads a day. */
-export function previewSentence(perDay: number, packageLeadsPerDay: number | null): string {
-  const about = perDay >= 10 ? Math.round(perDay) : Math.round(perDay * 10) / 10;
-  const rate = perDay === 0 ? 'no leads' : `about ${about} a day`;
-  return packageLeadsPerDay === null
-    ? `${rate[0].toUpperCase()}${rate.slice(1)}`
-    : `${rate[0].toUpperCase()}${rate.slice(1)} for your ${packageLeadsPerDay}-a-day package`;
 }
 
 /**
@@ -72,6 +64,11 @@ export function PreferencesPreview({ prefs }: { prefs: Preferences }) {
                 {data.matched.toLocaleString('en-US')} leads in {data.days} days
               </span>
             </p>
+            {data.withinLimits && (
+              <p className="text-sm" data-testid="preview-within-limits">
+                {withinLimitsSentence(data.withinLimits.perDay, data.withinLimits.bounds)}.
+              </p>
+            )}
             {short && (
               <p className="text-muted-foreground text-sm">
                 Fewer than your package's daily leads: wider preferences would fill it more often.
