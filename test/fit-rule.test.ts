@@ -6,7 +6,9 @@
  * Agents belong to agencies (some SUSPENDED, some with a daily cap their members' leads today
  * reach), so the agency conditions are generated too. Agents have schedules (time zones and
  * hours on either side of now, days off) and caps (daily, weekly, monthly, with leads of earlier
- * days this week and month), so OUTSIDE_SCHEDULE and the caps are generated too.
+ * days this week and month), so OUTSIDE_SCHEDULE and the caps are generated too. Some pay per lead
+ * (a price, sometimes a dearer rule, a balance, a monthly budget partly spent), so BUDGET_SPENT and
+ * BALANCE_TOO_LOW are generated too.
  * - the SQL rendering names the same first reason as the TypeScript definition for every agent;
  * - the engine (its read, eligibility and lead classes) lets exactly the fitting agents with quota
  *   left take each lead;
@@ -19,7 +21,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EnrollmentWindows } from '../src/server/config/env';
 import { type Database, queryRows } from '../src/server/db/client';
-import { businessDate } from '../src/server/lib/business-time';
+import { businessDate, monthStartOf } from '../src/server/lib/business-time';
 import { readActiveAgents } from '../src/server/modules/assignment/assignment.repository';
 import { eligibleAgents } from '../src/server/modules/assignment/eligibility';
 import { buildClasses } from '../src/server/modules/assignment/lead-classes';
@@ -138,6 +140,20 @@ const agentArb = fc.record({
   earlier: fc.array(fc.oneof(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 35 })), {
     maxLength: 5,
   }),
+  /**
+   * pay per lead (mostly not): the price of a lead, a dearer rule for TX leads, the wallet's
+   * balance, a monthly budget and what was spent of it this month
+   */
+  perLead: fc.option(
+    fc.record({
+      cents: fc.constantFrom(500, 1000),
+      ruleCents: fc.option(fc.constantFrom(800, 2000), { nil: null }),
+      balance: fc.constantFrom(0, 700, 1000, 2500),
+      budget: fc.option(fc.constantFrom(500, 1500, 3000), { nil: null }),
+      spent: fc.constantFrom(0, 1000),
+    }),
+    { nil: null, freq: 2 },
+  ),
   /** the agency the agent belongs to (index into the instance's agencies), mostly none */
   agency: fc.oneof(
     { weight: 2, arbitrary: fc.constant<number | null>(null) },
@@ -244,10 +260,28 @@ async function store(
             values (${user.id}, ${a.schedule.timeZone}, ${JSON.stringify(days)}::jsonb)`,
       );
     }
-    if (a.dailyCap !== null || a.weeklyCap !== null || a.monthlyCap !== null) {
+    const budget = a.perLead?.budget ?? null;
+    if (a.dailyCap !== null || a.weeklyCap !== null || a.monthlyCap !== null || budget !== null) {
       await db.execute(
-        sql`insert into agent_caps (user_id, daily, weekly, monthly)
-            values (${user.id}, ${a.dailyCap}, ${a.weeklyCap}, ${a.monthlyCap})`,
+        sql`insert into agent_caps (user_id, daily, weekly, monthly, monthly_budget_cents)
+            values (${user.id}, ${a.dailyCap}, ${a.weeklyCap}, ${a.monthlyCap}, ${budget})`,
+      );
+    }
+    if (a.perLead) {
+      await db.execute(
+        sql`update packages set pricing = 'PER_LEAD', per_lead_cents = ${a.perLead.cents}
+             where id = ${pkg.id}`,
+      );
+      if (a.perLead.ruleCents !== null) {
+        await db.execute(
+          sql`insert into package_prices (package_id, position, state, price_cents)
+              values (${pkg.id}, 0, 'TX', ${a.perLead.ruleCents})`,
+        );
+      }
+      await db.execute(
+        sql`insert into wallets (user_id, balance_cents, spent_month, spent_cents)
+            values (${user.id}, ${a.perLead.balance}, ${monthStartOf(day)}::date,
+                    ${a.perLead.spent})`,
       );
     }
     for (const back of a.earlier) {
@@ -392,7 +426,15 @@ describe('the fit rule: every user agrees with its definition', () => {
     expect(checkedPairs).toBeGreaterThan(RUNS);
     // the capacity conditions need an agent that passes every other one: rarer, so more random
     // instances are tried (a few rounds at most) until each new condition was met
-    const wanted = ['OUTSIDE_SCHEDULE', 'QUOTA_FULL', 'WEEKLY_CAP', 'MONTHLY_CAP', null] as const;
+    const wanted = [
+      'OUTSIDE_SCHEDULE',
+      'QUOTA_FULL',
+      'WEEKLY_CAP',
+      'MONTHLY_CAP',
+      'BUDGET_SPENT',
+      'BALANCE_TOO_LOW',
+      null,
+    ] as const;
     for (let round = 0; round < 6 && !wanted.every((r) => seen.has(r)); round++)
       await fc.assert(property, { numRuns: RUNS });
     for (const r of wanted) expect(seen, String(r)).toContain(r);

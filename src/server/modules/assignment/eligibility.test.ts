@@ -50,6 +50,36 @@ describe('eligibleAgents', () => {
     ]);
   });
 
+  it('gives an agent who pays per lead the room its balance and budget cover at the highest price', () => {
+    const perLead = (balanceCents: number, budgetCents: number | null, spentMonth: string) => ({
+      highestCents: 2000,
+      balanceCents,
+      budgetCents,
+      spentMonth,
+      spentCents: 1000,
+    });
+    const agents = eligibleAgents(
+      [
+        // $50: two leads at $20
+        row({ id: 1, perLead: perLead(5000, null, '2026-06-01') }),
+        // the budget's $45 less $10 spent this month: one lead
+        row({ id: 2, perLead: perLead(9000, 4500, '2026-06-01') }),
+        // last month's spend counts as none: the budget covers two, the monthly cap one
+        row({ id: 3, monthlyCap: 1, perLead: perLead(9000, 4500, '2026-05-01') }),
+        // a subscription: no bound beyond the day
+        row({ id: 4 }),
+      ],
+      new Map(),
+      JUNE,
+    );
+    expect(agents.map((a) => [a.id, a.periodRoom])).toEqual([
+      [1, 2],
+      [2, 1],
+      [3, 1],
+      [4, null],
+    ]);
+  });
+
   it('keeps an agent whose preferred categories leave out the package category, fitting nothing', () => {
     const [excluded, included] = eligibleAgents(
       [row({ id: 1, categories: ['ACA'] }), row({ id: 2, categories: ['ACA', 'MEDICARE'] })],
