@@ -8,6 +8,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../src/server/db/client';
+import { businessDate } from '../src/server/lib/business-time';
 import { runAssignment } from '../src/server/modules/assignment/run-assignment.service';
 import { explainLead } from '../src/server/modules/explanation/explanation.service';
 import {
@@ -233,6 +234,15 @@ describe('the balance as capacity', () => {
     const agent = await createAgent(db(), { packageId: pkg });
     await fund(agent, 1000);
     const [lead] = await createLeads(db(), [{}]);
+    // the Assign Lead dialog's warnings say so first, with the weekly cap the agent reached
+    await db().execute(sql`insert into agent_caps (user_id, weekly) values (${agent}, 1)`);
+    await db().execute(
+      sql`insert into leads (city, state, age, category, status, agent_id, assigned_at, assigned_on)
+          values ('Elsewhere', 'ZZ', 70, 'MEDICARE', 'ASSIGNED', ${agent}, now(),
+                  ${businessDate(ctx.app.config.BUSINESS_TZ)}::date)`,
+    );
+    const warned = await admin.client.get(`/api/admin/leads/${lead}/fit/${agent}`);
+    expect(warned.json().reasons).toEqual(['WEEKLY_CAP', 'BALANCE_TOO_LOW']);
     const res = await admin.client.post('/api/admin/leads/assign', { leadId: lead, userId: agent });
     expect(res.statusCode, res.body).toBe(409);
     expect(res.json().message).toMatch(/balance does not cover/);
@@ -241,8 +251,6 @@ describe('the balance as capacity', () => {
     const ok = await admin.client.post('/api/admin/leads/assign', { leadId: lead, userId: agent });
     expect(ok.statusCode, ok.body).toBe(200);
     expect(await balanceOf(agent)).toBe(0);
-    const fit = await admin.client.get(`/api/admin/leads/${lead}/fit/${agent}`);
-    expect(fit.statusCode).toBe(200);
   });
 });
 

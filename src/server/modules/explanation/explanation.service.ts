@@ -185,7 +185,8 @@ function assignmentOf(
 
 /**
  * Every condition of the fit rule this agent fails for this lead, quota aside (the dialog shows
- * the quota), and the agency's daily cap when it is reached today (the dialog does not show it).
+ * the quota): the agent's weekly and monthly caps, budget and balance, and the agency's daily cap
+ * when reached today (the dialog does not show them otherwise).
  */
 export async function leadFitForAgent(
   db: Db,
@@ -202,6 +203,16 @@ export async function leadFitForAgent(
   if (!agent) throw notFound('Agent');
   const ctx = contextOf(config, now);
   const reasons = everyMisfit(agent, ctx, fitLead(lead));
+  // the agent's own caps beyond the day and the wallet: an admin may go over the caps (a
+  // warning), not below a zero balance (the assignment is refused then)
+  const counts = (await assignedThisWeekAndMonth(db, ctx.businessDate, periodCapped([agent]))).get(
+    agent.id,
+  ) ?? { week: 0, month: 0 };
+  const rooms = perLeadRooms(agent.perLead, ctx.businessDate);
+  if (agent.weeklyCap !== null && counts.week >= agent.weeklyCap) reasons.push('WEEKLY_CAP');
+  if (agent.monthlyCap !== null && counts.month >= agent.monthlyCap) reasons.push('MONTHLY_CAP');
+  if (rooms.budgetRoom === 0) reasons.push('BUDGET_SPENT');
+  if (rooms.walletRoom === 0) reasons.push('BALANCE_TOO_LOW');
   if (agent.agencyId !== null && agent.agencyCap !== null) {
     const used = await assignedToAgenciesOn(db, ctx.businessDate, [agent.agencyId]);
     if ((used.get(agent.agencyId) ?? 0) >= agent.agencyCap) reasons.push('AGENCY_CAP_FULL');

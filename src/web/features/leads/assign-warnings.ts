@@ -42,11 +42,12 @@ export function assignWarnings(
     CITY: () => `${agent.name}'s preferences leave out ${lead.city}.`,
     AGE: () => `${agent.name}'s preferences leave out age ${lead.age}.`,
     QUOTA_FULL: () => null,
-    // an admin may go over the agent's own caps, as over a quota
-    WEEKLY_CAP: () => null,
-    MONTHLY_CAP: () => null,
+    // an admin may go over the agent's own caps, as over a quota; not below a zero balance
+    WEEKLY_CAP: () => `${agent.name} has reached their weekly cap of leads.`,
+    MONTHLY_CAP: () => `${agent.name} has reached their monthly cap of leads.`,
     BUDGET_SPENT: () => `${agent.name} has spent this month's budget for leads.`,
-    BALANCE_TOO_LOW: () => `${agent.name}'s wallet balance does not cover this lead.`,
+    BALANCE_TOO_LOW: () =>
+      `${agent.name}'s wallet balance is below the price of their dearest lead: the assignment is refused if it does not cover this one.`,
     AGENCY_CAP_FULL: () => `${agent.name}'s agency has reached its daily cap of leads today.`,
   };
   return reasons.map((r) => words[r]()).filter((w): w is string => w !== null);
