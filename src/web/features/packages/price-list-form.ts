@@ -143,8 +143,9 @@ export function serverRuleErrors(issues: FieldIssue[]): PriceRuleErrors {
     const [root, index, name] = issue.field.split('.');
     const field = FIELD_OF[name ?? ''];
     if (root !== 'rules' || index === undefined || !/^\d+$/.test(index) || !field) continue;
-    const row = (errors[Number(index)] ??= {});
+    const row = errors[Number(index)] ?? {};
     row[field] ??= issue.message;
+    errors[Number(index)] = row;
   }
   return errors;
 }
