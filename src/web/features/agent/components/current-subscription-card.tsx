@@ -1,11 +1,20 @@
 import type { SubscriptionSummary } from '@shared/contracts/agent';
-import { categoryLabel, formatPrice } from '@shared/format';
+import type { Package } from '@shared/contracts/packages';
+import { categoryLabel, formatPrice, packagePriceLabel } from '@shared/format';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
 import { CancelSubscriptionButton } from './cancel-subscription-button';
 import { SubscriptionStatusBadge } from './subscription-status-badge';
 
-export function CurrentSubscriptionCard({ subscription }: { subscription: SubscriptionSummary }) {
+export function CurrentSubscriptionCard({
+  subscription,
+  offered,
+}: {
+  subscription: SubscriptionSummary;
+  /** the package as offered, which says how it is priced (a month, or per lead) */
+  offered?: Package;
+}) {
   const { package: pkg } = subscription;
+  const perLead = offered?.pricing === 'PER_LEAD';
   return (
     <Card data-testid="current-subscription">
       <CardHeader>
@@ -25,7 +34,8 @@ export function CurrentSubscriptionCard({ subscription }: { subscription: Subscr
             <SubscriptionStatusBadge status={subscription.status} />
           </div>
           <p className="text-muted-foreground text-sm">
-            {formatPrice(pkg.priceMonthlyCents)}/month · {categoryLabel(pkg.category)} ·{' '}
+            {offered ? packagePriceLabel(offered) : `${formatPrice(pkg.priceMonthlyCents)}/month`} ·{' '}
+            {categoryLabel(pkg.category)} · {perLead ? 'up to ' : ''}
             {pkg.leadsPerDay} leads per day
           </p>
         </div>

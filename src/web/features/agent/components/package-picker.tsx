@@ -91,7 +91,12 @@ export function PackagePicker() {
   return (
     <div className="space-y-6">
       <BillingStatusCard />
-      {subscription && <CurrentSubscriptionCard subscription={subscription} />}
+      {subscription && (
+        <CurrentSubscriptionCard
+          subscription={subscription}
+          offered={packages.data?.find((pkg) => pkg.id === subscription.packageId)}
+        />
+      )}
       <div className="grid gap-6 md:grid-cols-2 xl:grid-cols-3" aria-busy={loading}>
         {loading &&
           Array.from({ length: SKELETON_CARDS }, (_, index) => (
