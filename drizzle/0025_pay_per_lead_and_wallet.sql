@@ -19,6 +19,7 @@ CREATE TABLE "wallet_entries" (
 	"amount_cents" integer NOT NULL,
 	"balance_after_cents" integer NOT NULL,
 	"lead_id" bigint,
+	"charged_month" date,
 	"reference" text,
 	"note" text,
 	"actor_id" integer,
@@ -35,6 +36,7 @@ CREATE TABLE "wallets" (
 	"auto_recharge_amount_cents" integer,
 	"spent_month" date,
 	"spent_cents" integer DEFAULT 0 NOT NULL,
+	"card_payment_method" text,
 	"recharge_pending_since" timestamp with time zone,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "wallets_never_negative" CHECK ("wallets"."balance_cents" >= 0)

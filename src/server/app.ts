@@ -61,6 +61,7 @@ import { adminStatsRoutes } from './modules/stats/stats-admin.routes';
 import { agentStatsRoutes } from './modules/stats/stats-agent.routes';
 import { adminSubscriptionRoutes } from './modules/subscriptions/subscriptions-admin.routes';
 import { agentSubscriptionRoutes } from './modules/subscriptions/subscriptions-agent.routes';
+import { walletRoutes } from './modules/wallet/wallet.routes';
 import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
 import { openApiPlugin } from './plugins/openapi';
@@ -156,7 +157,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const billing = createBilling(opts.database.db, opts.config, (err, message) =>
     app.log.warn({ err }, message),
   );
-  await queue.start({ db: opts.database.db, ...leadPorts, agencySeats: billing?.seats ?? null });
+  await queue.start({
+    db: opts.database.db,
+    ...leadPorts,
+    agencySeats: billing?.seats ?? null,
+    walletRecharge: billing?.wallet ?? null,
+  });
   app.addHook('onClose', async () => {
     await queue.stop();
   });
@@ -201,6 +207,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(agentSubscriptionRoutes, { billing });
   await app.register(billingAgentRoutes, { billing });
   await app.register(stripeWebhookRoutes, { billing });
+  // pay per lead: the wallets, topped up through Stripe when it is set up (docs/domain.md, The wallet)
+  await app.register(walletRoutes, { payments: billing?.wallet ?? null });
   // agencies and their downlines (docs/domain.md, Agencies); the packages an agency pays are
   // billed through the seats port
   const seats = billing?.seats ?? NO_SEATS;

@@ -416,6 +416,7 @@ export class StripeStandIn {
   pay(sessionId: string): { events: SignedEvent[]; successUrl: string; subscriptionId: string } {
     const session = this.sessions.get(sessionId);
     if (!session) throw new Error(`no session ${sessionId}`);
+    if (session.mode === 'payment') return this.payOnce(session);
     const lineItems = session.line_items as { price: string; quantity?: string }[];
     const subscriptionData = (session.subscription_data ?? {}) as { metadata?: Obj };
     const subscription = this.createSubscription(
@@ -437,6 +438,118 @@ export class StripeStandIn {
       successUrl: session.success_url as string,
       subscriptionId: subscription.id as string,
     };
+  }
+
+  /** the PaymentIntents made by Checkout in payment mode or by the API, by id */
+  readonly paymentIntents = new Map<string, Obj>();
+
+  /**
+   * A Checkout session in payment mode paid: a PaymentIntent that succeeded (its card saved when
+   * the session asked `setup_future_usage`), then checkout.session.completed and
+   * payment_intent.succeeded, as Stripe sends them.
+   */
+  private payOnce(session: Obj) {
+    const lines = session.line_items as { price_data: { unit_amount: string }; quantity?: string }[];
+    const amount = lines.reduce(
+      (sum, l) => sum + Number(l.price_data.unit_amount) * Number(l.quantity ?? 1),
+      0,
+    );
+    const data = (session.payment_intent_data ?? {}) as { metadata?: Obj; setup_future_usage?: string };
+    const intent = this.succeededIntent(
+      session.customer as string,
+      amount,
+      data.metadata ?? {},
+      data.setup_future_usage ? this.id('pm') : null,
+    );
+    Object.assign(session, {
+      status: 'complete',
+      payment_status: 'paid',
+      payment_intent: intent.id,
+      amount_total: amount,
+    });
+    return {
+      events: [
+        this.event('checkout.session.completed', session),
+        this.event('payment_intent.succeeded', intent),
+      ],
+      successUrl: session.success_url as string,
+      subscriptionId: '',
+    };
+  }
+
+  private succeededIntent(customer: string, amount: number, metadata: Obj, paymentMethod: string | null) {
+    const intent: Obj = {
+      id: this.id('pi'),
+      object: 'payment_intent',
+      amount,
+      amount_received: amount,
+      currency: 'usd',
+      customer,
+      status: 'succeeded',
+      metadata,
+      payment_method: paymentMethod,
+      latest_charge: this.id('ch'),
+      created: now(),
+    };
+    this.paymentIntents.set(intent.id as string, intent);
+    return intent;
+  }
+
+  /**
+   * POST /v1/payment_intents with confirm and off_session (auto-recharge): a declining customer's
+   * card is refused as Stripe refuses it (402, card_error); otherwise it succeeds at once and
+   * payment_intent.succeeded goes to `outbox`.
+   */
+  private createIntent(res: ServerResponse, body: Obj): void {
+    const customer = body.customer as string;
+    if (this.declining.has(customer)) {
+      const intent = {
+        id: this.id('pi'),
+        object: 'payment_intent',
+        status: 'requires_payment_method',
+        amount: Number(body.amount),
+        metadata: body.metadata ?? {},
+      };
+      this.outbox.push(this.event('payment_intent.payment_failed', intent));
+      return this.json(res, 402, {
+        error: {
+          type: 'card_error',
+          code: 'card_declined',
+          decline_code: 'insufficient_funds',
+          message: 'Your card has insufficient funds.',
+          payment_intent: intent,
+        },
+      });
+    }
+    const intent = this.succeededIntent(
+      customer,
+      Number(body.amount),
+      (body.metadata ?? {}) as Obj,
+      (body.payment_method as string) ?? null,
+    );
+    this.outbox.push(this.event('payment_intent.succeeded', intent));
+    this.json(res, 200, intent);
+  }
+
+  /** A refund of a PaymentIntent (all of it unless `amount`): charge.refunded goes to `outbox`. */
+  refund(paymentIntentId: string, amount?: number): SignedEvent {
+    const intent = this.paymentIntents.get(paymentIntentId);
+    if (!intent) throw new Error(`no payment intent ${paymentIntentId}`);
+    const refunded = amount ?? (intent.amount as number);
+    const charge = {
+      id: intent.latest_charge,
+      object: 'charge',
+      amount: intent.amount,
+      amount_refunded: refunded,
+      payment_intent: intent.id,
+      metadata: intent.metadata,
+      refunded: refunded === intent.amount,
+      refunds: {
+        object: 'list',
+        data: [{ id: this.id('re'), object: 'refund', amount: refunded, status: 'succeeded' }],
+      },
+    };
+    return this.event('charge.refunded', charge);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -556,6 +669,9 @@ export class StripeStandIn {
         url: `${this.base}/portal/${id}`,
         ...body,
       });
+    }
+    if (method === 'POST' && path === '/v1/payment_intents') {
+      return this.createIntent(res, body);
     }
     if (method === 'POST' && path === '/v1/subscription_items') {
       return this.addItem(res, body);

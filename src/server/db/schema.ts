@@ -399,6 +399,8 @@ export const wallets = pgTable(
     spentMonth: date('spent_month'),
     /** the leads' prices charged in `spentMonth`, less those given back */
     spentCents: integer('spent_cents').notNull().default(0),
+    /** the card saved by a Stripe top-up (its PaymentMethod id): what auto-recharge charges */
+    cardPaymentMethod: text('card_payment_method'),
     /** an off-session charge asked of Stripe and not yet answered: no second one meanwhile */
     rechargePendingSince: timestamp('recharge_pending_since', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -423,6 +425,8 @@ export const walletEntries = pgTable(
     balanceAfterCents: integer('balance_after_cents').notNull(),
     /** the lead charged or credited (no foreign key: a ledger row is never changed, not even to null) */
     leadId: bigint('lead_id', { mode: 'number' }),
+    /** a LEAD entry's business month (its first day): a credit of it lowers that month's spend */
+    chargedMonth: date('charged_month'),
     reference: text('reference').unique(),
     note: text('note'),
     /** who wrote it by hand (an admin's credit); null: the system */

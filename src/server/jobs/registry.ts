@@ -83,6 +83,8 @@ export interface JobContext {
   push: PushPorts;
   /** Stripe's items of the agencies' paid seats (null without Stripe): brought in step when behind */
   agencySeats?: { syncBehind(): Promise<number> } | null;
+  /** auto-recharge of the wallets below their threshold (billing, with Stripe) */
+  walletRecharge?: { rechargeDue(): Promise<number> } | null;
 }
 
 export interface JobDefinition<N extends JobName> {
@@ -184,5 +186,13 @@ export const SWEEPS: Sweep[] = [
     everyMs: null,
     atStart: true,
     run: async (ctx) => (ctx.agencySeats ? ctx.agencySeats.syncBehind() : 0),
+  },
+  {
+    // wallets below their auto-recharge threshold (docs/domain.md, The wallet): within 15 s of
+    // the charge that took them there
+    name: 'wallet-recharges',
+    everyMs: 15_000,
+    atStart: true,
+    run: async (ctx) => (ctx.walletRecharge ? ctx.walletRecharge.rechargeDue() : 0),
   },
 ];

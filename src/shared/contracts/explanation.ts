@@ -22,6 +22,8 @@ export const MISFIT_REASONS = [
   'QUOTA_FULL',
   'WEEKLY_CAP',
   'MONTHLY_CAP',
+  'BUDGET_SPENT',
+  'BALANCE_TOO_LOW',
   'AGENCY_CAP_FULL',
 ] as const;
 export type MisfitReason = (typeof MISFIT_REASONS)[number];
@@ -42,6 +44,8 @@ export const MISFIT_LABELS: Record<MisfitReason, string> = {
   QUOTA_FULL: 'Quota full today',
   WEEKLY_CAP: 'Weekly cap reached',
   MONTHLY_CAP: 'Monthly cap reached',
+  BUDGET_SPENT: 'Monthly budget spent',
+  BALANCE_TOO_LOW: 'Balance too low',
   AGENCY_CAP_FULL: "Agency's daily cap reached",
 };
 

@@ -46,6 +46,7 @@ const agentArb = (id: number) =>
           schedule: null,
           weeklyCap: null,
           monthlyCap: null,
+          perLead: null,
           states: a.states,
           cities: [],
           ageMin: null,

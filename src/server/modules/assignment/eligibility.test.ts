@@ -24,6 +24,7 @@ describe('eligibleAgents', () => {
     schedule: null,
     weeklyCap: null,
     monthlyCap: null,
+    perLead: null,
     enrollmentOnly: false,
     states: [],
     cities: [],

@@ -28,7 +28,11 @@ export interface AgentProfile {
   agencyId: number | null;
   /** leads the agency may still take today under its daily cap; null: no cap */
   agencyRoom: number | null;
-  /** leads the agent may still take under its own weekly and monthly caps; null: no such cap */
+  /**
+   * leads the agent may still take beyond today's quota: under its own weekly and monthly caps,
+   * and for an agent who pays per lead what its balance and monthly budget cover at the highest
+   * price (docs/decisions/032-wallet-capacity.md); null: no such bound
+   */
   periodRoom: number | null;
 }
 
@@ -44,6 +48,14 @@ export function periodRoomOf(
     room = room === null ? left : Math.min(room, left);
   }
   return room === null ? null : Math.max(0, room);
+}
+
+/** The least of the rooms set; null when none is. */
+export function leastRoom(...rooms: (number | null)[]): number | null {
+  let least: number | null = null;
+  for (const room of rooms)
+    if (room !== null) least = least === null ? room : Math.min(least, room);
+  return least;
 }
 
 /**
@@ -95,7 +107,7 @@ export function eligibleAgents(
       ageMax: row.ageMax,
       agencyId: row.agencyId,
       agencyRoom: row.agencyCap === null ? null : Math.max(0, row.agencyCap - agencyUsed),
-      periodRoom: periodRoomOf(row, used),
+      periodRoom: leastRoom(periodRoomOf(row, used), profile.walletRoom, profile.budgetRoom),
     });
   }
   return out;

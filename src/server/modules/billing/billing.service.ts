@@ -37,6 +37,7 @@ import {
   statusOf,
   viaStripe,
 } from './stripe-events';
+import { StripeWalletPayments } from './wallet-payments.service';
 
 /** The agent's package screen (the web app's paths.agent.package): Checkout and the portal return here. */
 const PACKAGE_SCREEN = '/dashboard/package';
@@ -53,6 +54,8 @@ export interface Billing extends SubscriptionBilling {
   handleWebhook(rawBody: Buffer, signature: string | undefined): Promise<WebhookOutcome>;
   /** The agencies' seats (docs/domain.md, Agencies, "Paying with Stripe"). */
   readonly seats: StripeSeats;
+  /** The wallets' top-ups, auto-recharges and refunds (docs/domain.md, The wallet). */
+  readonly wallet: StripeWalletPayments;
 }
 
 export type WebhookOutcome = 'applied' | 'duplicate' | 'ignored';
@@ -131,6 +134,7 @@ interface Change {
 class StripeBilling implements Billing {
   private readonly stripe: Stripe;
   readonly seats: StripeSeats;
+  readonly wallet: StripeWalletPayments;
 
   constructor(
     private readonly db: Db,
@@ -140,6 +144,13 @@ class StripeBilling implements Billing {
   ) {
     this.stripe = createStripeClient(settings);
     this.seats = new StripeSeats(db, this.stripe, publicUrl, (id) => this.cancel(id), warn);
+    this.wallet = new StripeWalletPayments(
+      db,
+      this.stripe,
+      publicUrl,
+      (id) => this.ensureCustomer(id),
+      warn,
+    );
   }
 
   private ensurePrice(packageId: number): Promise<string> {
@@ -259,6 +270,8 @@ class StripeBilling implements Billing {
       throw badRequest('Invalid Stripe signature');
     }
     if (await eventSeen(this.db, event.id)) return 'duplicate';
+    // a wallet's top-up, auto-recharge or refund (wallet-payments.service)
+    if (this.wallet.owns(event)) return this.wallet.apply(event);
     // an agency's subscription: its seats' billing (agency-seats.service)
     const agencyChange = await viaStripe(() => this.seats.changeOf(event));
     if (agencyChange) return this.seats.apply(event, agencyChange);

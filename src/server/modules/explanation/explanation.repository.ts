@@ -5,12 +5,13 @@
 import { sql } from 'drizzle-orm';
 import type { AssignmentTrigger, LeadCategory, LeadStatus } from '../../../shared/domain';
 import { type Db, queryPreparedRows, queryRows } from '../../db/client';
-import type { FitAgent } from '../fit/fit-rule.service';
+import type { FitAgent, PerLead } from '../fit/fit-rule.service';
 import {
   FIT_AGENT_COLUMNS,
   FIT_JOINS,
   type FitSqlParams,
   firstMisfitSql,
+  PER_LEAD_SQL,
   QUOTA_SQL,
 } from '../fit/fit-rule-sql.service';
 
@@ -64,6 +65,7 @@ export interface ReasonGroup {
     agencyCap: number | null;
     weeklyCap: number | null;
     monthlyCap: number | null;
+    perLead: PerLead | null;
   }[];
 }
 
@@ -85,6 +87,7 @@ export async function agentReasonsForLead(
           select u.id, u.name, ${QUOTA_SQL} as quota, fa.agency_id, fa.daily_cap,
                  (select c.weekly from agent_caps c where c.user_id = u.id) as weekly_cap,
                  (select c.monthly from agent_caps c where c.user_id = u.id) as monthly_cap,
+                 ${PER_LEAD_SQL} as per_lead,
                  ${firstMisfitSql(params)} as reason
             from users u
             ${FIT_JOINS}
@@ -94,7 +97,8 @@ export async function agentReasonsForLead(
         select reason, count(*)::int as count,
                coalesce(json_agg(json_build_object('id', id, 'name', name, 'quota', quota,
                                                    'agencyId', agency_id, 'agencyCap', daily_cap,
-                                                   'weeklyCap', weekly_cap, 'monthlyCap', monthly_cap)
+                                                   'weeklyCap', weekly_cap, 'monthlyCap', monthly_cap,
+                                                   'perLead', per_lead)
                                  order by id)
                           filter (where reason is null or k <= ${named}), '[]') as agents
           from ranked

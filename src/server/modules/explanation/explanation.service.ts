@@ -33,6 +33,7 @@ import {
   LEAD_CONDITION_READS,
   LEAD_CONDITIONS,
   type LeadReason,
+  perLeadRooms,
 } from '../fit/fit-rule.service';
 import { fitSqlParams } from '../fit/fit-rule-sql.service';
 import {
@@ -118,6 +119,7 @@ export async function explainLead(
           assignedToday,
           assignedThisWeek: counts.week,
           assignedThisMonth: counts.month,
+          ...perLeadRooms(a.perLead, date),
           agencyAssignedToday: a.agencyId === null ? 0 : (agencyUsed.get(a.agencyId) ?? 0),
         } as unknown as FitProfile)
       : null;

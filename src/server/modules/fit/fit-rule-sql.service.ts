@@ -20,6 +20,7 @@ import { isoInstant } from '../../db/iso-instant';
 import { monthStartOf, weekStartOf } from '../../lib/business-time';
 import type { AgentReason, FitContext, FitLead, LeadReason } from './fit-rule.service';
 import { enrollmentOpen } from './fit-rule.service';
+import { highestPriceSql } from './per-lead-price.service';
 
 /** What the statements are given: the lead, the clock, the categories whose window is closed. */
 export interface FitSqlParams {
@@ -135,8 +136,37 @@ export function periodCapsHoldSql(agentId: SQL, businessDate: string): SQL {
     select 1 from agent_caps c
      where c.user_id = ${agentId}
        and ((c.weekly is not null and ${countFrom(weekStartOf(businessDate))} >= c.weekly)
-         or (c.monthly is not null and ${countFrom(monthStartOf(businessDate))} >= c.monthly)))`;
+         or (c.monthly is not null and ${countFrom(monthStartOf(businessDate))} >= c.monthly)))
+    and ${walletCoversSql(agentId, monthStartOf(businessDate))}`;
 }
+
+/**
+ * The capacity conditions BUDGET_SPENT and BALANCE_TOO_LOW for one agent in SQL: the agent's
+ * package is not PER_LEAD, or its wallet's balance, and what is left of its monthly budget (the
+ * spend of another month counts as none), both cover the highest price a lead of it can cost.
+ */
+export function walletCoversSql(agentId: SQL, monthStart: string): SQL {
+  return sql`not exists (
+    select 1 from subscriptions ws
+      join packages wp on wp.id = ws.package_id
+      left join wallets w on w.user_id = ws.user_id
+      left join agent_caps wc on wc.user_id = ws.user_id
+     where ws.user_id = ${agentId} and ws.status = 'ACTIVE' and wp.pricing = 'PER_LEAD'
+       and (coalesce(w.balance_cents, 0) < ${highestPriceSql(sql`wp`)}
+         or (wc.monthly_budget_cents is not null
+             and wc.monthly_budget_cents
+                 - (case when w.spent_month = ${monthStart}::date then w.spent_cents else 0 end)
+                 < ${highestPriceSql(sql`wp`)})))`;
+}
+
+/** FitAgent.perLead over the same aliases: null unless the ACTIVE package is PER_LEAD. */
+export const PER_LEAD_SQL = sql`case when p.pricing = 'PER_LEAD' then jsonb_build_object(
+    'highestCents', ${highestPriceSql(sql`p`)},
+    'balanceCents', coalesce((select w.balance_cents from wallets w where w.user_id = u.id), 0),
+    'budgetCents', (select c.monthly_budget_cents from agent_caps c where c.user_id = u.id),
+    'spentMonth', (select w.spent_month from wallets w where w.user_id = u.id),
+    'spentCents', coalesce((select w.spent_cents from wallets w where w.user_id = u.id), 0))
+  end`;
 
 /** What the rule reads of an agent (FitAgent's fields), over the same aliases. */
 export const FIT_AGENT_COLUMNS = sql`u.id,
@@ -159,7 +189,8 @@ export const FIT_AGENT_COLUMNS = sql`u.id,
   (select jsonb_build_object('timeZone', sc.time_zone, 'days', sc.days)
      from agent_schedules sc where sc.user_id = u.id) as schedule,
   (select c.weekly from agent_caps c where c.user_id = u.id) as "weeklyCap",
-  (select c.monthly from agent_caps c where c.user_id = u.id) as "monthlyCap"`;
+  (select c.monthly from agent_caps c where c.user_id = u.id) as "monthlyCap",
+  ${PER_LEAD_SQL} as "perLead"`;
 
 /**
  * The agent's agency as FIT_AGENT_COLUMNS read it (alias fa), after the other joins: a lateral

@@ -13,7 +13,7 @@
 import type { MisfitReason } from '../../../shared/contracts/explanation';
 import type { LeadCategory } from '../../../shared/domain';
 import type { EnrollmentWindows } from '../../config/env';
-import { inYearlyWindow, monthDayOf } from '../../lib/business-time';
+import { inYearlyWindow, monthDayOf, monthStartOf } from '../../lib/business-time';
 
 /** What the rule reads of an agent (role AGENT), as the repositories read it. */
 export interface FitAgent {
@@ -52,6 +52,40 @@ export interface FitAgent {
   /** the agent's own caps on leads a business week (from Monday) and month; null: none */
   weeklyCap: number | null;
   monthlyCap: number | null;
+  /** the agent pays each lead from a wallet (a PER_LEAD package); null: a subscription */
+  perLead: PerLead | null;
+}
+
+/** What pays for a PER_LEAD agent's leads (docs/domain.md, The wallet). */
+export interface PerLead {
+  /** the most one lead of the agent's package can cost (its price list's and perLeadCents' most) */
+  highestCents: number;
+  balanceCents: number;
+  /** the agent's monthly budget; null: none */
+  budgetCents: number | null;
+  /** the month (its first day) spentCents counts, and the leads' prices charged in it */
+  spentMonth: string | null;
+  spentCents: number;
+}
+
+/**
+ * How many more leads the wallet and the monthly budget cover, each at the highest price a lead
+ * can cost (so whatever lead comes, it is covered); null: no such bound (a subscription, no budget).
+ */
+export function perLeadRooms(
+  perLead: PerLead | null,
+  businessDate: string,
+): { walletRoom: number | null; budgetRoom: number | null } {
+  if (perLead === null) return { walletRoom: null, budgetRoom: null };
+  const price = Math.max(1, perLead.highestCents);
+  const spent = perLead.spentMonth === monthStartOf(businessDate) ? perLead.spentCents : 0;
+  return {
+    walletRoom: Math.max(0, Math.floor(perLead.balanceCents / price)),
+    budgetRoom:
+      perLead.budgetCents === null
+        ? null
+        : Math.max(0, Math.floor((perLead.budgetCents - spent) / price)),
+  };
 }
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
@@ -90,6 +124,10 @@ export interface FitProfile extends FitAgent {
   /** leads received this business week (from Monday) and month, today's included */
   assignedThisWeek: number;
   assignedThisMonth: number;
+  /** leads the wallet covers at the highest price; null: not a PER_LEAD agent */
+  walletRoom: number | null;
+  /** leads the rest of the month's budget covers at the highest price; null: no budget */
+  budgetRoom: number | null;
 }
 
 /** Leads an agent received this business week and month (today's included). */
@@ -204,13 +242,16 @@ export const LEAD_CONDITION_AGENT_FIELDS: Record<LeadReason, (keyof FitProfile)[
 
 /**
  * The capacity conditions, in order: a lead still waiting needs quota left today (the agent's own
- * daily cap lowers the quota), room under the agent's weekly and monthly caps, and room left
- * under the agent's agency's daily cap (the sum of its members' leads of the day).
+ * daily cap lowers the quota), room under the agent's weekly and monthly caps, for an agent who
+ * pays per lead a monthly budget and a balance that cover the highest price a lead can cost, and
+ * room left under the agent's agency's daily cap (the sum of its members' leads of the day).
  */
 export const CAPACITY_CONDITIONS = {
   QUOTA_FULL: (a: FitProfile) => a.assignedToday < a.quota,
   WEEKLY_CAP: (a: FitProfile) => a.weeklyCap === null || a.assignedThisWeek < a.weeklyCap,
   MONTHLY_CAP: (a: FitProfile) => a.monthlyCap === null || a.assignedThisMonth < a.monthlyCap,
+  BUDGET_SPENT: (a: FitProfile) => a.budgetRoom === null || a.budgetRoom > 0,
+  BALANCE_TOO_LOW: (a: FitProfile) => a.walletRoom === null || a.walletRoom > 0,
   AGENCY_CAP_FULL: (a: FitProfile) => a.agencyCap === null || a.agencyAssignedToday < a.agencyCap,
 } satisfies Partial<Record<MisfitReason, (a: FitProfile) => boolean>>;
 
@@ -255,6 +296,7 @@ export function fitProfile(
     agencyAssignedToday: agent.agencyId === null ? 0 : agencyAssignedToday,
     assignedThisWeek: period.week,
     assignedThisMonth: period.month,
+    ...perLeadRooms(agent.perLead, ctx.businessDate),
     normalizedCities: [...new Set(agent.cities.map(normalizeCity).filter((c) => c !== ''))],
   };
 }

@@ -21,6 +21,7 @@ import {
 } from '../../db/client';
 import { leadHistory, leads } from '../../db/schema';
 import { periodCapsHoldSql } from '../fit/fit-rule-sql.service';
+import { chargeAssignedLeads, creditLeadBack } from '../wallet/wallet.service';
 import type { BulkSession } from './lead-group-writer';
 import type { LeadRow } from './leads.repository';
 
@@ -171,6 +172,8 @@ export async function assignLeadsOfRun(
         )
         select count(*)::int as "assigned", count(distinct agent_id)::int as "agents" from logged`,
   );
+  // each lead of an agent who pays per lead is paid for in the run's transaction
+  await chargeAssignedLeads(tx, leadIds, run.businessDate);
   return row;
 }
 
@@ -203,6 +206,7 @@ export async function assignNewLeadByHand(
     toStatus: 'ASSIGNED',
     agentId: input.agentId,
   });
+  await chargeAssignedLeads(tx, [row.id], input.assignedOn);
   return row;
 }
 
@@ -255,6 +259,13 @@ export async function reassignLead(
     agentId: input.toAgentId,
     fromAgentId: input.fromAgentId,
   });
+  // the agent it was taken from gets back what it paid; the agent it goes to pays
+  await creditLeadBack(tx, {
+    leadId: row.id,
+    agentId: input.fromAgentId,
+    kind: 'RECLAIM_CREDIT',
+  });
+  await chargeAssignedLeads(tx, [row.id], input.assignedOn);
   return row;
 }
 
@@ -313,7 +324,9 @@ export async function assignReceivedLead(
           select id, 'AUTO_ASSIGNED', 'NEW', 'ASSIGNED', ${input.agentId} from a)
         select id::int as id from a`,
   );
-  return rows.length > 0;
+  if (rows.length === 0) return false;
+  await chargeAssignedLeads(tx, [input.leadId], input.businessDate);
+  return true;
 }
 // ---- worked by the agent
 
@@ -420,6 +433,7 @@ export async function returnLead(
                ${input.agentId}
           from l`,
   );
+  await creditLeadBack(tx, { leadId: input.leadId, agentId: input.agentId, kind: 'RETURN_CREDIT' });
   return true;
 }
 
@@ -455,7 +469,7 @@ export async function releaseMemberLeads(
   tx: Db,
   input: { userId: number; agencyId: number; actorId?: number | null },
 ): Promise<TakenBackLead[]> {
-  return queryRows<TakenBackLead>(
+  const released = await queryRows<TakenBackLead>(
     tx,
     sql`with l as (
           update leads
@@ -474,6 +488,10 @@ export async function releaseMemberLeads(
                ${input.agencyId}::int as "agencyId"
           from l order by id`,
   );
+  for (const lead of released) {
+    await creditLeadBack(tx, { leadId: lead.id, agentId: input.userId, kind: 'RECLAIM_CREDIT' });
+  }
+  return released;
 }
 
 /** How many times an agency may take one lead back from members who did not work it. */
@@ -531,5 +549,12 @@ export async function reclaimLead(
            order by o)
         select id::int as id from l`,
   );
-  return rows.length > 0;
+  if (rows.length === 0) return false;
+  await creditLeadBack(tx, {
+    leadId: input.leadId,
+    agentId: input.fromAgentId,
+    kind: 'RECLAIM_CREDIT',
+  });
+  await chargeAssignedLeads(tx, [input.leadId], input.assignedOn);
+  return true;
 }

@@ -2,7 +2,7 @@ import { asc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Package, PackageBody, PriceRule } from '../../../shared/contracts/packages';
 import type { Db } from '../../db/client';
 import { packagePrices, packages } from '../../db/schema';
-import { lowestPriceSql } from './per-lead-price.service';
+import { lowestPriceSql } from '../fit/per-lead-price.service';
 
 type PackageRow = typeof packages.$inferSelect & { fromPerLeadCents: number | null };
 

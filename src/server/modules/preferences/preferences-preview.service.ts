@@ -65,6 +65,7 @@ export async function previewPreferences(
           schedule: null,
           weeklyCap: null,
           monthlyCap: null,
+          perLead: null,
           pausedAt: null,
           pausedUntil: null,
           states: q.states,

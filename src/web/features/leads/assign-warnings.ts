@@ -45,6 +45,8 @@ export function assignWarnings(
     // an admin may go over the agent's own caps, as over a quota
     WEEKLY_CAP: () => null,
     MONTHLY_CAP: () => null,
+    BUDGET_SPENT: () => `${agent.name} has spent this month's budget for leads.`,
+    BALANCE_TOO_LOW: () => `${agent.name}'s wallet balance does not cover this lead.`,
     AGENCY_CAP_FULL: () => `${agent.name}'s agency has reached its daily cap of leads today.`,
   };
   return reasons.map((r) => words[r]()).filter((w): w is string => w !== null);
