@@ -114,9 +114,7 @@ describe('the entries', () => {
   });
 
   it('says the price range of a lead', () => {
-    expect(priceRangeLabel({ lowestCents: 900, highestCents: 2_500 })).toBe(
-      '$9.00 to $25.00 per lead',
-    );
-    expect(priceRangeLabel({ lowestCents: 2_500, highestCents: 2_500 })).toBe('$25.00 per lead');
+    expect(priceRangeLabel({ lowestCents: 900, highestCents: 2_500 })).toBe('$9.00 to $25.00');
+    expect(priceRangeLabel({ lowestCents: 2_500, highestCents: 2_500 })).toBe('$25.00');
   });
 });

@@ -128,11 +128,11 @@ export function signedAmount(cents: number): string {
   return `${cents > 0 ? '+' : '−'}${formatPriceExact(Math.abs(cents))}`;
 }
 
-/** A price range in words: '$25.00 per lead', or '$9.00 to $25.00 per lead'. */
+/** What a lead costs, least to most: '$25.00', or '$9.00 to $25.00'. */
 export function priceRangeLabel(range: { lowestCents: number; highestCents: number }): string {
   return range.lowestCents === range.highestCents
-    ? `${formatPriceExact(range.lowestCents)} per lead`
-    : `${formatPriceExact(range.lowestCents)} to ${formatPriceExact(range.highestCents)} per lead`;
+    ? formatPriceExact(range.lowestCents)
+    : `${formatPriceExact(range.lowestCents)} to ${formatPriceExact(range.highestCents)}`;
 }
 
 /** How Stripe Checkout sent the agent back (`?top-up=success|canceled`), if it did. */

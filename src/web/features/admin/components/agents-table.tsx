@@ -216,65 +216,55 @@ function BillingCell({ agent }: { agent: AdminAgent }) {
 }
 
 /**
- * The agent's package and its price: a month's, or "Pay per lead" when the agent's wallet pays
- * its leads (the admins' balances say which).
+ * The agent's package and its price (a month's, or "Pay per lead" when the agent's wallet pays
+ * its leads), and under it the wallet: its balance and "Credit wallet". One column, so the
+ * table still fits beside the sidebar at 1280 px.
  */
 function packageColumn(
   balances: Map<number, AgentWallet> | null | undefined,
+  onCredit: (agent: AdminAgent) => void,
 ): DataColumn<AdminAgent> {
   return {
     header: 'Package',
     minWidth: 'min-w-28',
-    cell: (agent) =>
-      agent.subscription ? (
-        <>
-          <div className="font-medium">{agent.subscription.package.name}</div>
-          <div className="text-muted-foreground text-xs">
-            {balances?.get(agent.id)?.payPerLead
-              ? 'Pay per lead'
-              : `${formatPrice(agent.subscription.package.priceMonthlyCents)}/month`}
-          </div>
-        </>
-      ) : (
-        <span className="text-muted-foreground">No package</span>
-      ),
+    cell: (agent) => (
+      <>
+        {agent.subscription ? (
+          <>
+            <div className="font-medium">{agent.subscription.package.name}</div>
+            <div className="text-muted-foreground text-xs">
+              {balances?.get(agent.id)?.payPerLead
+                ? 'Pay per lead'
+                : `${formatPrice(agent.subscription.package.priceMonthlyCents)}/month`}
+            </div>
+          </>
+        ) : (
+          <span className="text-muted-foreground">No package</span>
+        )}
+        <div className="mt-2 space-y-0.5" data-testid="agent-balance">
+          <BalanceFigure
+            wallet={balances === undefined ? undefined : (balances?.get(agent.id) ?? null)}
+            failed={balances === null}
+          />
+          <Button
+            size="sm"
+            variant="link"
+            className="h-auto p-0 text-xs underline"
+            onClick={() => onCredit(agent)}
+            aria-label={`Credit wallet of ${agent.name}`}
+          >
+            Credit wallet
+          </Button>
+        </div>
+      </>
+    ),
   };
 }
 
 /** An agent's wallet as the admins' list of balances has it. */
 export type AgentWallet = Pick<WalletBalance, 'balanceCents' | 'payPerLead' | 'autoRecharge'>;
 
-/**
- * The wallet's balance (pay per lead) and "Credit wallet"; undefined while the balances load,
- * null when they could not be loaded (the credit is still offered).
- */
-function balanceColumn(
-  balances: Map<number, AgentWallet> | null | undefined,
-  onCredit: (agent: AdminAgent) => void,
-): DataColumn<AdminAgent> {
-  return {
-    header: 'Balance',
-    minWidth: 'min-w-28',
-    cell: (agent) => (
-      <div className="space-y-1" data-testid="agent-balance">
-        <BalanceFigure
-          wallet={balances === undefined ? undefined : (balances?.get(agent.id) ?? null)}
-          failed={balances === null}
-        />
-        <Button
-          size="sm"
-          variant="outline"
-          className="h-7 px-2 text-xs"
-          onClick={() => onCredit(agent)}
-          aria-label={`Credit wallet of ${agent.name}`}
-        >
-          Credit wallet
-        </Button>
-      </div>
-    ),
-  };
-}
-
+/** The balance; undefined while the balances load, null: no wallet. */
 function BalanceFigure({
   wallet,
   failed,
@@ -283,17 +273,21 @@ function BalanceFigure({
   failed: boolean;
 }) {
   if (failed) return <div className="text-muted-foreground text-xs">Balance not loaded</div>;
-  if (wallet === undefined) return <div className="text-muted-foreground">…</div>;
-  if (wallet === null) return <div className="text-muted-foreground">No wallet</div>;
+  if (wallet === undefined) return <div className="text-muted-foreground text-xs">Balance …</div>;
+  if (wallet === null) return <div className="text-muted-foreground text-xs">No wallet</div>;
   return (
-    <>
-      <div
-        className={cn('font-medium tabular-nums', wallet.balanceCents <= 0 && 'text-destructive')}
+    <div className="text-xs">
+      Balance:{' '}
+      <span
+        className={cn(
+          'font-medium tabular-nums',
+          wallet.balanceCents <= 0 && wallet.payPerLead && 'text-destructive',
+        )}
       >
         {formatPriceExact(wallet.balanceCents)}
-      </div>
-      {wallet.autoRecharge && <div className="text-muted-foreground text-xs">Auto-recharge on</div>}
-    </>
+      </span>
+      {wallet.autoRecharge && <div className="text-muted-foreground">Auto-recharge on</div>}
+    </div>
   );
 }
 
@@ -316,13 +310,12 @@ export function AgentsTable({
   // the Billing column only once Stripe has billed someone: without Stripe the table is as before
   const billed = agents.some((agent) => agent.billing);
   const columns = useMemo(() => {
-    // COLUMNS: the agent, then Status onwards; the package and the balance it pays from
-    // between them, and Billing after Status once Stripe has billed someone
+    // COLUMNS: the agent, then Status onwards; the package (with the wallet) between them, and
+    // Billing after Status once Stripe has billed someone
     const [agentColumn, statusColumn, ...rest] = COLUMNS;
     return [
       ...(agentColumn ? [agentColumn] : []),
-      packageColumn(balances),
-      balanceColumn(balances, setCrediting),
+      packageColumn(balances, setCrediting),
       ...(statusColumn ? [statusColumn] : []),
       ...(billed ? [BILLING_COLUMN] : []),
       ...rest,

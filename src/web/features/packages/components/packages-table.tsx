@@ -28,6 +28,8 @@ const COLUMNS: DataColumn<Package>[] = [
   },
   {
     header: 'Category',
+    // a one-word category ("MEDICARE") stays whole beside a pay-per-lead package's price list
+    minWidth: 'min-w-24',
     // "FINAL EXPENSE" may take two lines: with the Actions column whole, every column fits at
     // 1280 px beside the sidebar even when the names are long unbroken words
     cell: (pkg) => (
@@ -68,8 +70,8 @@ function PriceCell({ pkg, onPriceList }: { pkg: Package; onPriceList: () => void
       )}
       <Button
         size="sm"
-        variant="outline"
-        className="h-7 px-2 text-xs"
+        variant="link"
+        className="h-auto gap-1 p-0 text-xs underline"
         onClick={onPriceList}
         aria-label={`Price list of ${pkg.name}`}
       >

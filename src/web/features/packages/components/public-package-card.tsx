@@ -73,7 +73,7 @@ export function PublicPackageCard({
           <li className="flex items-center gap-2">
             <Check className="size-4 text-primary" aria-hidden="true" />
             {perLead
-              ? `Up to ${pkg.leadsPerDay} ${pkg.leadsPerDay === 1 ? 'lead' : 'leads'} a day, paid per lead`
+              ? `Up to ${pkg.leadsPerDay} ${pkg.leadsPerDay === 1 ? 'lead' : 'leads'} a day`
               : `${pkg.leadsPerDay} leads per day`}
           </li>
           <li className="flex items-center gap-2">

@@ -30,7 +30,7 @@ export function AutoRechargeCard({ wallet }: { wallet: Wallet }) {
             ? 'Not available: this portal takes no card payments, so an admin adds funds.'
             : !wallet.cardSaved
               ? 'Top up once by card first: auto-recharge charges the card you paid with.'
-              : 'Top up by itself when your balance runs low, with the card of your last top-up.'}
+              : 'When your balance falls below an amount, the card of your last top-up is charged to add another.'}
         </CardDescription>
       </CardHeader>
       {offered && (
@@ -98,7 +98,7 @@ function AutoRechargeSettings({ wallet }: { wallet: Wallet }) {
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField
-          label="When the balance falls below ($)"
+          label="Recharge below ($)"
           inputMode="decimal"
           placeholder="20.00"
           value={form.below}
@@ -107,7 +107,7 @@ function AutoRechargeSettings({ wallet }: { wallet: Wallet }) {
           onChange={(event) => set({ below: event.target.value })}
         />
         <FormField
-          label="Add ($)"
+          label="Recharge by ($)"
           inputMode="decimal"
           placeholder="100.00"
           value={form.amount}

@@ -112,7 +112,7 @@ function CreditForm({
       />
       <FormField
         label="Note"
-        placeholder="Goodwill credit for the outage on May 3"
+        placeholder="Goodwill credit"
         maxLength={200}
         value={note}
         error={errors.note}

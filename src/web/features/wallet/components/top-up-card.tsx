@@ -12,9 +12,9 @@ import { TOP_UP_PRESETS, type TopUpChoice, topUpRequest } from '../wallet-form';
 
 /**
  * Top up: a preset ($50, $100, $250) or a custom amount, paid on Stripe's Checkout page, which
- * sends the agent back here. Without Stripe, only an admin adds funds.
+ * sends the agent back here (with Stripe only: without it, only an admin adds funds).
  */
-export function TopUpCard({ canTopUp }: { canTopUp: boolean }) {
+export function TopUpCard() {
   const [choice, setChoice] = useState<TopUpChoice>({ preset: TOP_UP_PRESETS[1] });
   const [error, setError] = useState<string | undefined>();
   const customRef = useRef<HTMLInputElement>(null);
@@ -51,84 +51,80 @@ export function TopUpCard({ canTopUp }: { canTopUp: boolean }) {
           <h2 className="text-base">Top up</h2>
         </CardTitle>
         <CardDescription>
-          {canTopUp
-            ? 'Add funds by card. You pay on Stripe’s secure page and come back here.'
-            : 'Ask an admin to add funds: this portal takes no card payments.'}
+          Add funds by card. You pay on Stripe’s secure page and come back here.
         </CardDescription>
       </CardHeader>
-      {canTopUp && (
-        <CardContent>
-          <form
-            noValidate
-            className="grid gap-4"
-            onSubmit={(event) => {
-              event.preventDefault();
-              submit();
-            }}
-          >
-            <fieldset className="grid gap-2">
-              <legend className="mb-2 font-medium text-sm">Amount</legend>
-              <div className="flex flex-wrap gap-2">
-                {TOP_UP_PRESETS.map((cents) => {
-                  const chosen = !custom && choice.preset === cents;
-                  return (
-                    <Button
-                      key={cents}
-                      type="button"
-                      variant={chosen ? 'default' : 'outline'}
-                      aria-pressed={chosen}
-                      disabled={busy}
-                      onClick={() => {
-                        setChoice({ preset: cents });
-                        setError(undefined);
-                      }}
-                    >
-                      {formatPrice(cents)}
-                    </Button>
-                  );
-                })}
-                <Button
-                  type="button"
-                  variant={custom ? 'default' : 'outline'}
-                  aria-pressed={custom}
-                  disabled={busy}
-                  onClick={() => {
-                    if (!custom) setChoice({ custom: '' });
-                  }}
-                >
-                  Custom
-                </Button>
-              </div>
-            </fieldset>
-            {custom && (
-              <FormField
-                ref={customRef}
-                label="Custom amount ($)"
-                inputMode="decimal"
-                placeholder="75.00"
-                autoFocus
-                className="max-w-40"
-                value={choice.custom}
-                error={error}
+      <CardContent>
+        <form
+          noValidate
+          className="grid gap-4"
+          onSubmit={(event) => {
+            event.preventDefault();
+            submit();
+          }}
+        >
+          <fieldset className="grid gap-2">
+            <legend className="mb-2 font-medium text-sm">Amount</legend>
+            <div className="flex flex-wrap gap-2">
+              {TOP_UP_PRESETS.map((cents) => {
+                const chosen = !custom && choice.preset === cents;
+                return (
+                  <Button
+                    key={cents}
+                    type="button"
+                    variant={chosen ? 'default' : 'outline'}
+                    aria-pressed={chosen}
+                    disabled={busy}
+                    onClick={() => {
+                      setChoice({ preset: cents });
+                      setError(undefined);
+                    }}
+                  >
+                    {formatPrice(cents)}
+                  </Button>
+                );
+              })}
+              <Button
+                type="button"
+                variant={custom ? 'default' : 'outline'}
+                aria-pressed={custom}
                 disabled={busy}
-                onChange={(event) => {
-                  setChoice({ custom: event.target.value });
-                  setError(undefined);
+                onClick={() => {
+                  if (!custom) setChoice({ custom: '' });
                 }}
-              />
-            )}
-            {!custom && error && <p className="text-destructive text-xs">{error}</p>}
-            <div>
-              <Button type="submit" disabled={busy}>
-                {busy ? <Spinner /> : <CreditCard aria-hidden="true" />}
-                {'amountCents' in request
-                  ? `Top up ${formatLeadPrice(request.amountCents)}`
-                  : 'Top up'}
+              >
+                Custom
               </Button>
             </div>
-          </form>
-        </CardContent>
-      )}
+          </fieldset>
+          {custom && (
+            <FormField
+              ref={customRef}
+              label="Custom amount ($)"
+              inputMode="decimal"
+              placeholder="75.00"
+              autoFocus
+              className="max-w-40"
+              value={choice.custom}
+              error={error}
+              disabled={busy}
+              onChange={(event) => {
+                setChoice({ custom: event.target.value });
+                setError(undefined);
+              }}
+            />
+          )}
+          {!custom && error && <p className="text-destructive text-xs">{error}</p>}
+          <div>
+            <Button type="submit" disabled={busy}>
+              {busy ? <Spinner /> : <CreditCard aria-hidden="true" />}
+              {'amountCents' in request
+                ? `Top up ${formatLeadPrice(request.amountCents)}`
+                : 'Top up'}
+            </Button>
+          </div>
+        </form>
+      </CardContent>
     </Card>
   );
 }

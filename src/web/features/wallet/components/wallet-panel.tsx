@@ -77,12 +77,25 @@ export function WalletPanel() {
         </Notice>
       )}
       <WalletSummary wallet={data} />
-      {data && (
-        <div className="grid gap-6 lg:grid-cols-2">
-          <TopUpCard canTopUp={data.canTopUp} />
-          <AutoRechargeCard wallet={data} />
-        </div>
-      )}
+      {data &&
+        (data.canTopUp ? (
+          <div className="grid gap-6 lg:grid-cols-2">
+            <TopUpCard />
+            <AutoRechargeCard wallet={data} />
+          </div>
+        ) : (
+          <Card data-testid="top-up-card">
+            <CardHeader>
+              <CardTitle asChild>
+                <h2 className="text-base">Add funds</h2>
+              </CardTitle>
+              <CardDescription>
+                Ask an admin to add funds. This portal takes no card payments, so there is no top-up
+                or auto-recharge here.
+              </CardDescription>
+            </CardHeader>
+          </Card>
+        ))}
       <WalletEntries
         wallet={data}
         page={page}
@@ -179,7 +192,7 @@ function WalletSummary({ wallet }: { wallet: Wallet | undefined }) {
                 Set one under Schedule and caps on your{' '}
                 <Link
                   href={paths.agent.dashboard}
-                  className="text-primary underline-offset-4 hover:underline"
+                  className="text-primary underline underline-offset-4"
                 >
                   Dashboard
                 </Link>
