@@ -36,7 +36,7 @@ function columns(timeZone: string): DataColumn<WalletEntry>[] {
         entry.leadId !== null && entry.leadName ? (
           <Link
             href={`${paths.agent.leads}?lead=${entry.leadId}`}
-            className="text-primary underline-offset-4 hover:underline"
+            className="text-primary underline underline-offset-4"
           >
             {entry.leadName}
           </Link>

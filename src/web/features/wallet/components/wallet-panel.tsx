@@ -146,12 +146,13 @@ function WalletSummary({ wallet }: { wallet: Wallet | undefined }) {
         </CardHeader>
         <CardContent className="text-muted-foreground text-sm">
           {wallet?.priceRange ? (
-            "By your package's price list: a lead's state, age and source."
+            wallet.priceRange.lowestCents === wallet.priceRange.highestCents ? (
+              'Per lead, whatever the lead.'
+            ) : (
+              "Per lead, by your package's price list: the lead's state, age and source."
+            )
           ) : (
-            <Link
-              href={paths.agent.package}
-              className="text-primary underline-offset-4 hover:underline"
-            >
+            <Link href={paths.agent.package} className="text-primary underline underline-offset-4">
               Choose a package
             </Link>
           )}
