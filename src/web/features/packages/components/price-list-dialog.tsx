@@ -27,7 +27,7 @@ import { sourcesQuery } from '@web/features/sources/api';
 import { errorMessage, fieldIssues } from '@web/lib/api-client';
 import { cn } from '@web/lib/utils';
 import { ArrowDown, ArrowUp, Plus, Trash2 } from 'lucide-react';
-import { type ComponentProps, type ReactNode, useId, useState } from 'react';
+import { type ComponentProps, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { priceListQuery, useSavePriceList } from '../admin-api';
 import {
   emptyRow,
@@ -70,6 +70,13 @@ function PriceListEditor({ pkg, onDone }: { pkg: Package; onDone: () => void }) 
   const [errors, setErrors] = useState<PriceRuleErrors>({});
   const save = useSavePriceList();
   const busy = save.isPending;
+  const formRef = useRef<HTMLFormElement>(null);
+  // set when a save was refused: the first field marked takes the focus once it shows
+  const [focusRefused, setFocusRefused] = useState(0);
+  useEffect(() => {
+    if (focusRefused === 0 || busy) return;
+    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [focusRefused, busy]);
 
   // the saved list becomes the rows once, when it arrives
   if (rows === null && saved.data) setRows(rowsOf(saved.data.rules));
@@ -123,6 +130,7 @@ function PriceListEditor({ pkg, onDone }: { pkg: Package; onDone: () => void }) 
     const result = priceListBody(rows);
     if ('errors' in result) {
       setErrors(result.errors);
+      setFocusRefused((n) => n + 1);
       return;
     }
     setErrors({});
@@ -135,6 +143,7 @@ function PriceListEditor({ pkg, onDone }: { pkg: Package; onDone: () => void }) 
         },
         onError: (error) => {
           setErrors(serverRuleErrors(fieldIssues(error)));
+          setFocusRefused((n) => n + 1);
           toast({
             variant: 'destructive',
             title: 'Save failed',
@@ -147,6 +156,7 @@ function PriceListEditor({ pkg, onDone }: { pkg: Package; onDone: () => void }) 
 
   return (
     <form
+      ref={formRef}
       noValidate
       className="grid gap-4"
       onSubmit={(event) => {
