@@ -16,9 +16,14 @@ function body(overrides: Record<string, unknown> = {}) {
     enrollmentOnly: false,
     services: { crm: true, callRecording: true, followUpMessage: false },
     active: true,
+    pricing: 'SUBSCRIPTION',
+    perLeadCents: null,
     ...overrides,
   };
 }
+
+/** What the API answers beside the body: the lowest price per lead (none for a subscription). */
+const SUBSCRIPTION_EXTRAS = { fromPerLeadCents: null };
 
 describe('admin packages', () => {
   it('creates a package (201) that both the admin list and the public list show', async () => {
@@ -27,7 +32,7 @@ describe('admin packages', () => {
     const res = await admin.client.post('/api/admin/packages', input);
     expect(res.statusCode).toBe(201);
     const created = res.json();
-    expect(created).toEqual({ id: expect.any(Number), ...input });
+    expect(created).toEqual({ id: expect.any(Number), ...input, ...SUBSCRIPTION_EXTRAS });
     const adminList = (await admin.client.get('/api/admin/packages')).json();
     expect(adminList).toContainEqual(created);
     const publicList = (await new Client(ctx.app).get('/api/packages')).json();
@@ -86,7 +91,7 @@ describe('admin packages', () => {
     };
     const res = await admin.client.put(`/api/admin/packages/${created.id}`, changes);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ id: created.id, ...changes });
+    expect(res.json()).toEqual({ id: created.id, ...changes, ...SUBSCRIPTION_EXTRAS });
 
     const slugChange = await admin.client.put(`/api/admin/packages/${created.id}`, {
       ...changes,

@@ -55,6 +55,7 @@ import { scheduleRoutes } from './routes/schedule';
 import { sourcesRoutes } from './routes/sources';
 import { statsRoutes } from './routes/stats';
 import { subscriptionsRoutes } from './routes/subscriptions';
+import { walletRoutes } from './routes/wallet';
 import { Client, loginAdmin, registerAgent, type TestContext } from './test-app';
 
 export {
@@ -89,6 +90,7 @@ export const ROUTES: RouteCase[] = [
   ...legalRoutes,
   ...pauseRoutes,
   ...scheduleRoutes,
+  ...walletRoutes,
   ...licencesRoutes,
   ...returnsRoutes,
   ...deliveryRoutes,

@@ -449,12 +449,18 @@ export class StripeStandIn {
    * payment_intent.succeeded, as Stripe sends them.
    */
   private payOnce(session: Obj) {
-    const lines = session.line_items as { price_data: { unit_amount: string }; quantity?: string }[];
+    const lines = session.line_items as {
+      price_data: { unit_amount: string };
+      quantity?: string;
+    }[];
     const amount = lines.reduce(
       (sum, l) => sum + Number(l.price_data.unit_amount) * Number(l.quantity ?? 1),
       0,
     );
-    const data = (session.payment_intent_data ?? {}) as { metadata?: Obj; setup_future_usage?: string };
+    const data = (session.payment_intent_data ?? {}) as {
+      metadata?: Obj;
+      setup_future_usage?: string;
+    };
     const intent = this.succeededIntent(
       session.customer as string,
       amount,
@@ -477,7 +483,12 @@ export class StripeStandIn {
     };
   }
 
-  private succeededIntent(customer: string, amount: number, metadata: Obj, paymentMethod: string | null) {
+  private succeededIntent(
+    customer: string,
+    amount: number,
+    metadata: Obj,
+    paymentMethod: string | null,
+  ) {
     const intent: Obj = {
       id: this.id('pi'),
       object: 'payment_intent',

@@ -49,10 +49,19 @@ export async function subscribe(
   if (!pkg) throw notFound('Package');
   if (!pkg.active) throw badRequest('This package is no longer available');
   await refuseAgencyPaid(db, agentId);
-  if (billing) return subscribeThroughBilling(db, agentId, packageId, billing);
+  // a pay-per-lead package has no monthly price: its leads are paid from the wallet
+  // (docs/domain.md, Pay per lead), so it starts at once, Stripe or not
+  if (billing && pkg.pricing === 'SUBSCRIPTION') {
+    return subscribeThroughBilling(db, agentId, packageId, billing);
+  }
   await db.transaction(async (tx) => {
     const current = await lockSubscription(tx, agentId);
     if (current?.paidByAgencyId != null) throw conflict(AGENCY_PAYS);
+    if (current?.stripeSubscriptionId && current.status !== 'CANCELED') {
+      throw conflict(
+        'Your monthly package is paid by card: cancel it first, then choose a pay-per-lead package',
+      );
+    }
     if (!current || current.status === 'ACTIVE' || ownCancellation(current)) {
       await writeSubscription(tx, agentId, packageId, 'ACTIVE', 'AGENT');
     } else {

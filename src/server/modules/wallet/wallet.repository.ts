@@ -72,13 +72,22 @@ export async function writeEntry(
   const reference = entry.reference ?? null;
   const [row] = await queryRows<{ id: number; balanceAfterCents: number }>(
     tx,
-    sql`with w as (
-          insert into wallets (user_id, balance_cents)
-          select ${entry.userId}, ${entry.amountCents}::int
-           where not exists (select 1 from wallet_entries where reference = ${reference}::text)
-          on conflict (user_id) do update
-            set balance_cents = wallets.balance_cents + excluded.balance_cents, updated_at = now()
-          returning balance_cents)
+    sql`with w as (${
+      entry.amountCents > 0
+        ? sql`insert into wallets (user_id, balance_cents)
+              select ${entry.userId}, ${entry.amountCents}::int
+               where not exists (select 1 from wallet_entries where reference = ${reference}::text)
+              on conflict (user_id) do update
+                set balance_cents = wallets.balance_cents + excluded.balance_cents,
+                    updated_at = now()
+              returning balance_cents`
+        : // money out: the wallet exists (the caller locked it), and its CHECK refuses below zero
+          sql`update wallets set balance_cents = balance_cents + ${entry.amountCents}::int,
+                                 updated_at = now()
+               where user_id = ${entry.userId}
+                 and not exists (select 1 from wallet_entries where reference = ${reference}::text)
+              returning balance_cents`
+    })
         insert into wallet_entries (user_id, kind, amount_cents, balance_after_cents, lead_id,
                                     reference, note, actor_id)
         select ${entry.userId}, ${entry.kind}::wallet_entry_kind, ${entry.amountCents}::int,
