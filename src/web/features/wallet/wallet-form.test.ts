@@ -11,6 +11,7 @@ import {
   TOP_UP_PRESETS,
   topUpRequest,
   topUpReturn,
+  walletHold,
 } from './wallet-form';
 
 describe('top-up', () => {
@@ -116,5 +117,39 @@ describe('the entries', () => {
   it('says the price range of a lead', () => {
     expect(priceRangeLabel({ lowestCents: 900, highestCents: 2_500 })).toBe('$9.00 to $25.00');
     expect(priceRangeLabel({ lowestCents: 2_500, highestCents: 2_500 })).toBe('$25.00');
+  });
+});
+
+describe('why no lead comes', () => {
+  const wallet = {
+    payPerLead: true,
+    priceRange: { lowestCents: 1_250, highestCents: 3_000 },
+    balanceCents: 5_000,
+    budget: null,
+    canTopUp: true,
+  };
+
+  it('says nothing while the balance covers the most a lead costs', () => {
+    expect(walletHold(wallet)).toBeNull();
+    expect(walletHold({ ...wallet, balanceCents: 3_000 })).toBeNull();
+    expect(walletHold({ ...wallet, payPerLead: false, balanceCents: 0 })).toBeNull();
+  });
+
+  it('says a balance below the most a lead costs holds the leads, and what to do', () => {
+    expect(walletHold({ ...wallet, balanceCents: 2_999 })).toBe(
+      'Your balance is below $30.00, the most a lead of your package costs: no lead is given to you until you top up.',
+    );
+    expect(walletHold({ ...wallet, balanceCents: 0, canTopUp: false })).toBe(
+      'Your balance is below $30.00, the most a lead of your package costs: no lead is given to you until you ask an admin to add funds.',
+    );
+  });
+
+  it("says what is left of the month's budget holds the leads", () => {
+    expect(walletHold({ ...wallet, budget: { monthlyCents: 10_000, spentCents: 8_000 } })).toBe(
+      'What is left of your monthly budget ($20.00) is below $30.00, the most a lead of your package costs: no lead is given to you this month unless you raise the budget.',
+    );
+    expect(
+      walletHold({ ...wallet, budget: { monthlyCents: 10_000, spentCents: 7_000 } }),
+    ).toBeNull();
   });
 });

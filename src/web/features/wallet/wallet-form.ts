@@ -10,6 +10,7 @@ import {
   adminCreditBody,
   autoRechargeBody,
   topUpBody,
+  type Wallet,
 } from '../../../shared/contracts/wallet';
 import type { WalletEntryKind } from '../../../shared/domain';
 import { formatPriceExact } from '../../../shared/format';
@@ -139,4 +140,28 @@ export function priceRangeLabel(range: { lowestCents: number; highestCents: numb
 export function topUpReturn(search: string): 'success' | 'canceled' | null {
   const value = new URLSearchParams(search).get('top-up');
   return value === 'success' || value === 'canceled' ? value : null;
+}
+
+/**
+ * Why no lead is given to a pay-per-lead agent now, if that is so: a lead goes to them only when
+ * the balance, and what is left of the monthly budget, cover the most a lead of the package can
+ * cost (docs/domain.md, The wallet). Null when leads can come.
+ */
+export function walletHold(
+  wallet: Pick<Wallet, 'payPerLead' | 'priceRange' | 'balanceCents' | 'budget' | 'canTopUp'>,
+): string | null {
+  if (!wallet.payPerLead || !wallet.priceRange) return null;
+  const most = formatPriceExact(wallet.priceRange.highestCents);
+  if (wallet.balanceCents < wallet.priceRange.highestCents) {
+    return `Your balance is below ${most}, the most a lead of your package costs: no lead is given to you until you ${
+      wallet.canTopUp ? 'top up' : 'ask an admin to add funds'
+    }.`;
+  }
+  if (wallet.budget) {
+    const left = Math.max(0, wallet.budget.monthlyCents - wallet.budget.spentCents);
+    if (left < wallet.priceRange.highestCents) {
+      return `What is left of your monthly budget (${formatPriceExact(left)}) is below ${most}, the most a lead of your package costs: no lead is given to you this month unless you raise the budget.`;
+    }
+  }
+  return null;
 }

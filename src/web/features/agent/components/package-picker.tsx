@@ -167,7 +167,12 @@ function ConfirmSubscription({
       title={subscribeQuestion(shown, switching)}
       description={subscribeDetail(shown, current?.package.name ?? null)}
       confirmLabel={
-        switching ? 'Switch Package' : paysThroughStripe ? 'Continue to Payment' : 'Subscribe'
+        switching
+          ? 'Switch Package'
+          : // a pay-per-lead package starts at once: its leads are paid from the wallet
+            paysThroughStripe && shown.pricing !== 'PER_LEAD'
+            ? 'Continue to Payment'
+            : 'Subscribe'
       }
       cancelLabel={current ? `Keep ${current.package.name}` : 'Not Now'}
       onConfirm={() => onConfirm(shown)}

@@ -8,11 +8,11 @@ import { LoadError } from '@web/components/ui/load-error';
 import { Progress } from '@web/components/ui/progress';
 import { Skeleton } from '@web/components/ui/skeleton';
 import { cn } from '@web/lib/utils';
-import { CheckCircle2, X, XCircle } from 'lucide-react';
+import { AlertTriangle, CheckCircle2, X, XCircle } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { walletQuery } from '../api';
-import { priceRangeLabel, topUpReturn } from '../wallet-form';
+import { priceRangeLabel, topUpReturn, walletHold } from '../wallet-form';
 import { AutoRechargeCard } from './auto-recharge-card';
 import { TopUpCard } from './top-up-card';
 import { WalletEntries } from './wallet-entries';
@@ -51,6 +51,7 @@ export function WalletPanel() {
     );
   }
   const data = wallet.data;
+  const hold = data ? walletHold(data) : null;
   return (
     <div className="space-y-6">
       {returned === 'success' && (
@@ -74,6 +75,16 @@ export function WalletPanel() {
           onDismiss={dismiss}
         >
           Nothing was charged. Top up whenever you are ready.
+        </Notice>
+      )}
+      {hold && (
+        <Notice
+          tone="danger"
+          icon={<AlertTriangle />}
+          title="No leads for now"
+          testId="wallet-hold"
+        >
+          {hold}
         </Notice>
       )}
       <WalletSummary wallet={data} />
@@ -209,6 +220,7 @@ function WalletSummary({ wallet }: { wallet: Wallet | undefined }) {
 
 const TONES = {
   ok: 'border-primary/30 bg-primary/5 [&_[data-icon]]:text-primary',
+  danger: 'border-destructive/40 bg-destructive/5 [&_[data-icon]]:text-destructive',
   muted: 'border-border bg-muted/40 [&_[data-icon]]:text-muted-foreground',
 } as const;
 
@@ -224,12 +236,13 @@ function Notice({
   icon: ReactNode;
   title: string;
   testId: string;
-  onDismiss: () => void;
+  /** a notice about a visit (back from Checkout) is dismissed; one about the wallet stays */
+  onDismiss?: () => void;
   children: ReactNode;
 }) {
   return (
     <section
-      role="status"
+      role={tone === 'danger' ? 'alert' : 'status'}
       data-testid={testId}
       className={cn('flex items-start justify-between gap-4 rounded-xl border p-5', TONES[tone])}
     >
@@ -242,15 +255,17 @@ function Notice({
           <p className="text-muted-foreground text-sm">{children}</p>
         </div>
       </div>
-      <Button
-        variant="ghost"
-        size="icon"
-        className="size-8 shrink-0"
-        onClick={onDismiss}
-        aria-label="Dismiss"
-      >
-        <X aria-hidden="true" />
-      </Button>
+      {onDismiss && (
+        <Button
+          variant="ghost"
+          size="icon"
+          className="size-8 shrink-0"
+          onClick={onDismiss}
+          aria-label="Dismiss"
+        >
+          <X aria-hidden="true" />
+        </Button>
+      )}
     </section>
   );
 }
