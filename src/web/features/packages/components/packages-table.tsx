@@ -28,12 +28,11 @@ const COLUMNS: DataColumn<Package>[] = [
   },
   {
     header: 'Category',
-    // a one-word category ("MEDICARE") stays whole beside a pay-per-lead package's price list
-    minWidth: 'min-w-24',
     // "FINAL EXPENSE" may take two lines: with the Actions column whole, every column fits at
-    // 1280 px beside the sidebar even when the names are long unbroken words
+    // 1280 px beside the sidebar even when the names are long unbroken words; it breaks at its
+    // space only, so "MEDICARE" stays whole
     cell: (pkg) => (
-      <Badge variant="outline" className="whitespace-normal text-center">
+      <Badge variant="outline" className="wrap-normal whitespace-normal text-center">
         {categoryLabel(pkg.category)}
       </Badge>
     ),
