@@ -1,7 +1,9 @@
 import type { SubscriptionSummary } from '@shared/contracts/agent';
 import type { Package } from '@shared/contracts/packages';
 import { categoryLabel, formatPrice, packagePriceLabel } from '@shared/format';
+import { paths } from '@web/app/paths';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
+import { Link } from 'wouter';
 import { CancelSubscriptionButton } from './cancel-subscription-button';
 import { SubscriptionStatusBadge } from './subscription-status-badge';
 
@@ -22,9 +24,19 @@ export function CurrentSubscriptionCard({
           <h2 className="text-lg">Your subscription</h2>
         </CardTitle>
         <CardDescription>
-          {subscription.status === 'ACTIVE'
-            ? 'Leads matching your preferences are assigned to you every day.'
-            : 'Your subscription is not active: no new leads are assigned to you.'}
+          {subscription.status !== 'ACTIVE' ? (
+            'Your subscription is not active: no new leads are assigned to you.'
+          ) : perLead ? (
+            <>
+              Leads matching your preferences are assigned to you every day, each paid from your{' '}
+              <Link href={paths.agent.wallet} className="text-primary underline underline-offset-4">
+                wallet
+              </Link>
+              .
+            </>
+          ) : (
+            'Leads matching your preferences are assigned to you every day.'
+          )}
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-wrap items-center justify-between gap-4">
