@@ -20,7 +20,8 @@ export function AgentPackagePage() {
             ? 'Choose the package that fits your business. You pay monthly by card through Stripe; the package starts once the payment goes through.'
             : 'Choose the package that fits your business. Subscribing activates it at once.'
         }${
-          perLeadOffered
+          // with Stripe only a monthly package waits for a payment
+          stripe && perLeadOffered
             ? ' A pay-per-lead package starts at once: each lead is paid from your wallet as it arrives.'
             : ''
         }`}
