@@ -334,6 +334,20 @@ const screens: Screen[] = [
     },
   },
   {
+    name: 'agent services',
+    path: '/dashboard/services',
+    role: 'agent',
+    ready: async (page) => {
+      await h1(page, 'Services');
+      await expect(
+        page.getByTestId('alerts-card').getByRole('button', { name: 'Save alerts' }),
+      ).toBeVisible();
+      // the quiet hours' fields are part of the card's use
+      await page.getByTestId('alerts-card').getByRole('switch', { name: 'Quiet hours' }).click();
+      await expect(page.getByLabel('From')).toBeVisible();
+    },
+  },
+  {
     name: 'agent package',
     path: '/dashboard/package',
     role: 'agent',

@@ -91,8 +91,12 @@ self.addEventListener('notificationclick', (event) => {
   event.waitUntil(
     self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((windows) => {
       const open = windows.find((w) => new URL(w.url).origin === target.origin);
-      if (open) return open.focus().then((w) => (w || open).navigate(target.href));
-      return self.clients.openWindow(target.href);
+      if (!open) return self.clients.openWindow(target.href);
+      // the lead opens in the app's window even where the browser refuses to bring it forward
+      return open
+        .focus()
+        .catch(() => open)
+        .then((w) => (w || open).navigate(target.href));
     }),
   );
 });

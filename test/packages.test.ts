@@ -23,7 +23,7 @@ function body(overrides: Record<string, unknown> = {}) {
 }
 
 /** What the API answers beside the body: the lowest price per lead (none for a subscription). */
-const SUBSCRIPTION_EXTRAS = { fromPerLeadCents: null };
+const SUBSCRIPTION_EXTRAS = { pricing: 'SUBSCRIPTION', perLeadCents: null, fromPerLeadCents: null };
 
 describe('admin packages', () => {
   it('creates a package (201) that both the admin list and the public list show', async () => {

@@ -566,6 +566,7 @@ async function offlineRequest(
     agencyInvite: async () => ({ id: 1, code: 'made-up-code' }),
     agencyLead: async () => 1,
     withoutAgency: async () => {},
+    withoutPushDevices: async () => {},
   };
   const spec = await route.request(offline, caller);
   return spec;

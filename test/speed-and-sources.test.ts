@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../bench/lib/leads-data';
 import { queryRows } from '../src/server/db/client';
-import { leadRefusals, leads, sources, users } from '../src/server/db/schema';
+import { leadRefusals, leads, leadViews, sources, users } from '../src/server/db/schema';
 import { businessDate } from '../src/server/lib/business-time';
 import { insertUser } from '../src/server/modules/auth/users.repository';
 import { LEAD_CATEGORIES, type LeadCategory, STATE_CODES } from '../src/shared/domain';
@@ -66,7 +66,28 @@ describe('analytics that explain', () => {
           : null,
       });
     }
-    await ctx.database.db.insert(leads).values(rows);
+    const inserted = await ctx.database.db.insert(leads).values(rows).returning({ id: leads.id });
+    // speed to open: most leads opened by their agent some minutes after the assignment; some
+    // opened only under an earlier assignment (a day before), which must not count for this one
+    const openedAt = new Map<(typeof rows)[number], Date>();
+    const views: (typeof leadViews.$inferInsert)[] = [];
+    rows.forEach((r, i) => {
+      const assignedAt = r.assignedAt as Date;
+      const pick = rand();
+      if (pick < 0.6) {
+        const at = new Date(assignedAt.getTime() + Math.floor(rand() * 2 * 3600) * 1000);
+        openedAt.set(r, at);
+        views.push({ leadId: inserted[i]!.id, agentId: r.agentId!, assignedAt, viewedAt: at });
+      } else if (pick < 0.75) {
+        views.push({
+          leadId: inserted[i]!.id,
+          agentId: r.agentId!,
+          assignedAt: new Date(assignedAt.getTime() - 86_400_000),
+          viewedAt: new Date(assignedAt.getTime() - 86_000_000),
+        });
+      }
+    });
+    await ctx.database.db.insert(leadViews).values(views);
 
     const res = await admin.client.get(
       `/api/admin/analytics/speed-to-lead?from=${from}&to=${today}`,
@@ -81,17 +102,28 @@ describe('analytics that explain', () => {
         .map(
           (r) => ((r.firstContactAt as Date).getTime() - (r.assignedAt as Date).getTime()) / 60_000,
         );
+      const opens = subset
+        .filter((r) => openedAt.has(r))
+        .map((r) => (openedAt.get(r)!.getTime() - (r.assignedAt as Date).getTime()) / 60_000);
       return {
         assigned: subset.length,
         contacted: minutes.length,
         notContacted: subset.length - minutes.length,
         medianMinutes: round1(percentile(minutes, 0.5)),
         p90Minutes: round1(percentile(minutes, 0.9)),
+        open: {
+          opened: opens.length,
+          notOpened: subset.length - opens.length,
+          medianMinutes: round1(percentile(opens, 0.5)),
+          p90Minutes: round1(percentile(opens, 0.9)),
+        },
       };
     };
     expect(body.bucket).toBe('day');
     expect(body.overall).toEqual(expectFigures(inPeriod));
     expect(body.overall.notContacted).toBeGreaterThan(0);
+    expect(body.overall.open.opened).toBeGreaterThan(0);
+    expect(body.overall.open.notOpened).toBeGreaterThan(0);
     expect(body.trend).toHaveLength(10);
     for (const point of body.trend) {
       expect(point).toEqual({

@@ -15,6 +15,7 @@ import { agencyRoutes } from './modules/agencies/agency.routes';
 import { agencyInviteRoutes } from './modules/agencies/agency-invites.routes';
 import { NO_SEATS } from './modules/agencies/agency-seats';
 import { adminAgentsRoutes } from './modules/agents/agents-admin.routes';
+import { alertsRoutes } from './modules/alerts/alerts.routes';
 import { analyticsRoutes } from './modules/analytics/analytics.routes';
 import { assignAfterImport } from './modules/assignment/assign-after-import';
 import { assignmentRoutes } from './modules/assignment/assignment.routes';
@@ -229,6 +230,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(profileRoutes);
   await app.register(followUpRoutes);
   await app.register(pushRoutes, { push: leadPorts.push });
+  await app.register(alertsRoutes, { alerts: leadPorts.alerts });
   await app.register(callsRoutes);
   await app.register(smsCallbackRoutes);
   await app.register(voiceCallbackRoutes);

@@ -19,6 +19,7 @@ import { agencyFixtures } from './agency-fixtures';
 import { insertLeads, insertPackage } from './agent-fixtures';
 import { agenciesRoutes } from './routes/agencies';
 import { agentsRoutes } from './routes/agents';
+import { alertsRoutes } from './routes/alerts';
 import { analyticsRoutes } from './routes/analytics';
 import { apiReferenceRoutes } from './routes/api-reference';
 import { assignmentRoutes } from './routes/assignment';
@@ -101,6 +102,7 @@ export const ROUTES: RouteCase[] = [
   ...billingRoutes,
   ...profileRoutes,
   ...pushRoutes,
+  ...alertsRoutes,
   ...callsRoutes,
   ...followUpsRoutes,
   ...agenciesRoutes,
@@ -186,6 +188,12 @@ export async function createFixtures(ctx: TestContext): Promise<Fixtures> {
       const phone = matrixPhone();
       await db.insert(dncNumbers).values({ phone });
       return phone;
+    },
+    async withoutPushDevices() {
+      // a device at a public address is never pushed to from a test
+      await db.execute(
+        sql`delete from push_subscriptions where user_id in (${agentA.id}, ${agentB.id})`,
+      );
     },
   };
   await fx.ensureSubscription(agentA.id);

@@ -1030,3 +1030,68 @@ export const pushAttempts = pgTable(
   },
   (t) => [index('push_attempts_lead_idx').on(t.leadId, t.id)],
 );
+
+/**
+ * An agent's alerts to their phone (docs/domain.md, Alerts to the agent's phone): push to their
+ * devices (on unless turned off), SMS to their verified phone (off until turned on), and quiet
+ * hours (HH:MM to HH:MM in the agent's time zone, may cross midnight; both null: none). No row:
+ * the defaults. Owned by modules/alerts.
+ */
+export const alertSettings = pgTable(
+  'alert_settings',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    push: boolean('push').notNull().default(true),
+    sms: boolean('sms').notNull().default(false),
+    quietStart: text('quiet_start'),
+    quietEnd: text('quiet_end'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('alert_settings_quiet_hours', sql`(${t.quietStart} is null) = (${t.quietEnd} is null)`),
+  ],
+);
+
+/**
+ * Each SMS alert of an assigned lead to its agent's phone: its outcome, for the lead's timeline.
+ * SENT (with Twilio's message SID); RETRY (failed, tried again later); FAILED (for good);
+ * SKIPPED (a gate held it back: quiet hours, SMS off, phone not verified, lead moved on).
+ */
+export const smsAlerts = pgTable(
+  'sms_alerts',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    leadId: bigint('lead_id', { mode: 'number' }).notNull(),
+    agentId: integer('agent_id').notNull(),
+    /** the agent's phone it went (or would have gone) to; null when they had none */
+    phone: text('phone'),
+    attempt: integer('attempt').notNull(),
+    status: text('status').notNull(),
+    providerSid: text('provider_sid'),
+    error: text('error'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sms_alerts_lead_idx').on(t.leadId, t.id)],
+);
+
+/**
+ * When an agent first opened a lead given to them (docs/domain.md, Alerts to the agent's phone:
+ * opened): one row per assignment (the lead's `assigned_at` then), the first view kept. Speed to
+ * open reads it. Owned by modules/leads.
+ */
+export const leadViews = pgTable(
+  'lead_views',
+  {
+    leadId: bigint('lead_id', { mode: 'number' })
+      .notNull()
+      .references(() => leads.id, { onDelete: 'cascade' }),
+    agentId: integer('agent_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    assignedAt: timestamp('assigned_at', { withTimezone: true }).notNull(),
+    viewedAt: timestamp('viewed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.leadId, t.agentId, t.assignedAt] })],
+);

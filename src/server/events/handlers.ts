@@ -5,11 +5,12 @@
  * Order matters only in that every handler runs in the emitter's transaction: the bell's
  * notifications (with their live events, one NOTIFY per agent in the same statement), then the
  * deliveries, then the follow-up messages, then the reclaim jobs of agency leads, then the pushes
- * to the agents' devices.
+ * to the agents' devices, then the SMS alerts to the agents' phones.
  */
 import type { AppConfig } from '../config/env';
 import type { JobQueue } from '../jobs/job-queue';
 import type { EmailSender } from '../lib/email-sender';
+import { type AlertPorts, enqueueSmsAlerts } from '../modules/alerts/alerts.service';
 import { twilioSmsSender } from '../modules/calls/calls.service';
 import {
   type DeliveryPorts,
@@ -32,6 +33,8 @@ export interface LeadPorts {
   reclaim: ReclaimPorts;
   /** push to the agents' devices (docs/domain.md, Alerts to the agent's phone) */
   push: PushPorts;
+  /** SMS alerts to the agents' phones, and what every alert checks before it goes */
+  alerts: AlertPorts;
   /** SMTP, null without SMTP_URL: the notices other modules send (a return's decision) */
   email: EmailSender | null;
 }
@@ -45,6 +48,7 @@ export function registerLeadEventHandlers(
   events.on('leadsAssigned', (tx, assigned) => enqueueFollowUps(tx, ports.followUp, assigned));
   events.on('leadsAssigned', (tx, assigned) => scheduleReclaims(tx, ports.reclaim, assigned));
   events.on('leadsAssigned', (tx, assigned) => enqueueLeadPushes(tx, ports.push, assigned));
+  events.on('leadsAssigned', (tx, assigned) => enqueueSmsAlerts(tx, ports.alerts, assigned));
 }
 
 /**
@@ -58,11 +62,15 @@ export function createLeadPorts(
 ): LeadPorts {
   const email = smtpEmailSender(config.SMTP_URL);
   const reclaim: ReclaimPorts = { config, queue, events: null, email };
+  const sms = twilioSmsSender(config);
+  const push = pushPorts(config, queue, runtime);
   const ports = {
     delivery: deliveryPorts(config, queue, runtime),
-    followUp: { config, queue, email, sms: twilioSmsSender(config) },
+    followUp: { config, queue, email, sms },
     reclaim,
-    push: pushPorts(config, queue, runtime),
+    push,
+    // an SMS alert is retried on the push's (the webhook's) waits
+    alerts: { config, queue, sms, runtime: push.runtime },
   };
   const events = createLeadEvents();
   // a reclaim announces the new member's lead on the same bus

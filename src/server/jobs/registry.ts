@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { DELIVERY_CHANNELS } from '../../shared/domain';
 import type { Db } from '../db/client';
+import { type AlertPorts, processSmsAlert } from '../modules/alerts/alerts.service';
 import {
   type DeliveryPorts,
   fanOutRun,
@@ -66,6 +67,16 @@ export const JOB_PAYLOADS = {
     subscriptionId: id,
     attempts: z.number().int().min(0).default(0),
   }),
+  /**
+   * One assigned lead's SMS alert to its agent's phone (docs/domain.md, Alerts to the agent's
+   * phone): `agentId` the lead was given to, `attempts` made before this one.
+   */
+  'lead-sms-alert': z.object({
+    v: v1,
+    leadId: id,
+    agentId: id,
+    attempts: z.number().int().min(0).default(0),
+  }),
 } as const;
 
 export type JobName = keyof typeof JOB_PAYLOADS;
@@ -81,6 +92,7 @@ export interface JobContext {
   followUp: FollowUpPorts;
   reclaim: ReclaimPorts;
   push: PushPorts;
+  alerts: AlertPorts;
   /** Stripe's items of the agencies' paid seats (null without Stripe): brought in step when behind */
   agencySeats?: { syncBehind(): Promise<number> } | null;
   /** auto-recharge of the wallets below their threshold (billing, with Stripe) */
@@ -148,6 +160,12 @@ export const JOBS: { [N in JobName]: JobDefinition<N> } = {
     queue: { ...RETRIED, expireInSeconds: 5 * 60 },
     work: { batchSize: 8, localConcurrency: 2, sideBySide: true },
     handle: (ctx, job) => processLeadPush(ctx.db, ctx.push, job),
+  },
+  'lead-sms-alert': {
+    // one text each; Twilio answers in a moment
+    queue: { ...RETRIED, expireInSeconds: 5 * 60 },
+    work: { batchSize: 8, localConcurrency: 2, sideBySide: true },
+    handle: (ctx, job) => processSmsAlert(ctx.db, ctx.alerts, job),
   },
 };
 

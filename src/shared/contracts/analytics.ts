@@ -14,7 +14,10 @@ export const periodQuery = z
   .refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'from is after to' });
 export type PeriodQuery = z.infer<typeof periodQuery>;
 
-/** Minutes from assignment to first contact: median and 90th percentile, null when none. */
+/**
+ * Minutes from assignment to first contact (speed to lead) and to the agent's first view (speed
+ * to open): median and 90th percentile, null when none.
+ */
 const speedFigures = z.object({
   /** leads assigned in the period */
   assigned: z.number().int(),
@@ -24,6 +27,16 @@ const speedFigures = z.object({
   notContacted: z.number().int(),
   medianMinutes: z.number().nullable(),
   p90Minutes: z.number().nullable(),
+  /**
+   * Speed to open: minutes from assignment to the agent's first view of the lead (its drawer, a
+   * push, an SMS link), over the opened ones; the others are counted, not dropped
+   */
+  open: z.object({
+    opened: z.number().int(),
+    notOpened: z.number().int(),
+    medianMinutes: z.number().nullable(),
+    p90Minutes: z.number().nullable(),
+  }),
 });
 
 export const speedToLead = z.object({

@@ -173,6 +173,21 @@ export const activityEntry = z.discriminatedUnion('type', [
     durationSeconds: z.number().int().nullable(),
     recording: z.boolean(),
   }),
+  /**
+   * an alert of the new lead to its agent (docs/domain.md, Alerts to the agent's phone): a push to
+   * one device (`to`: its push service's origin) or an SMS to the agent's phone
+   */
+  z.object({
+    type: z.literal('alert'),
+    at: z.string(),
+    channel: z.enum(['PUSH', 'SMS']),
+    /** SENT, RETRY (tried again later), FAILED, GONE (the device was removed), SKIPPED */
+    status: z.enum(['SENT', 'RETRY', 'FAILED', 'GONE', 'SKIPPED']),
+    attempt: z.number().int(),
+    to: z.string().nullable(),
+    responseCode: z.number().int().nullable(),
+    error: z.string().nullable(),
+  }),
 ]);
 export type ActivityEntry = z.infer<typeof activityEntry>;
 export const leadActivity = z.object({ items: z.array(activityEntry) });

@@ -40,37 +40,38 @@ export const offeredPackageSchema = packageSchema.extend({
 });
 export type OfferedPackage = z.infer<typeof offeredPackageSchema>;
 
-export const packageBody = z
-  .object({
-    name: z.string().trim().min(1, 'Name is required').max(120),
-    slug: z
-      .string()
-      .trim()
-      .min(1, 'Slug is required')
-      .max(80)
-      .regex(
-        /^[a-z0-9]+(?:-[a-z0-9]+)*$/,
-        'Slug may hold lowercase letters, digits and single dashes',
-      ),
-    priceMonthlyCents: z.number().int().min(0).max(100_000_000),
-    leadsPerDay: z.number().int().min(1).max(10_000),
-    commissionPct: z.number().int().min(0).max(100),
-    category: z.enum(LEAD_CATEGORIES),
-    enrollmentOnly: z.boolean(),
-    services: packageServices,
-    active: z.boolean(),
-    pricing: z.enum(PACKAGE_PRICINGS).default('SUBSCRIPTION'),
-    perLeadCents: z.number().int().min(1).max(1_000_000).nullable().default(null),
-  })
-  .superRefine((body, ctx) => {
-    if (body.pricing === 'PER_LEAD' && body.perLeadCents === null)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['perLeadCents'],
-        message: 'A pay-per-lead package needs a price per lead',
-      });
-  });
+export const packageBody = z.object({
+  name: z.string().trim().min(1, 'Name is required').max(120),
+  slug: z
+    .string()
+    .trim()
+    .min(1, 'Slug is required')
+    .max(80)
+    .regex(
+      /^[a-z0-9]+(?:-[a-z0-9]+)*$/,
+      'Slug may hold lowercase letters, digits and single dashes',
+    ),
+  priceMonthlyCents: z.number().int().min(0).max(100_000_000),
+  leadsPerDay: z.number().int().min(1).max(10_000),
+  commissionPct: z.number().int().min(0).max(100),
+  category: z.enum(LEAD_CATEGORIES),
+  enrollmentOnly: z.boolean(),
+  services: packageServices,
+  active: z.boolean(),
+  pricing: z.enum(PACKAGE_PRICINGS).default('SUBSCRIPTION'),
+  perLeadCents: z.number().int().min(1).max(1_000_000).nullable().default(null),
+});
 export type PackageBody = z.infer<typeof packageBody>;
+
+/** What the package routes accept: the body, and a PER_LEAD package names its price per lead. */
+export const packagePayload = packageBody.superRefine((body, ctx) => {
+  if (body.pricing === 'PER_LEAD' && body.perLeadCents === null)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['perLeadCents'],
+      message: 'A pay-per-lead package needs a price per lead',
+    });
+});
 
 /**
  * One rule of a PER_LEAD package's price list: the fields set (state, age range, source) must all

@@ -54,6 +54,8 @@ export interface Fixtures {
   withoutAgency(userId: number): Promise<void>;
   /** a fresh number put on the do-not-call list (docs/domain.md, Do-not-call list and consent), in E.164 */
   dncNumber(): Promise<string>;
+  /** removes agents A's and B's push devices (docs/domain.md, Alerts to the agent's phone) */
+  withoutPushDevices(): Promise<void>;
 }
 
 export interface RequestSpec {

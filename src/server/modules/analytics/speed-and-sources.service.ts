@@ -41,6 +41,7 @@ export function resolvePeriod(q: PeriodQuery, timeZone: string, now = new Date()
 function figures(row: SpeedRow | undefined): SpeedFigures {
   const assigned = row?.assigned ?? 0;
   const contacted = row?.contacted ?? 0;
+  const opened = row?.opened ?? 0;
   const round = (v: number | null | undefined) =>
     v === null || v === undefined ? null : Math.round(Number(v) * 10) / 10;
   return {
@@ -49,6 +50,12 @@ function figures(row: SpeedRow | undefined): SpeedFigures {
     notContacted: assigned - contacted,
     medianMinutes: round(row?.medianMinutes),
     p90Minutes: round(row?.p90Minutes),
+    open: {
+      opened,
+      notOpened: assigned - opened,
+      medianMinutes: round(row?.openMedianMinutes),
+      p90Minutes: round(row?.openP90Minutes),
+    },
   };
 }
 

@@ -9,6 +9,7 @@ import type { DeliveryChannel, DeliveryStatus, LeadStatus } from '../../../share
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
 import { AppError, notFound } from '../../lib/app-error';
+import { leadAlertEntries } from '../alerts/alerts.service';
 import { leadCallEntries } from '../calls/calls.service';
 import { leadMessageEntries } from '../follow-ups/follow-ups.service';
 import { anyWebhookOn } from './deliveries.repository';
@@ -25,18 +26,22 @@ import {
   reopenFailed,
 } from './delivery-logs.repository';
 
-/** The lead's timeline for its agent: status changes and delivery attempts, oldest first. */
+/**
+ * The lead's timeline for its agent: status changes, delivery attempts, follow-up messages, calls
+ * and the alerts to the agent's phone, oldest first.
+ */
 export async function leadActivity(
   db: Db,
   agentId: number,
   leadId: number,
 ): Promise<{ items: ActivityEntry[] }> {
   if (!(await leadOfAgent(db, leadId, agentId))) throw notFound('Lead');
-  const [history, attempts, messages, calls] = await Promise.all([
+  const [history, attempts, messages, calls, alerts] = await Promise.all([
     leadStatusHistory(db, leadId),
     leadDeliveryAttempts(db, leadId, agentId),
     leadMessageEntries(db, leadId),
     leadCallEntries(db, leadId),
+    leadAlertEntries(db, leadId, agentId),
   ]);
   const items: ActivityEntry[] = [
     ...history.map(
@@ -52,6 +57,7 @@ export async function leadActivity(
     ...attempts.map((a): ActivityEntry => ({ type: 'delivery', ...a })),
     ...messages,
     ...calls,
+    ...alerts,
   ];
   // stable: a status change and the delivery it caused keep that order at the same instant
   items.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { leadViewed } from '../../../shared/contracts/alerts';
 import {
   agentLeadListQuery,
   leadIdParams,
@@ -8,6 +9,7 @@ import {
 } from '../../../shared/contracts/leads';
 import { sendJsonText } from '../../lib/json-text';
 import { currentUser, requireRole } from '../../plugins/auth';
+import { markLeadViewed } from './lead-views.service';
 import { leadJson, listOwnLeads, updateOwnLeadStatus } from './leads.service';
 
 /** My Leads: the signed-in agent's own leads only (another agent's lead is a 404). */
@@ -44,5 +46,20 @@ export const agentLeadsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     (request) =>
       updateOwnLeadStatus(app.db, currentUser(request).id, request.params.id, request.body.status),
+  );
+
+  // the agent opened the lead (its drawer, a push, an SMS link): the first view is kept
+  app.post(
+    '/api/agent/leads/:id/viewed',
+    {
+      ...agent,
+      schema: {
+        description:
+          "The agent opened their lead: the first view since it was given to them is kept (speed to open); another agent's lead is a 404",
+        params: leadIdParams,
+        response: { 200: leadViewed },
+      },
+    },
+    (request) => markLeadViewed(app.db, currentUser(request).id, request.params.id),
   );
 };

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import {
   offeredPackageSchema,
   packageActiveBody,
-  packageBody,
+  packagePayload,
   packageSchema,
   priceList,
 } from '../../../shared/contracts/packages';
@@ -36,13 +36,16 @@ export const packagesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/admin/packages',
-    { ...admin, schema: { body: packageBody, response: { 201: packageSchema } } },
+    { ...admin, schema: { body: packagePayload, response: { 201: packageSchema } } },
     async (request, reply) => reply.status(201).send(await createPackage(app.db, request.body)),
   );
 
   app.put(
     '/api/admin/packages/:id',
-    { ...admin, schema: { params: idParams, body: packageBody, response: { 200: packageSchema } } },
+    {
+      ...admin,
+      schema: { params: idParams, body: packagePayload, response: { 200: packageSchema } },
+    },
     (request) => editPackage(app.db, request.params.id, request.body),
   );
 

@@ -11,6 +11,17 @@ export interface PhoneCodeRow {
   used: boolean;
 }
 
+/** Namespace of the per-user code locks (two-int advisory keys: 'LFPC', user id). */
+const PHONE_CODE_LOCK = 0x4c465043;
+
+/**
+ * Waits for the user's code lock (held to the end of the transaction): two requests for a code at
+ * once, in one process or two, are counted one after the other.
+ */
+export async function lockPhoneCodes(tx: Db, userId: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${PHONE_CODE_LOCK}::int, ${userId}::int)`);
+}
+
 /** Sends in the last `seconds`, and the seconds since the latest (null: none). */
 export async function recentSends(
   db: Db,

@@ -14,6 +14,7 @@ import { setPhoneVerified } from '../auth/auth.service';
 import {
   insertPhoneCode,
   lockLatestPhoneCode,
+  lockPhoneCodes,
   recentSends,
   recordTry,
 } from './phone-codes.repository';
@@ -42,23 +43,27 @@ export async function sendPhoneCode(
   if (!phone) throw conflict('Add your phone number first');
   const refused = notCallable(phone, config.SERVED_COUNTRIES);
   if (refused) throw conflict(refused);
-  const sent = await recentSends(db, userId, DAY_SECONDS);
-  if (sent.sinceLatest !== null && sent.sinceLatest < RESEND_SECONDS) {
-    throw new AppError('TOO_MANY_REQUESTS', 'A code was just sent: wait a minute for another', {
-      'retry-after': String(Math.ceil(RESEND_SECONDS - sent.sinceLatest)),
-    });
-  }
-  if (sent.count >= SENDS_PER_DAY) {
-    throw new AppError('TOO_MANY_REQUESTS', 'Too many codes today: try again tomorrow', {
-      'retry-after': String(DAY_SECONDS),
-    });
-  }
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-  const stored = await insertPhoneCode(db, {
-    userId,
-    phone,
-    codeHash: hashCode(userId, code),
-    validSeconds: PHONE_CODE_MINUTES * 60,
+  // counted and stored under the user's lock, so that requests at once cannot pass the limits
+  const stored = await db.transaction(async (tx) => {
+    await lockPhoneCodes(tx, userId);
+    const sent = await recentSends(tx, userId, DAY_SECONDS);
+    if (sent.sinceLatest !== null && sent.sinceLatest < RESEND_SECONDS) {
+      throw new AppError('TOO_MANY_REQUESTS', 'A code was just sent: wait a minute for another', {
+        'retry-after': String(Math.ceil(RESEND_SECONDS - sent.sinceLatest)),
+      });
+    }
+    if (sent.count >= SENDS_PER_DAY) {
+      throw new AppError('TOO_MANY_REQUESTS', 'Too many codes today: try again tomorrow', {
+        'retry-after': String(DAY_SECONDS),
+      });
+    }
+    return insertPhoneCode(tx, {
+      userId,
+      phone,
+      codeHash: hashCode(userId, code),
+      validSeconds: PHONE_CODE_MINUTES * 60,
+    });
   });
   try {
     await sms.send(

@@ -63,6 +63,21 @@ export async function deleteSubscriptionById(db: Db, id: number): Promise<void> 
   await db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, id));
 }
 
+/** The user's subscriptions, keys included (a test push to each). */
+export async function subscriptionRowsOf(db: Db, userId: number): Promise<SubscriptionRow[]> {
+  return db
+    .select({
+      id: pushSubscriptions.id,
+      userId: pushSubscriptions.userId,
+      endpoint: pushSubscriptions.endpoint,
+      p256dh: pushSubscriptions.p256dh,
+      auth: pushSubscriptions.auth,
+    })
+    .from(pushSubscriptions)
+    .where(eq(pushSubscriptions.userId, userId))
+    .orderBy(pushSubscriptions.id);
+}
+
 export function subscriptionsOf(db: Db, userId: number) {
   return queryRows<{ endpoint: string; createdAt: string }>(
     db,
@@ -98,6 +113,7 @@ export function runPushTargets(tx: Db, runId: number) {
       join leads l on l.agent_id = s.user_id
        and l.assigned_on = (select r.business_date from assignment_runs r where r.id = ${runId})
        and l.assignment_run_id = ${runId}
+     where not exists (select 1 from alert_settings a where a.user_id = s.user_id and not a.push)
      order by l.id, s.id`,
   );
 }
@@ -108,6 +124,7 @@ export function leadPushTargets(tx: Db, leadIds: number[]) {
     sql`select l.id::int as "leadId", s.id::int as "subscriptionId"
       from leads l join push_subscriptions s on s.user_id = l.agent_id
      where l.id = any(${intArrayLiteral(leadIds, 'bigint')})
+       and not exists (select 1 from alert_settings a where a.user_id = s.user_id and not a.push)
      order by l.id, s.id`,
   );
 }
@@ -134,20 +151,4 @@ export async function leadForPush(db: Db, leadId: number): Promise<LeadForPush |
 
 export async function recordAttempt(db: Db, row: typeof pushAttempts.$inferInsert): Promise<void> {
   await db.insert(pushAttempts).values(row);
-}
-
-export function attemptsOfLead(db: Db, leadId: number) {
-  return queryRows<{
-    at: string;
-    origin: string;
-    attempt: number;
-    status: string;
-    responseCode: number | null;
-    error: string | null;
-  }>(
-    db,
-    sql`select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at,
-        origin, attempt, status, response_code as "responseCode", error
-      from push_attempts where lead_id = ${leadId} order by id`,
-  );
 }

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { alertTestResult } from '../../../shared/contracts/alerts';
 import {
   pushDeviceList,
   pushPublicKey,
@@ -6,10 +7,12 @@ import {
   pushUnsubscribeBody,
 } from '../../../shared/contracts/push';
 import { currentUser, requireRole } from '../../plugins/auth';
+import { ALERT_TESTS_PER_HOUR } from '../alerts/alerts.service';
 import {
   devicesOf,
   keyPair,
   type PushPorts,
+  sendTestPush,
   subscribeDevice,
   unsubscribeDevice,
 } from './push.service';
@@ -52,5 +55,16 @@ export const pushRoutes: FastifyPluginAsyncZod<{ push: PushPorts }> = async (app
       schema: { body: pushUnsubscribeBody, response: { 200: pushDeviceList } },
     },
     (request) => unsubscribeDevice(app.db, currentUser(request).id, request.body.endpoint),
+  );
+  app.post(
+    '/api/agent/push/test',
+    {
+      onRequest: requireRole('AGENT'),
+      schema: {
+        description: `A test push to each of the agent's devices, quiet hours or not (409 without a device; at most ${ALERT_TESTS_PER_HOUR} an hour: 429)`,
+        response: { 200: alertTestResult },
+      },
+    },
+    (request) => sendTestPush(app.db, opts.push, currentUser(request).id),
   );
 };

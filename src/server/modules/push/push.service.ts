@@ -5,6 +5,7 @@
  * a port (PushPorts) given at app start; without a running queue nothing is pushed.
  */
 import { ECDH } from 'node:crypto';
+import type { AlertTestResult } from '../../../shared/contracts/alerts';
 import type {
   PushDeviceList,
   PushMessage,
@@ -15,7 +16,8 @@ import type { Db } from '../../db/client';
 import type { AssignedLeads } from '../../events/lead-events';
 import type { JobQueue } from '../../jobs/job-queue';
 import type { JobPayload } from '../../jobs/registry';
-import { badField } from '../../lib/app-error';
+import { badField, conflict } from '../../lib/app-error';
+import { agentLeadPath, alertHold, MY_LEADS_PATH, takeAlertTest } from '../alerts/alerts.service';
 import {
   DEFAULT_RUNTIME,
   type DeliveryRuntime,
@@ -32,8 +34,10 @@ import {
   leadPushTargets,
   recordAttempt,
   runPushTargets,
+  type SubscriptionRow,
   storedKeyPair,
   subscriptionById,
+  subscriptionRowsOf,
   subscriptionsOf,
   upsertSubscription,
 } from './push.repository';
@@ -159,7 +163,7 @@ export function leadMessage(leadId: number, lead: LeadForPush): PushMessage {
   return {
     title: `New lead: ${name}`,
     body: `${category === 'Aca' ? 'ACA' : category}, ${lead.age}, ${lead.city} ${lead.state}.`,
-    url: `/dashboard/leads?lead=${leadId}`,
+    url: agentLeadPath(leadId),
   };
 }
 
@@ -202,6 +206,9 @@ export async function processLeadPush(
       responseCode: null,
       error: 'Lead no longer with the agent',
     });
+  // push turned off since the job was queued, or the agent's quiet hours now
+  const hold = await alertHold(db, ports.config, sub.userId, 'push');
+  if (hold) return record({ status: 'SKIPPED', responseCode: null, error: hold });
 
   let resolved: ResolvedEndpoint;
   let result: { status: number | null; error: string | null };
@@ -239,4 +246,62 @@ export async function processLeadPush(
       { data: { ...job, attempts: attempt }, startAfter: new Date(Date.now() + delay) },
     ]);
   });
+}
+
+// ---- a test -----------------------------------------------------------------------------------
+
+/**
+ * POST /api/agent/push/test: a test push to each of the agent's devices, at once and once (no
+ * retry, quiet hours or not: the agent is looking). A device its push service says is gone is
+ * removed, as after a lead's push.
+ */
+export async function sendTestPush(
+  db: Db,
+  ports: PushPorts,
+  userId: number,
+): Promise<AlertTestResult> {
+  const subs = await subscriptionRowsOf(db, userId);
+  if (subs.length === 0) throw conflict('Turn on push notifications on a device first');
+  await takeAlertTest(db, userId, 'push');
+  const keys = await keyPair(db, ports);
+  const message = JSON.stringify({
+    title: 'LeadFlow test',
+    body: 'Alerts of your new leads will show up like this.',
+    url: MY_LEADS_PATH,
+  } satisfies PushMessage);
+  const results = await Promise.all(subs.map((sub) => testOne(db, ports, sub, keys, message)));
+  const failures = results.filter((r): r is string => r !== null);
+  return {
+    sent: subs.length - failures.length,
+    failed: failures.length,
+    error: failures[0] ?? null,
+  };
+}
+
+/** null when the push service took it; else what went wrong. */
+async function testOne(
+  db: Db,
+  ports: PushPorts,
+  sub: SubscriptionRow,
+  keys: KeyPair,
+  message: string,
+): Promise<string | null> {
+  try {
+    const resolved = await resolveEndpoint(sub.endpoint, ports.config.WEBHOOK_ALLOW_PRIVATE);
+    const result = await sendPush(
+      sub,
+      resolved,
+      message,
+      { ...keys, subject: vapidSubject(ports.config) },
+      ports.runtime.webhookTimeoutMs,
+    );
+    if (result.status !== null && result.status >= 200 && result.status < 300) return null;
+    if (result.status === 404 || result.status === 410) {
+      await deleteSubscriptionById(db, sub.id);
+      return 'The device is gone: turn push on again there';
+    }
+    return result.error ?? `The push service answered ${result.status}`;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
 }

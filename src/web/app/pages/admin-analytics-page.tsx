@@ -16,6 +16,7 @@ import { PeriodPicker, periodOfDays } from '@web/features/analytics/components/p
 import {
   SourcesSection,
   SpeedToLeadSection,
+  SpeedToOpenSection,
 } from '@web/features/analytics/components/speed-and-sources';
 import { useMemo, useState } from 'react';
 
@@ -63,9 +64,12 @@ export function AdminAnalyticsPage() {
       )}
       <section aria-labelledby="explain-heading" className="space-y-4">
         <h2 id="explain-heading" className="font-semibold text-lg">
-          Speed to lead and sources
+          Speed to lead, speed to open and sources
         </h2>
-        <SpeedToLeadSection period={period} />
+        <div className="grid gap-4 xl:grid-cols-2">
+          <SpeedToLeadSection period={period} />
+          <SpeedToOpenSection period={period} />
+        </div>
         <SourcesSection period={period} />
       </section>
     </div>

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { PageHeader } from '@web/components/layout/page-header';
 import { PageSpinner } from '@web/components/layout/page-spinner';
 import { LoadError } from '@web/components/ui/load-error';
+import { AlertsCard } from '@web/features/alerts/components/alerts-card';
 import { useCurrentUser } from '@web/features/auth/api';
 import { agentServicesQuery } from '@web/features/calls/api';
 import { CallsCard } from '@web/features/calls/components/calls-card';
@@ -12,7 +13,8 @@ import { PushCard } from '@web/features/push/components/push-card';
 
 /**
  * Services (docs/domain.md, Follow-up messages and calls; Alerts to the agent's phone): push
- * notifications on this device, the agent's phone, Call Recording, and the follow-up templates.
+ * notifications on this device, the agent's phone, the alerts of new leads (push, SMS, quiet
+ * hours), Call Recording, and the follow-up templates.
  */
 export function AgentServicesPage() {
   const services = useQuery(agentServicesQuery);
@@ -35,6 +37,7 @@ export function AgentServicesPage() {
         <>
           <PushCard />
           <PhoneCard services={services.data} />
+          <AlertsCard phoneKey={`${services.data.phone}:${services.data.phoneVerified}`} />
           <CallsCard services={services.data} />
           <FollowUpCard
             settings={followUp.data}

@@ -189,7 +189,7 @@ function CardList<T>({
                 <div className="min-w-0 font-medium text-base wrap-anywhere">{title.cell(row)}</div>
               )}
               {badges.length > 0 && (
-                <div className="flex shrink-0 flex-wrap justify-end gap-1">
+                <div className="flex shrink-0 flex-col items-end gap-1">
                   {badges.map((column) => (
                     <span key={column.header}>{column.cell(row)}</span>
                   ))}

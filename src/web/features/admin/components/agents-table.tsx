@@ -125,10 +125,13 @@ function AccountButton({ agent }: { agent: AdminAgent }) {
   );
 }
 
-/** An agent's speed to lead, last 30 days (docs/domain.md, Analytics that explain): loaded apart, so the table never waits. */
+/**
+ * An agent's speed to lead and speed to open, last 30 days (docs/domain.md, Analytics that
+ * explain; Alerts to the agent's phone): loaded apart, so the table never waits.
+ */
 export type AgentSpeed = Pick<
   SpeedFigures,
-  'assigned' | 'notContacted' | 'medianMinutes' | 'p90Minutes'
+  'assigned' | 'notContacted' | 'medianMinutes' | 'p90Minutes' | 'open'
 >;
 
 function speedColumn(speed: Map<number, AgentSpeed> | undefined): DataColumn<AdminAgent> {
@@ -144,7 +147,10 @@ function speedColumn(speed: Map<number, AgentSpeed> | undefined): DataColumn<Adm
   };
 }
 
-/** Median and 90th percentile from assignment to first contact, last 30 days (docs/domain.md, Analytics that explain). */
+/**
+ * Median and 90th percentile from assignment to first contact, then to the agent's first opening
+ * of the lead, last 30 days (docs/domain.md, Analytics that explain; Alerts to the agent's phone).
+ */
 function SpeedCell({ speed }: { speed: AgentSpeed | undefined }) {
   if (!speed) return <span className="text-muted-foreground">No leads</span>;
   return (
@@ -160,6 +166,18 @@ function SpeedCell({ speed }: { speed: AgentSpeed | undefined }) {
       {speed.notContacted > 0 && (
         <div className="text-muted-foreground text-xs">{speed.notContacted} not yet contacted</div>
       )}
+      <div className="mt-1 text-xs" data-testid="agent-open">
+        {speed.open.medianMinutes === null ? (
+          <span className="text-muted-foreground">Not opened yet</span>
+        ) : (
+          <>
+            <span className="font-medium">Opened in {formatMinutes(speed.open.medianMinutes)}</span>{' '}
+            <span className="text-muted-foreground">
+              median, p90 {formatMinutes(speed.open.p90Minutes)}
+            </span>
+          </>
+        )}
+      </div>
     </div>
   );
 }

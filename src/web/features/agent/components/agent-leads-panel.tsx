@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
 import { toast } from '@web/components/ui/use-toast';
+import { markLeadViewed } from '@web/features/alerts/api';
 import {
   LeadsFilterBar,
   type LeadsListState,
@@ -44,6 +45,17 @@ function useOpenLead(list: LeadsListState, onPage: Lead[]): Lead | null {
 }
 
 /**
+ * The agent opened this lead (from the list, a push, an SMS or an email link): the server keeps
+ * the first view (speed to open). Once per lead opened; a failure is not the agent's concern.
+ */
+function useMarkViewed(lead: Lead | null) {
+  const id = lead?.id ?? null;
+  useEffect(() => {
+    if (id !== null) markLeadViewed(id).catch(() => {});
+  }, [id]);
+}
+
+/**
  * My Leads: the agent's own leads, searched, filtered, ordered and paged by the server (an agent
  * gathers thousands of leads over a year) under the page's filter, kept in the URL; each lead's
  * name opens its drawer, as Update Status does.
@@ -53,6 +65,7 @@ export function AgentLeadsPanel({ list }: { list: LeadsListState }) {
   const leads = page.data?.leads ?? [];
   const view = listView(page, leads.length);
   const selected = useOpenLead(list, leads);
+  useMarkViewed(selected);
 
   return (
     <Card className="gap-4">
@@ -72,11 +85,12 @@ export function AgentLeadsPanel({ list }: { list: LeadsListState }) {
             retrying: page.isFetching,
           }}
           action={(lead) => (
-            <div className="flex flex-wrap items-start gap-2">
-              <LeadCallButton lead={lead} />
+            <div className="flex flex-wrap items-start gap-2 max-md:flex-nowrap">
+              <LeadCallButton lead={lead} thumb />
               <Button
                 size="sm"
                 variant="outline"
+                className="max-md:h-11 max-md:flex-1"
                 onClick={() => list.openLead(lead.id)}
                 aria-label={`Update Status: ${leadName(lead)}`}
               >

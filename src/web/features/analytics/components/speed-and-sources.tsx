@@ -1,4 +1,4 @@
-import type { SourceStats, SpeedToLead } from '@shared/contracts/analytics';
+import type { SourceStats, SpeedFigures, SpeedToLead } from '@shared/contracts/analytics';
 import { formatPriceExact } from '@shared/format';
 import { durationUnit, formatInUnit } from '@shared/format-minutes';
 import { useQuery } from '@tanstack/react-query';
@@ -46,6 +46,30 @@ function Loading({ error }: { error: boolean }) {
   );
 }
 
+/** One speed's figures of a period or a day: speed to lead's, or speed to open's. */
+interface Speed {
+  /** contacted, or opened */
+  done: number;
+  /** not yet contacted, or not yet opened */
+  notDone: number;
+  medianMinutes: number | null;
+  p90Minutes: number | null;
+}
+type SpeedOf = (figures: SpeedFigures) => Speed;
+
+const toLead: SpeedOf = (f) => ({
+  done: f.contacted,
+  notDone: f.notContacted,
+  medianMinutes: f.medianMinutes,
+  p90Minutes: f.p90Minutes,
+});
+const toOpen: SpeedOf = (f) => ({
+  done: f.open.opened,
+  notDone: f.open.notOpened,
+  medianMinutes: f.open.medianMinutes,
+  p90Minutes: f.open.p90Minutes,
+});
+
 /** Median and p90 from assignment to first contact, and their trend (docs/domain.md, Analytics that explain). */
 export function SpeedToLeadSection({ period }: { period: Period }) {
   const { data, isError } = useQuery(speedToLeadQuery(period));
@@ -55,19 +79,69 @@ export function SpeedToLeadSection({ period }: { period: Period }) {
       description="Time from assignment to the agent's first contact (status change, call or message)"
       testId="chart-speed-to-lead"
     >
-      {!data ? <Loading error={isError} /> : <SpeedToLeadBody data={data} />}
+      {!data ? (
+        <Loading error={isError} />
+      ) : (
+        <SpeedBody
+          data={data}
+          speed={toLead}
+          prefix="speed"
+          notDoneLabel="Not yet contacted"
+          none="No lead assigned in this period has been contacted yet."
+        />
+      )}
     </ChartCard>
   );
 }
 
-function SpeedToLeadBody({ data }: { data: SpeedToLead }) {
-  const o = data.overall;
+/**
+ * Median and p90 from assignment to the agent's first opening of the lead (its drawer, a push, an
+ * SMS link), and their trend (docs/domain.md, Alerts to the agent's phone).
+ */
+export function SpeedToOpenSection({ period }: { period: Period }) {
+  const { data, isError } = useQuery(speedToLeadQuery(period));
+  return (
+    <ChartCard
+      title="Speed to Open"
+      description="Time from assignment to the agent first opening the lead (in My Leads, from a push or a text)"
+      testId="chart-speed-to-open"
+    >
+      {!data ? (
+        <Loading error={isError} />
+      ) : (
+        <SpeedBody
+          data={data}
+          speed={toOpen}
+          prefix="open"
+          notDoneLabel="Not yet opened"
+          none="No lead assigned in this period has been opened yet."
+        />
+      )}
+    </ChartCard>
+  );
+}
+
+function SpeedBody({
+  data,
+  speed,
+  prefix,
+  notDoneLabel,
+  none,
+}: {
+  data: SpeedToLead;
+  speed: SpeedOf;
+  prefix: string;
+  notDoneLabel: string;
+  none: string;
+}) {
+  const o = speed(data.overall);
+  const trend = data.trend.map((p) => ({ date: p.date, ...speed(p) }));
   // the tiles, the axis and the tooltip in one unit, chosen by the largest figure shown
   const unit = durationUnit(
-    Math.max(o.p90Minutes ?? 0, ...data.trend.map((p) => p.p90Minutes ?? p.medianMinutes ?? 0)),
+    Math.max(o.p90Minutes ?? 0, ...trend.map((p) => p.p90Minutes ?? p.medianMinutes ?? 0)),
   );
   const inUnit = (m: number | null) => (m === null ? null : m / unit.minutes);
-  const points = data.trend.map((p) => ({
+  const points = trend.map((p) => ({
     date: p.date,
     median: inUnit(p.medianMinutes),
     p90: inUnit(p.p90Minutes),
@@ -75,22 +149,30 @@ function SpeedToLeadBody({ data }: { data: SpeedToLead }) {
   return (
     <div className="space-y-4">
       <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-        <Figure label="Median" value={formatInUnit(o.medianMinutes, unit)} testId="speed-median" />
+        <Figure
+          label="Median"
+          value={formatInUnit(o.medianMinutes, unit)}
+          testId={`${prefix}-median`}
+        />
         <Figure
           label="90th percentile"
           value={formatInUnit(o.p90Minutes, unit)}
-          testId="speed-p90"
+          testId={`${prefix}-p90`}
         />
-        <Figure label="Assigned" value={String(o.assigned)} testId="speed-assigned" />
         <Figure
-          label="Not yet contacted"
-          value={String(o.notContacted)}
-          testId="speed-not-contacted"
+          label="Assigned"
+          value={String(data.overall.assigned)}
+          testId={`${prefix}-assigned`}
+        />
+        <Figure
+          label={notDoneLabel}
+          value={String(o.notDone)}
+          testId={prefix === 'speed' ? 'speed-not-contacted' : `${prefix}-not-opened`}
         />
       </div>
-      {o.contacted === 0 ? (
-        <p className="text-muted-foreground text-sm" data-testid="speed-none">
-          No lead assigned in this period has been contacted yet.
+      {o.done === 0 ? (
+        <p className="text-muted-foreground text-sm" data-testid={`${prefix}-none`}>
+          {none}
         </p>
       ) : (
         <ResponsiveContainer width="100%" height={CHART_HEIGHT}>

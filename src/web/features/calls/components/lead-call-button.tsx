@@ -9,6 +9,7 @@ import { toast } from '@web/components/ui/use-toast';
 import { agentServicesQuery, useStartCall } from '@web/features/calls/api';
 import { LeadCallLog } from '@web/features/calls/components/lead-call-log';
 import { errorMessage } from '@web/lib/api-client';
+import { cn } from '@web/lib/utils';
 import { Phone } from 'lucide-react';
 
 /** Why the lead cannot be called now, or null when it can (docs/domain.md, Follow-up messages and calls; Calling window). */
@@ -27,7 +28,16 @@ export function useCallBlocker(lead: Lead): string | null {
  * lead. Enabled only when the lead is callable now, the agent has a phone, the package has Call
  * Recording and calling is configured; else disabled with the reason ("Call after 8 AM ET").
  */
-export function LeadCallButton({ lead, showReason = false }: { lead: Lead; showReason?: boolean }) {
+export function LeadCallButton({
+  lead,
+  showReason = false,
+  thumb = false,
+}: {
+  lead: Lead;
+  showReason?: boolean;
+  /** a phone's card: the first, largest button at the card's foot, where the thumb rests */
+  thumb?: boolean;
+}) {
   const blocker = useCallBlocker(lead);
   const services = useQuery(agentServicesQuery);
   const start = useStartCall(lead.id);
@@ -49,11 +59,12 @@ export function LeadCallButton({ lead, showReason = false }: { lead: Lead; showR
   }
   const reasonId = `call-reason-${lead.id}`;
   return (
-    <div className="flex flex-col items-start gap-1">
+    <div className={cn('flex flex-col items-start gap-1', thumb && 'max-md:flex-1')}>
       <Button
         type="button"
         size="sm"
         variant={showReason ? 'default' : 'outline'}
+        className={cn(thumb && 'max-md:h-11 max-md:w-full max-md:text-base')}
         disabled={blocker !== null || start.isPending}
         onClick={call}
         aria-label={`Call ${name}`}

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { LoadError } from '@web/components/ui/load-error';
 import { Skeleton } from '@web/components/ui/skeleton';
 import { useBusinessTimeZone } from '@web/features/admin/api';
+import { AlertEntry, alertIcon } from '@web/features/alerts/components/alert-entry';
 import {
   CallOrMessageEntry,
   callOrMessageIcon,
@@ -67,17 +68,19 @@ function EntryIcon({ entry }: { entry: ActivityEntry }) {
   const Icon =
     entry.type === 'message' || entry.type === 'call'
       ? callOrMessageIcon(entry)
-      : entry.type === 'status'
-        ? ArrowRightLeft
-        : entry.channel === 'EMAIL'
-          ? Mail
-          : Webhook;
+      : entry.type === 'alert'
+        ? alertIcon(entry)
+        : entry.type === 'status'
+          ? ArrowRightLeft
+          : entry.channel === 'EMAIL'
+            ? Mail
+            : Webhook;
   return (
     <span
       className={cn(
         'flex size-6 shrink-0 items-center justify-center rounded-full border bg-background',
         entry.type !== 'status' &&
-          (entry.status === 'FAILED' || entry.status === 'BLOCKED') &&
+          (entry.status === 'FAILED' || entry.status === 'BLOCKED' || entry.status === 'GONE') &&
           'border-destructive text-destructive',
       )}
       aria-hidden="true"
@@ -88,8 +91,9 @@ function EntryIcon({ entry }: { entry: ActivityEntry }) {
 }
 
 /**
- * The lead's timeline in its drawer: status changes (who, when) and each delivery attempt
- * (channel, sent or failed, the receiver's code), oldest first as the server sends them.
+ * The lead's timeline in its drawer: status changes (who, when), each delivery attempt (channel,
+ * sent or failed, the receiver's code), follow-ups, calls and the alerts to the agent's phone,
+ * oldest first as the server sends them.
  */
 export function LeadActivity({ leadId }: { leadId: number }) {
   const activity = useQuery(leadActivityQuery(leadId));
@@ -133,6 +137,8 @@ export function LeadActivity({ leadId }: { leadId: number }) {
                   <StatusEntry entry={entry} />
                 ) : entry.type === 'message' || entry.type === 'call' ? (
                   <CallOrMessageEntry entry={entry} />
+                ) : entry.type === 'alert' ? (
+                  <AlertEntry entry={entry} />
                 ) : (
                   <DeliveryEntry entry={entry} />
                 )}

@@ -4,6 +4,7 @@ import { formatPhone } from '@shared/phone';
 import { Badge } from '@web/components/ui/badge';
 import { type DataColumn, DataTable, type DataTableProps } from '@web/components/ui/data-table';
 import { EmailText } from '@web/components/ui/email-text';
+import { Clock } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { exactTime, receivedAgo, telHref } from '../lead-display';
 import { LeadCallingWindow } from './lead-calling-window';
@@ -75,17 +76,21 @@ function useMinute(on: boolean): Date {
   return now;
 }
 
+// on a phone's card it sits beside the status, under the thumb's glance: how long the lead waited
 const receivedColumn = (now: Date): LeadColumn => ({
   header: 'Received',
   nowrap: true,
+  phone: 'badge',
   cell: (lead) =>
     lead.assignedAt ? (
       <time
         dateTime={lead.assignedAt}
         title={exactTime(lead.assignedAt)}
-        className="text-sm"
+        className="inline-flex items-center gap-1 text-sm max-md:text-muted-foreground max-md:text-xs"
         data-testid="lead-received"
       >
+        <Clock className="size-3 md:hidden" aria-hidden="true" />
+        <span className="sr-only md:hidden">Received </span>
         {receivedAgo(lead.assignedAt, now)}
       </time>
     ) : (
