@@ -30,6 +30,8 @@ const WIDTHS = [
 interface Seed {
   tag: string;
   packageName: string;
+  /** a pay-per-lead package with a price list */
+  perLeadPackageName: string;
   agent: { email: string; password: string; name: string; id: number };
   /** A NEW lead (admin leads screen), found by this search. */
   newLeadSearch: string;
@@ -77,6 +79,19 @@ async function createSeed(baseURL: string): Promise<Seed> {
     priceMonthlyCents: 8_900,
     category: 'MEDICARE',
   });
+
+  const perLead = await createPackageApi(api, {
+    name: `Axe Per Lead ${tag}`,
+    leadsPerDay: 4,
+    priceMonthlyCents: 0,
+    category: 'MEDICARE',
+    pricing: 'PER_LEAD',
+    perLeadCents: 2_500,
+  });
+  const prices = await api.put(`/api/admin/packages/${perLead.id}/prices`, {
+    data: { rules: [{ state: 'TX', ageMin: 65, ageMax: null, sourceId: null, priceCents: 1_250 }] },
+  });
+  expect(prices.status(), await prices.text()).toBe(200);
 
   const agentCtx = await request.newContext({ baseURL });
   const agent = { email: uniqueEmail('axe'), password: 'secret123', name: `Ava Axe ${tag}` };
@@ -148,11 +163,18 @@ async function createSeed(baseURL: string): Promise<Seed> {
   }
   expect(newLead, 'a lead stays NEW').not.toBeNull();
 
+  // an admin's credit, so the wallet screen has a balance and an entry with its note
+  const credited = await api.post(`/api/admin/agents/${agentId}/wallet`, {
+    data: { amountCents: 5_000, note: `Welcome credit ${tag}` },
+  });
+  expect(credited.status(), await credited.text()).toBe(200);
+
   await agentCtx.dispose();
   await api.dispose();
   return {
     tag,
     packageName: pkg.name,
+    perLeadPackageName: perLead.name,
     agent: { ...agent, id: agentId },
     newLeadSearch: newLead!.tag,
     newLeadName: newLead!.name,
@@ -230,6 +252,9 @@ const screens: Screen[] = [
     ready: async (page, s) => {
       await expect(page.locator('#packages [aria-busy="false"]')).toBeAttached();
       await expect(page.getByText(s.packageName)).toBeVisible();
+      await expect(
+        page.getByTestId('package-card').filter({ hasText: s.perLeadPackageName }),
+      ).toContainText('from $12.50 per lead');
     },
   },
   {
@@ -335,6 +360,18 @@ const screens: Screen[] = [
     },
   },
   {
+    name: 'agent wallet',
+    path: '/dashboard/wallet',
+    role: 'agent',
+    ready: async (page, s) => {
+      await h1(page, 'Wallet');
+      await expect(page.getByTestId('wallet-balance')).toContainText('$50.00');
+      await expect(
+        page.getByTestId('wallet-entry').filter({ hasText: `Welcome credit ${s.tag}` }),
+      ).toBeVisible();
+    },
+  },
+  {
     name: 'admin dashboard',
     path: '/admin',
     role: 'admin',
@@ -361,6 +398,24 @@ const screens: Screen[] = [
         await expect(
           page.getByRole('dialog').getByRole('heading', { name: 'Create Package' }),
         ).toBeVisible();
+      },
+    },
+  },
+  {
+    name: 'admin packages, a price list',
+    path: '/admin/packages',
+    role: 'admin',
+    ready: async (page, s) => {
+      await h1(page, 'Packages');
+      await expect(
+        page.getByTestId('package-row').filter({ hasText: s.perLeadPackageName }),
+      ).toContainText('$25 / lead');
+    },
+    overlay: {
+      name: 'Price list dialog',
+      open: async (page, s) => {
+        await page.getByRole('button', { name: `Price list of ${s.perLeadPackageName}` }).click();
+        await expect(page.getByTestId('price-rule')).toHaveCount(1);
       },
     },
   },
@@ -402,6 +457,27 @@ const screens: Screen[] = [
           .getByRole('button', { name: /Edit licensed states of/ })
           .click();
         await expect(page.getByRole('dialog').getByText(/Licensed states of/)).toBeVisible();
+      },
+    },
+  },
+  {
+    name: 'admin agents, a wallet credit',
+    path: '/admin/agents',
+    role: 'admin',
+    ready: async (page, s) => {
+      await h1(page, 'Agents');
+      await expect(
+        page
+          .getByTestId('agent-row')
+          .filter({ hasText: s.agent.email })
+          .getByTestId('agent-balance'),
+      ).toContainText('$50.00');
+    },
+    overlay: {
+      name: 'Credit wallet dialog',
+      open: async (page, s) => {
+        await page.getByRole('button', { name: `Credit wallet of ${s.agent.name}` }).click();
+        await expect(page.getByRole('dialog').getByLabel('Note')).toBeVisible();
       },
     },
   },

@@ -15,7 +15,14 @@ export async function loginAdminApi(request: APIRequestContext) {
 
 export async function createPackageApi(
   request: APIRequestContext,
-  values: { name: string; leadsPerDay: number; priceMonthlyCents: number; category?: string },
+  values: {
+    name: string;
+    leadsPerDay: number;
+    priceMonthlyCents: number;
+    category?: string;
+    pricing?: 'SUBSCRIPTION' | 'PER_LEAD';
+    perLeadCents?: number;
+  },
 ) {
   const res = await request.post('/api/admin/packages', {
     data: {

@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { createPackageApi, uniqueTag } from './agent-fixtures';
 import { createAgentViaApi, E2E_ADMIN, loginThroughUi } from './support';
 
 /**
@@ -123,6 +124,70 @@ test("package form: the body's priceMonthlyCents is the form's price", async ({ 
   // the first refused field of the form's order takes the focus, and the dialog stays open
   await expect(slug).toBeFocused();
   await expect(dialog).toBeVisible();
+});
+
+test("package form: a pay-per-lead package's perLeadCents is the form's price per lead", async ({
+  page,
+}) => {
+  await page.request.post('/api/auth/login', { data: E2E_ADMIN });
+  await page.goto('/admin/packages');
+  await page
+    .getByRole('button', { name: /Create (Your First )?Package/ })
+    .first()
+    .click();
+  const dialog = page.getByRole('dialog');
+  await refuse(page, '/api/admin/packages', {
+    message: 'The price per lead is too low.',
+    errors: [{ field: 'perLeadCents', message: 'A lead costs at least $1.00 here' }],
+  });
+  await dialog.getByLabel('Name').fill('Refused Per Lead');
+  await dialog.getByLabel('Pricing').click();
+  await page.getByRole('option', { name: 'Pay per lead' }).click();
+  // a pay-per-lead package has no monthly price to type
+  await expect(dialog.getByLabel('Price ($/month)')).toHaveCount(0);
+  const perLead = dialog.getByLabel('Price per lead ($)');
+  await perLead.fill('0.50');
+  await dialog.getByLabel('Leads per Day').fill('3');
+  await dialog.getByLabel('Commission (%)').fill('10');
+  await dialog.getByRole('button', { name: 'Create Package' }).click();
+  await expect(toastViewport(page)).toContainText('The price per lead is too low.');
+  await expect(perLead).toHaveAttribute('aria-invalid', 'true');
+  await expect(perLead).toHaveAccessibleDescription('A lead costs at least $1.00 here');
+  await expect(perLead).toBeFocused();
+});
+
+test('price list: a refused rule is marked in its row, the first refused field focused', async ({
+  page,
+}) => {
+  await page.request.post('/api/auth/login', { data: E2E_ADMIN });
+  const pkg = await createPackageApi(page.request, {
+    name: `Price List ${uniqueTag('pl')}`,
+    leadsPerDay: 3,
+    priceMonthlyCents: 0,
+    pricing: 'PER_LEAD',
+    perLeadCents: 2_000,
+  });
+  await page.goto('/admin/packages');
+  await page.getByRole('button', { name: `Price list of ${pkg.name}` }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByText('No rules: every lead costs $20.')).toBeVisible();
+  await refuse(page, `/api/admin/packages/${pkg.id}/prices`, {
+    message: 'The second rule is refused.',
+    errors: [{ field: 'rules.1.ageMax', message: 'Maximum age is 99 for this package' }],
+  });
+  await dialog.getByRole('button', { name: 'Add rule' }).click();
+  await dialog.getByRole('button', { name: 'Add rule' }).click();
+  const rules = dialog.getByTestId('price-rule');
+  await rules.nth(0).getByLabel('Price ($)').fill('30');
+  await rules.nth(1).getByLabel('Age to').fill('110');
+  await rules.nth(1).getByLabel('Price ($)').fill('15');
+  await dialog.getByRole('button', { name: 'Save Price List' }).click();
+  await expect(toastViewport(page)).toContainText('The second rule is refused.');
+  const ageTo = rules.nth(1).getByLabel('Age to');
+  await expect(ageTo).toHaveAttribute('aria-invalid', 'true');
+  await expect(ageTo).toHaveAccessibleDescription('Maximum age is 99 for this package');
+  await expect(ageTo).toBeFocused();
+  await expect(rules.nth(0).locator('[aria-invalid="true"]')).toHaveCount(0);
 });
 
 test("today's answer, without errors, still shows its message and marks nothing", async ({

@@ -793,6 +793,12 @@ const sweeps: {
       expect(page.getByTestId('package-card').filter({ hasText: s.packageName })).toBeVisible(),
   },
   {
+    name: 'agent wallet',
+    path: '/dashboard/wallet',
+    role: 'agent',
+    ready: (page) => expect(page.getByTestId('wallet-balance')).toContainText('$'),
+  },
+  {
     name: 'admin dashboard',
     path: '/admin',
     role: 'admin',

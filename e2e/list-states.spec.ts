@@ -94,6 +94,20 @@ test.describe('lists that fail to load: the error and Retry, alone', () => {
     await failThenRecover(page, '/api/admin/packages', '/admin/packages', 'package-row');
   });
 
+  test('my wallet', async ({ page }) => {
+    const agent = await createAgentViaApi(page, 'Wanda Wallet');
+    await page.request.post('/api/auth/login', { data: E2E_ADMIN });
+    // an entry to show once the wallet loads
+    const credited = await page.request.post(`/api/admin/agents/${agent.id}/wallet`, {
+      data: { amountCents: 1_000, note: 'For the list states' },
+    });
+    expect(credited.status()).toBe(200);
+    await page.request.post('/api/auth/login', {
+      data: { email: agent.email, password: agent.password },
+    });
+    await failThenRecover(page, '/api/agent/wallet', '/dashboard/wallet', 'wallet-entry');
+  });
+
   test('admin agents', async ({ page }) => {
     await createAgentViaApi(page, 'Agent For The Agents List');
     await page.request.post('/api/auth/login', { data: E2E_ADMIN });

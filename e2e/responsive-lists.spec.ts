@@ -34,6 +34,14 @@ function seed(baseURL: string): Promise<Seed> {
       leadsPerDay: 12,
       priceMonthlyCents: 1_234_500,
     });
+    // a pay-per-lead package: its price cell holds the price per lead, the least and Price list
+    const perLead = await createPackageApi(api, {
+      name: `Final Expense Pay Per Lead Preferred ${tag}`,
+      leadsPerDay: 12,
+      priceMonthlyCents: 0,
+      pricing: 'PER_LEAD',
+      perLeadCents: 12_345,
+    });
     const agentCtx = await request.newContext({ baseURL });
     const agent = {
       email: uniqueEmail('fit-agent-with-a-rather-long-address'),
@@ -44,6 +52,14 @@ function seed(baseURL: string): Promise<Seed> {
     expect(reg.status()).toBe(201);
     const agentId = (await reg.json()).user.id as number;
     await agentCtx.dispose();
+    // a wallet entry with a long note, for the wallet's entries
+    const credited = await api.post(`/api/admin/agents/${agentId}/wallet`, {
+      data: {
+        amountCents: 123_456,
+        note: `Goodwill credit for the leads returned during the Winston-Salem intake outage ${tag}`,
+      },
+    });
+    expect(credited.status(), await credited.text()).toBe(200);
     const leadEmail = `bartholomew.richardson-whitfield.${tag}@example-insurance-leads.com`;
     await seedLeadsForAgent(api, agentId, tag, [
       {
@@ -89,6 +105,24 @@ function seed(baseURL: string): Promise<Seed> {
       },
     });
     expect(prefs.status()).toBe(200);
+    // a lead paid from the wallet while on the pay-per-lead package: the wallet's entries then
+    // hold a lead's link (its own tag, so the lists' searches still find three leads)
+    const onPerLead = await agentApi.post('/api/agent/subscription', {
+      data: { packageId: perLead.id },
+    });
+    expect(onPerLead.status(), await onPerLead.text()).toBe(200);
+    const paidTag = uniqueTag('fitpaid');
+    await seedLeadsForAgent(api, agentId, paidTag, [
+      {
+        firstName: 'Philippa',
+        lastName: `Paid-For-From-The-Wallet ${paidTag}`,
+        phone: uniquePhone(),
+        email: `philippa.${paidTag}@e2e.test`,
+        city: 'Winston-Salem',
+        state: 'NC',
+        age: 72,
+      },
+    ]);
     const subscribed = await agentApi.post('/api/agent/subscription', {
       data: { packageId: pkg.id },
     });
@@ -131,6 +165,7 @@ const screens = [
   { name: 'admin leads', path: '/admin/leads', row: 'lead-row', role: 'admin', search: true },
   { name: 'admin agents', path: '/admin/agents', row: 'agent-row', role: 'admin' },
   { name: 'my leads', path: '/dashboard/leads', row: 'lead-row', role: 'agent', search: true },
+  { name: 'my wallet', path: '/dashboard/wallet', row: 'wallet-entry', role: 'agent' },
 ] as const;
 
 /** The screen, with this run's long-named leads on it where it lists leads. */

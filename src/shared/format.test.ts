@@ -4,9 +4,11 @@ import {
   DEFAULT_BUSINESS_TIME_ZONE,
   formatBusinessTime,
   formatConversionRate,
+  formatLeadPrice,
   formatPercent,
   formatPrice,
   formatPriceExact,
+  packagePriceLabel,
   quotaSummary,
   subscriptionStatusLabel,
 } from './format';
@@ -17,6 +19,30 @@ describe('prices', () => {
     expect(formatPriceExact(49_900)).toBe('$499.00');
     expect(formatPriceExact(4_999)).toBe('$49.99');
     expect(formatPriceExact(123_456_700)).toBe('$1,234,567.00');
+  });
+
+  it("shows a lead's price to the cent only when it has cents", () => {
+    expect(formatLeadPrice(2_500)).toBe('$25');
+    expect(formatLeadPrice(1_250)).toBe('$12.50');
+    expect(formatLeadPrice(75)).toBe('$0.75');
+  });
+
+  it("says a package's price by its pricing: a month, or from the least a lead costs", () => {
+    const subscription = {
+      pricing: 'SUBSCRIPTION' as const,
+      priceMonthlyCents: 29_900,
+      perLeadCents: null,
+      fromPerLeadCents: null,
+    };
+    expect(packagePriceLabel(subscription)).toBe('$299/month');
+    const perLead = {
+      pricing: 'PER_LEAD' as const,
+      priceMonthlyCents: 0,
+      perLeadCents: 2_500,
+      fromPerLeadCents: 1_250,
+    };
+    expect(packagePriceLabel(perLead)).toBe('from $12.50 per lead');
+    expect(packagePriceLabel({ ...perLead, fromPerLeadCents: null })).toBe('from $25 per lead');
   });
 });
 

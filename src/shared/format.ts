@@ -149,3 +149,23 @@ const RETURN_REASON_LABELS: Record<string, string> = {
 export function returnReasonLabel(reason: string): string {
   return RETURN_REASON_LABELS[reason] ?? leadStatusLabel(reason);
 }
+
+/** A lead's price (pay per lead, a wallet's amounts): '$25', or to the cent when it has cents ('$12.50'). */
+export function formatLeadPrice(cents: number): string {
+  return cents % 100 === 0 ? formatPrice(cents) : formatPriceExact(cents);
+}
+
+/**
+ * A package's price as the cards say it: '$299/month' for a subscription; for pay per lead the
+ * least a lead costs, by its price list or its price per lead ('from $12.50 per lead').
+ */
+export function packagePriceLabel(pkg: {
+  pricing: 'SUBSCRIPTION' | 'PER_LEAD';
+  priceMonthlyCents: number;
+  perLeadCents: number | null;
+  fromPerLeadCents: number | null;
+}): string {
+  if (pkg.pricing !== 'PER_LEAD') return `${formatPrice(pkg.priceMonthlyCents)}/month`;
+  const from = pkg.fromPerLeadCents ?? pkg.perLeadCents ?? 0;
+  return `from ${formatLeadPrice(from)} per lead`;
+}

@@ -23,6 +23,8 @@ export const paths = {
     preferences: '/dashboard/preferences',
     /** Choosing a package (docs/domain.md, Subscriptions: an agent chooses their package here). */
     package: '/dashboard/package',
+    /** A pay-per-lead agent's wallet: balance, top-up, auto-recharge and entries. */
+    wallet: '/dashboard/wallet',
     /** Delivery settings: email, the CRM webhook (docs/domain.md, Delivery of assigned leads). */
     delivery: '/dashboard/delivery',
     /** The agent's phone, Call Recording and follow-up messages (docs/domain.md, Follow-up messages and calls). */

@@ -23,6 +23,7 @@ const AgentPreferencesPage = lazyNamed(
   'AgentPreferencesPage',
 );
 const AgentPackagePage = lazyNamed(() => import('./pages/agent-package-page'), 'AgentPackagePage');
+const AgentWalletPage = lazyNamed(() => import('./pages/agent-wallet-page'), 'AgentWalletPage');
 const AgentServicesPage = lazyNamed(
   () => import('./pages/agent-services-page'),
   'AgentServicesPage',
@@ -80,6 +81,7 @@ const protectedRoutes: { path: string; role?: UserRole; page: ComponentType }[] 
   { path: paths.agent.leads, role: 'AGENT', page: AgentLeadsPage },
   { path: paths.agent.preferences, role: 'AGENT', page: AgentPreferencesPage },
   { path: paths.agent.package, role: 'AGENT', page: AgentPackagePage },
+  { path: paths.agent.wallet, role: 'AGENT', page: AgentWalletPage },
   { path: paths.agent.delivery, role: 'AGENT', page: AgentDeliveryPage },
   { path: paths.agent.services, role: 'AGENT', page: AgentServicesPage },
   { path: paths.agent.agency, role: 'AGENT', page: AgentAgencyPage },

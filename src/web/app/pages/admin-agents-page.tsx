@@ -8,6 +8,7 @@ import { AgentsTable } from '@web/features/admin/components/agents-table';
 import { speedToLeadQuery } from '@web/features/analytics/api';
 import { periodOfDays } from '@web/features/analytics/components/period-picker';
 import { useRegistrationMode } from '@web/features/auth/api';
+import { walletBalancesQuery } from '@web/features/wallet/api';
 import { listView } from '@web/lib/list-view';
 import { useMemo, useState } from 'react';
 
@@ -27,6 +28,17 @@ export function AdminAgentsPage() {
   const speedByAgent = useMemo(
     () => (speed.data ? new Map(speed.data.agents.map((a) => [a.agentId, a])) : undefined),
     [speed.data],
+  );
+  // every agent's wallet, joined by agent id: the Balance column
+  const wallets = useQuery(walletBalancesQuery);
+  const balances = useMemo(
+    () =>
+      wallets.data
+        ? new Map(wallets.data.map((w) => [w.agentId, w]))
+        : wallets.isError
+          ? null
+          : undefined,
+    [wallets.data, wallets.isError],
   );
   return (
     <div className="space-y-6">
@@ -59,6 +71,7 @@ export function AdminAgentsPage() {
           <AgentsTable
             agents={list}
             speed={speedByAgent}
+            balances={balances}
             view={listView(agents, list.length)}
             error={{
               message: 'The agents could not be loaded.',

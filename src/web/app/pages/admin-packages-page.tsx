@@ -8,7 +8,7 @@ export function AdminPackagesPage() {
         renderHeader={(createButton) => (
           <PageHeader
             title="Packages"
-            description="Manage the subscription packages agents can choose"
+            description="Manage the packages agents can choose: a monthly subscription or pay per lead"
             actions={createButton}
           />
         )}

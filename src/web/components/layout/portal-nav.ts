@@ -15,6 +15,7 @@ import {
   SlidersHorizontal,
   Undo2,
   Users,
+  Wallet,
   Waypoints,
 } from 'lucide-react';
 
@@ -25,6 +26,7 @@ const agentNav: PortalNavItem[] = [
   { title: 'My Leads', href: paths.agent.leads, icon: FileText },
   { title: 'Preferences', href: paths.agent.preferences, icon: SlidersHorizontal },
   { title: 'Package', href: paths.agent.package, icon: CreditCard },
+  { title: 'Wallet', href: paths.agent.wallet, icon: Wallet },
   { title: 'Delivery', href: paths.agent.delivery, icon: Send },
   { title: 'Services', href: paths.agent.services, icon: PhoneCall },
   { title: 'Agency', href: paths.agent.agency, icon: Building2 },

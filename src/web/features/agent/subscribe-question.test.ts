@@ -25,4 +25,21 @@ describe('the subscription question', () => {
       'Gold replaces Silver at once: from now on you receive up to 1 FINAL EXPENSE lead a day.',
     );
   });
+
+  it('asks about a pay-per-lead package by the least a lead costs, paid from the wallet', () => {
+    const perLead = {
+      ...gold,
+      priceMonthlyCents: 0,
+      pricing: 'PER_LEAD' as const,
+      perLeadCents: 2_500,
+      fromPerLeadCents: 1_250,
+    };
+    expect(subscribeQuestion(perLead, false)).toBe('Subscribe to Gold for $12.50 per lead and up?');
+    expect(subscribeDetail(perLead, null)).toBe(
+      'Your subscription starts at once: you receive up to 15 MEDICARE leads a day that match your preferences, each paid from your wallet as it arrives.',
+    );
+    expect(subscribeDetail(perLead, 'Silver')).toBe(
+      'Gold replaces Silver at once: from now on you receive up to 15 MEDICARE leads a day, each paid from your wallet as it arrives.',
+    );
+  });
 });

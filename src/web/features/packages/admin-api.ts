@@ -1,4 +1,4 @@
-import type { Package, PackageBody } from '@shared/contracts/packages';
+import type { Package, PackageBody, PriceList } from '@shared/contracts/packages';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@web/lib/api-client';
 import { getQueryFn } from '@web/lib/query-client';
@@ -37,5 +37,26 @@ export function useSetPackageActive() {
     mutationFn: ({ id, active }: { id: number; active: boolean }) =>
       apiJson<Package>('PATCH', `/api/admin/packages/${id}`, { active }),
     onSuccess: refresh,
+  });
+}
+
+/** A PER_LEAD package's price list: its rules in order, the first that matches a lead winning. */
+export const priceListQuery = (packageId: number) =>
+  queryOptions({
+    queryKey: [`/api/admin/packages/${packageId}/prices`] as const,
+    queryFn: getQueryFn<PriceList>({ on401: 'throw' }),
+  });
+
+/** Saving the list changes the package's least price ("from $X per lead") too. */
+export function useSavePriceList() {
+  const queryClient = useQueryClient();
+  const refresh = useRefreshPackages();
+  return useMutation({
+    mutationFn: ({ packageId, body }: { packageId: number; body: PriceList }) =>
+      apiJson<PriceList>('PUT', `/api/admin/packages/${packageId}/prices`, body),
+    onSuccess: (saved, { packageId }) => {
+      queryClient.setQueryData(priceListQuery(packageId).queryKey, saved);
+      return refresh();
+    },
   });
 }

@@ -28,6 +28,22 @@ const body: PackageBody = {
   enrollmentOnly: false,
   services: { crm: true, callRecording: true, followUpMessage: false },
   active: true,
+  pricing: 'SUBSCRIPTION',
+  perLeadCents: null,
+};
+
+/** The same package, paid per lead from the agents' wallets. */
+const perLeadFilled: PackageFormValues = {
+  ...filled,
+  pricing: 'PER_LEAD',
+  price: '',
+  perLead: '0.755',
+};
+const perLeadBody: PackageBody = {
+  ...body,
+  pricing: 'PER_LEAD',
+  priceMonthlyCents: 0,
+  perLeadCents: 76,
 };
 
 /** What the dialog's resolver makes of the values: the body to send, or a message per field. */
@@ -47,6 +63,7 @@ const serverAccepts = (sent: PackageBody) => packageBody.safeParse(sent).success
 describe('package form', () => {
   it('starts with the spec defaults', () => {
     expect(NEW_PACKAGE_DEFAULTS).toMatchObject({
+      pricing: 'SUBSCRIPTION',
       category: 'MEDICARE',
       enrollmentOnly: false,
       services: { crm: true, callRecording: true, followUpMessage: false },
@@ -182,10 +199,64 @@ describe('package form', () => {
     );
   });
 
+  it('sends a pay-per-lead package with its price per lead in cents and no monthly price', async () => {
+    const { body: sent, errors } = await check(perLeadFilled);
+    expect(errors).toEqual({});
+    expect(sent).toEqual(perLeadBody);
+    expect(serverAccepts(sent as PackageBody)).toBe(true);
+    // a monthly price typed before switching to pay per lead is not sent
+    expect((await check({ ...perLeadFilled, price: '99' })).body).toEqual(perLeadBody);
+    // nor a price per lead typed before switching back to a subscription
+    expect((await check({ ...filled, perLead: 'abc' })).body).toEqual(body);
+  });
+
+  it('requires a price per lead for pay per lead, and not the monthly price', async () => {
+    expect((await check({ ...perLeadFilled, perLead: ' ' })).errors).toEqual({
+      perLead: 'Price per lead is required',
+    });
+    expect(serverAccepts({ ...perLeadBody, perLeadCents: null })).toBe(false);
+  });
+
+  const refusedPerLead: [string, string, number, string][] = [
+    ['a free lead', '0', 0, 'Price per lead must be at least $0.01'],
+    ['a lead over $10,000', '10000.01', 1_000_001, 'Price per lead can be at most $10,000.00'],
+    ['a negative price', '-2', -200, 'Price per lead must be at least $0.01'],
+  ];
+
+  it.each(refusedPerLead)(
+    'refuses %s per lead, as the server does',
+    async (_case, typed, cents, message) => {
+      expect(serverAccepts({ ...perLeadBody, perLeadCents: cents })).toBe(false);
+      const { body: accepted, errors } = await check({ ...perLeadFilled, perLead: typed });
+      expect(accepted).toBeNull();
+      expect(errors).toEqual({ perLead: message });
+    },
+  );
+
+  it('agrees with the server on any price per lead', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.double({ min: -100, max: 20_000, noNaN: true }), async (d) => {
+        const { body: sent } = await check({ ...perLeadFilled, perLead: String(d) });
+        const cents = Math.round(d * 100);
+        expect(sent !== null).toBe(serverAccepts({ ...perLeadBody, perLeadCents: cents }));
+      }),
+    );
+  });
+
   it('round-trips an existing package and suggests slugs from names', async () => {
-    const pkg = { id: 1, ...body, priceMonthlyCents: 29_999 };
+    const pkg = { id: 1, ...body, priceMonthlyCents: 29_999, fromPerLeadCents: null };
     expect(formValuesOf(pkg).price).toBe('299.99');
     expect((await check(formValuesOf(pkg))).body).toEqual({ ...body, priceMonthlyCents: 29_999 });
+    const perLead = { id: 2, ...perLeadBody, perLeadCents: 1_250, fromPerLeadCents: 900 };
+    expect(formValuesOf(perLead)).toMatchObject({
+      pricing: 'PER_LEAD',
+      perLead: '12.50',
+      price: '',
+    });
+    expect((await check(formValuesOf(perLead))).body).toEqual({
+      ...perLeadBody,
+      perLeadCents: 1_250,
+    });
     expect(slugify('Medicare Pro Plus!')).toBe('medicare-pro-plus');
     expect(slugify('  Final   Expense — Élite ')).toBe('final-expense-elite');
     expect(slugify('x'.repeat(100))).toHaveLength(80);

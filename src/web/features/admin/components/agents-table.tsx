@@ -1,5 +1,6 @@
 import type { AdminAgent } from '@shared/contracts/admin';
 import type { SpeedFigures } from '@shared/contracts/analytics';
+import type { WalletBalance } from '@shared/contracts/wallet';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '@shared/domain';
 import {
   DEFAULT_BUSINESS_TIME_ZONE,
@@ -18,9 +19,10 @@ import { Progress } from '@web/components/ui/progress';
 import { Select, SelectContent, SelectItem, SelectTrigger } from '@web/components/ui/select';
 import { toast } from '@web/components/ui/use-toast';
 import { SubscriptionStatusBadge } from '@web/features/agent/components/subscription-status-badge';
+import { CreditWalletDialog } from '@web/features/wallet/components/credit-wallet-dialog';
 import { errorMessage } from '@web/lib/api-client';
 import { cn } from '@web/lib/utils';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { AgentContactLine, LicencesCell } from '../../licences/components/agent-licences';
 import { useSetSubscriptionStatus, useSetUserDisabled } from '../api';
 import { ApprovalActions, ResetLinkAction } from './agent-account-actions';
@@ -49,21 +51,6 @@ const COLUMNS: DataColumn<AdminAgent>[] = [
         <AccountButton agent={agent} />
       </>
     ),
-  },
-  {
-    header: 'Package',
-    minWidth: 'min-w-28',
-    cell: (agent) =>
-      agent.subscription ? (
-        <>
-          <div className="font-medium">{agent.subscription.package.name}</div>
-          <div className="text-muted-foreground text-xs">
-            {formatPrice(agent.subscription.package.priceMonthlyCents)}/month
-          </div>
-        </>
-      ) : (
-        <span className="text-muted-foreground">No package</span>
-      ),
   },
   { header: 'Status', cell: (agent) => <SubscriptionCell agent={agent} />, nowrap: true },
   { header: "Today's Quota", cell: (agent) => <QuotaCell agent={agent} /> },
@@ -246,38 +233,127 @@ function BillingCell({ agent }: { agent: AdminAgent }) {
   );
 }
 
+/**
+ * The agent's package and its price (a month's, or "Pay per lead" when the agent's wallet pays
+ * its leads), and under it the wallet: its balance and "Credit wallet". One column, so the
+ * table still fits beside the sidebar at 1280 px.
+ */
+function packageColumn(
+  balances: Map<number, AgentWallet> | null | undefined,
+  onCredit: (agent: AdminAgent) => void,
+): DataColumn<AdminAgent> {
+  return {
+    header: 'Package',
+    minWidth: 'min-w-28',
+    cell: (agent) => (
+      <>
+        {agent.subscription ? (
+          <>
+            <div className="font-medium">{agent.subscription.package.name}</div>
+            <div className="text-muted-foreground text-xs">
+              {balances?.get(agent.id)?.payPerLead
+                ? 'Pay per lead'
+                : `${formatPrice(agent.subscription.package.priceMonthlyCents)}/month`}
+            </div>
+          </>
+        ) : (
+          <span className="text-muted-foreground">No package</span>
+        )}
+        <div className="mt-2 space-y-0.5" data-testid="agent-balance">
+          <BalanceFigure
+            wallet={balances === undefined ? undefined : (balances?.get(agent.id) ?? null)}
+            failed={balances === null}
+          />
+          <Button
+            size="sm"
+            variant="link"
+            className="h-auto p-0 text-xs underline"
+            onClick={() => onCredit(agent)}
+            aria-label={`Credit wallet of ${agent.name}`}
+          >
+            Credit wallet
+          </Button>
+        </div>
+      </>
+    ),
+  };
+}
+
+/** An agent's wallet as the admins' list of balances has it. */
+export type AgentWallet = Pick<WalletBalance, 'balanceCents' | 'payPerLead' | 'autoRecharge'>;
+
+/** The balance; undefined while the balances load, null: no wallet. */
+function BalanceFigure({
+  wallet,
+  failed,
+}: {
+  wallet: AgentWallet | null | undefined;
+  failed: boolean;
+}) {
+  if (failed) return <div className="text-muted-foreground text-xs">Balance not loaded</div>;
+  if (wallet === undefined) return <div className="text-muted-foreground text-xs">Balance …</div>;
+  if (wallet === null) return <div className="text-muted-foreground text-xs">No wallet</div>;
+  return (
+    <div className="text-xs">
+      Balance:{' '}
+      <span
+        className={cn(
+          'font-medium tabular-nums',
+          wallet.balanceCents <= 0 && wallet.payPerLead && 'text-destructive',
+        )}
+      >
+        {formatPriceExact(wallet.balanceCents)}
+      </span>
+      {wallet.autoRecharge && <div className="text-muted-foreground">Auto-recharge on</div>}
+    </div>
+  );
+}
+
 export function AgentsTable({
   agents,
   view,
   error,
   speed,
+  balances,
 }: {
   agents: AdminAgent[];
   view: DataTableProps<AdminAgent>['view'];
   error: DataTableProps<AdminAgent>['error'];
   /** speed to lead by agent id; undefined while it loads */
   speed?: Map<number, AgentSpeed>;
+  /** wallets by agent id; undefined while they load, null when they could not be loaded */
+  balances?: Map<number, AgentWallet> | null;
 }) {
+  const [crediting, setCrediting] = useState<AdminAgent | null>(null);
   // the Billing column only once Stripe has billed someone: without Stripe the table is as before
   const billed = agents.some((agent) => agent.billing);
-  const columns = useMemo(
-    () => [
-      ...(billed ? [...COLUMNS.slice(0, 3), BILLING_COLUMN, ...COLUMNS.slice(3)] : COLUMNS),
+  const columns = useMemo(() => {
+    // COLUMNS: the agent, then Status onwards; the package (with the wallet) between them, and
+    // Billing after Status once Stripe has billed someone
+    const [agentColumn, statusColumn, ...rest] = COLUMNS;
+    return [
+      ...(agentColumn ? [agentColumn] : []),
+      packageColumn(balances, setCrediting),
+      ...(statusColumn ? [statusColumn] : []),
+      ...(billed ? [BILLING_COLUMN] : []),
+      ...rest,
       speedColumn(speed),
-    ],
-    [billed, speed],
-  );
+    ];
+  }, [billed, speed, balances]);
   return (
-    <DataTable
-      label="Agents"
-      columns={columns}
-      rows={agents}
-      rowKey={(agent) => agent.id}
-      rowTestId="agent-row"
-      view={view}
-      empty="No agents found"
-      error={error}
-    />
+    <>
+      <DataTable
+        label="Agents"
+        columns={columns}
+        rows={agents}
+        rowKey={(agent) => agent.id}
+        rowTestId="agent-row"
+        view={view}
+        empty="No agents found"
+        error={error}
+      />
+      <CreditWalletDialog agent={crediting} onClose={() => setCrediting(null)} />
+    </>
   );
 }
 

@@ -1,5 +1,6 @@
 import type { AgentStats } from '@shared/contracts/agent';
-import { formatConversionRate, formatPrice, quotaSummary } from '@shared/format';
+import { formatConversionRate, formatPrice, packagePriceLabel, quotaSummary } from '@shared/format';
+import { useQuery } from '@tanstack/react-query';
 import { paths } from '@web/app/paths';
 import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
 import { Progress } from '@web/components/ui/progress';
@@ -7,6 +8,7 @@ import { Skeleton } from '@web/components/ui/skeleton';
 import { CalendarCheck, type LucideIcon, Package, TrendingUp, Users } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
+import { packagesQuery } from '../../packages/api';
 import { SubscriptionStatusBadge } from './subscription-status-badge';
 
 function StatCard({
@@ -61,6 +63,10 @@ export function AgentStatCards({
   packagePaidByAgency?: boolean;
 }) {
   const subscription = stats?.subscription;
+  // the package as offered says how it is priced: a month, or per lead from the wallet
+  const packages = useQuery({ ...packagesQuery, enabled: !!subscription });
+  const offered = packages.data?.find((pkg) => pkg.id === subscription?.packageId);
+  const perLead = offered?.pricing === 'PER_LEAD';
   return (
     <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
       <StatCard title="Current Package" icon={Package} testId="card-current-package">
@@ -71,19 +77,31 @@ export function AgentStatCards({
             <Value>{subscription.package.name}</Value>
             <div className="flex flex-wrap items-center gap-2">
               <span className="text-muted-foreground text-sm">
-                {formatPrice(subscription.package.priceMonthlyCents)}/month
+                {offered
+                  ? packagePriceLabel(offered)
+                  : `${formatPrice(subscription.package.priceMonthlyCents)}/month`}
               </span>
               <SubscriptionStatusBadge status={subscription.status} />
             </div>
             {packagePaidByAgency ? (
               <Note>Paid by your agency</Note>
             ) : (
-              <Link
-                href={paths.agent.package}
-                className="text-primary text-xs underline-offset-4 hover:underline"
-              >
-                Change package
-              </Link>
+              <div className="flex flex-wrap gap-x-3">
+                <Link
+                  href={paths.agent.package}
+                  className="text-primary text-xs underline-offset-4 hover:underline"
+                >
+                  Change package
+                </Link>
+                {perLead && (
+                  <Link
+                    href={paths.agent.wallet}
+                    className="text-primary text-xs underline-offset-4 hover:underline"
+                  >
+                    Wallet
+                  </Link>
+                )}
+              </div>
             )}
           </>
         ) : (

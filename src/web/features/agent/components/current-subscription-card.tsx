@@ -1,11 +1,22 @@
 import type { SubscriptionSummary } from '@shared/contracts/agent';
-import { categoryLabel, formatPrice } from '@shared/format';
+import type { Package } from '@shared/contracts/packages';
+import { categoryLabel, formatPrice, packagePriceLabel } from '@shared/format';
+import { paths } from '@web/app/paths';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
+import { Link } from 'wouter';
 import { CancelSubscriptionButton } from './cancel-subscription-button';
 import { SubscriptionStatusBadge } from './subscription-status-badge';
 
-export function CurrentSubscriptionCard({ subscription }: { subscription: SubscriptionSummary }) {
+export function CurrentSubscriptionCard({
+  subscription,
+  offered,
+}: {
+  subscription: SubscriptionSummary;
+  /** the package as offered, which says how it is priced (a month, or per lead) */
+  offered?: Package;
+}) {
   const { package: pkg } = subscription;
+  const perLead = offered?.pricing === 'PER_LEAD';
   return (
     <Card data-testid="current-subscription">
       <CardHeader>
@@ -13,9 +24,19 @@ export function CurrentSubscriptionCard({ subscription }: { subscription: Subscr
           <h2 className="text-lg">Your subscription</h2>
         </CardTitle>
         <CardDescription>
-          {subscription.status === 'ACTIVE'
-            ? 'Leads matching your preferences are assigned to you every day.'
-            : 'Your subscription is not active: no new leads are assigned to you.'}
+          {subscription.status !== 'ACTIVE' ? (
+            'Your subscription is not active: no new leads are assigned to you.'
+          ) : perLead ? (
+            <>
+              Leads matching your preferences are assigned to you every day, each paid from your{' '}
+              <Link href={paths.agent.wallet} className="text-primary underline underline-offset-4">
+                wallet
+              </Link>
+              .
+            </>
+          ) : (
+            'Leads matching your preferences are assigned to you every day.'
+          )}
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-wrap items-center justify-between gap-4">
@@ -25,7 +46,8 @@ export function CurrentSubscriptionCard({ subscription }: { subscription: Subscr
             <SubscriptionStatusBadge status={subscription.status} />
           </div>
           <p className="text-muted-foreground text-sm">
-            {formatPrice(pkg.priceMonthlyCents)}/month · {categoryLabel(pkg.category)} ·{' '}
+            {offered ? packagePriceLabel(offered) : `${formatPrice(pkg.priceMonthlyCents)}/month`} ·{' '}
+            {categoryLabel(pkg.category)} · {perLead ? 'up to ' : ''}
             {pkg.leadsPerDay} leads per day
           </p>
         </div>

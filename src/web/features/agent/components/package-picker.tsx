@@ -91,7 +91,12 @@ export function PackagePicker() {
   return (
     <div className="space-y-6">
       <BillingStatusCard />
-      {subscription && <CurrentSubscriptionCard subscription={subscription} />}
+      {subscription && (
+        <CurrentSubscriptionCard
+          subscription={subscription}
+          offered={packages.data?.find((pkg) => pkg.id === subscription.packageId)}
+        />
+      )}
       <div className="grid gap-6 md:grid-cols-2 xl:grid-cols-3" aria-busy={loading}>
         {loading &&
           Array.from({ length: SKELETON_CARDS }, (_, index) => (
@@ -162,7 +167,12 @@ function ConfirmSubscription({
       title={subscribeQuestion(shown, switching)}
       description={subscribeDetail(shown, current?.package.name ?? null)}
       confirmLabel={
-        switching ? 'Switch Package' : paysThroughStripe ? 'Continue to Payment' : 'Subscribe'
+        switching
+          ? 'Switch Package'
+          : // a pay-per-lead package starts at once: its leads are paid from the wallet
+            paysThroughStripe && shown.pricing !== 'PER_LEAD'
+            ? 'Continue to Payment'
+            : 'Subscribe'
       }
       cancelLabel={current ? `Keep ${current.package.name}` : 'Not Now'}
       onConfirm={() => onConfirm(shown)}

@@ -10,6 +10,7 @@ import { type ReactNode, useState } from 'react';
 import { adminPackagesQuery, useSetPackageActive } from '../admin-api';
 import { PackageFormDialog } from './package-form-dialog';
 import { PackagesTable } from './packages-table';
+import { PriceListDialog } from './price-list-dialog';
 
 type DialogState = { open: false } | { open: true; pkg: Package | null };
 
@@ -23,6 +24,8 @@ export function AdminPackagesPanel({
   const packages = useQuery(adminPackagesQuery);
   const setActive = useSetPackageActive();
   const [dialog, setDialog] = useState<DialogState>({ open: false });
+  // the pay-per-lead package whose price list is open
+  const [priceListOf, setPriceListOf] = useState<Package | null>(null);
   const openCreate = () => setDialog({ open: true, pkg: null });
 
   function toggleActive(pkg: Package) {
@@ -72,6 +75,7 @@ export function AdminPackagesPanel({
             pendingId={setActive.isPending ? (setActive.variables?.id ?? null) : null}
             onEdit={(pkg) => setDialog({ open: true, pkg })}
             onToggleActive={toggleActive}
+            onPriceList={setPriceListOf}
           />
         </CardContent>
       </Card>
@@ -80,6 +84,7 @@ export function AdminPackagesPanel({
         pkg={dialog.open ? dialog.pkg : null}
         onClose={() => setDialog({ open: false })}
       />
+      <PriceListDialog pkg={priceListOf} onClose={() => setPriceListOf(null)} />
     </>
   );
 }

@@ -1,5 +1,5 @@
 import type { Package, PackageBody } from '@shared/contracts/packages';
-import { LEAD_CATEGORIES } from '@shared/domain';
+import { LEAD_CATEGORIES, PACKAGE_PRICINGS, type PackagePricing } from '@shared/domain';
 import { categoryLabel } from '@shared/format';
 import { Button } from '@web/components/ui/button';
 import { Checkbox } from '@web/components/ui/checkbox';
@@ -42,7 +42,13 @@ import {
 } from '../package-form';
 
 /** The fields the server may refuse one by one, as the form names them. */
-const SERVER_FIELDS = ['name', 'slug', 'price', 'leadsPerDay', 'commissionPct'] as const;
+const SERVER_FIELDS = ['name', 'slug', 'price', 'perLead', 'leadsPerDay', 'commissionPct'] as const;
+
+/** The two pricings, in the admin's words. */
+const PRICING_LABELS: Record<PackagePricing, string> = {
+  SUBSCRIPTION: 'Monthly subscription',
+  PER_LEAD: 'Pay per lead',
+};
 
 /** Create Package (package null) or Edit Package: the slug is fixed once the package exists. */
 export function PackageFormDialog({
@@ -78,12 +84,14 @@ function PackageForm({ pkg, onDone }: { pkg: Package | null; onDone: () => void 
     setError,
     setFocus,
     setValue,
+    watch,
   } = useForm({
     resolver: packageFormResolver,
     defaultValues: pkg ? formValuesOf(pkg) : NEW_PACKAGE_DEFAULTS,
   });
   // while creating, the slug follows the name until someone edits the slug itself
   const [slugTouched, setSlugTouched] = useState(editing);
+  const perLead = watch('pricing') === 'PER_LEAD';
   const save = useSavePackage();
   const busy = save.isPending;
   const whenIdle = useWhenIdle(busy);
@@ -97,9 +105,12 @@ function PackageForm({ pkg, onDone }: { pkg: Package | null; onDone: () => void 
           onDone();
         },
         onError: (error) => {
-          // what the server refused goes under its field (the body's priceMonthlyCents is the
-          // form's price), the first of them focused
-          const refused = formFieldErrors(error, SERVER_FIELDS, { priceMonthlyCents: 'price' });
+          // what the server refused goes under its field (the body's priceMonthlyCents and
+          // perLeadCents are the form's price and perLead), the first of them focused
+          const refused = formFieldErrors(error, SERVER_FIELDS, {
+            priceMonthlyCents: 'price',
+            perLeadCents: 'perLead',
+          });
           const fields = SERVER_FIELDS.filter((field) => refused[field]);
           for (const field of fields) {
             setError(field, { type: 'server', message: refused[field] });
@@ -168,17 +179,55 @@ function PackageForm({ pkg, onDone }: { pkg: Package | null; onDone: () => void 
             )}
           />
         </div>
-        <FormField
-          label="Price ($/month)"
-          error={errors.price?.message}
-          type="number"
-          inputMode="decimal"
-          min={0}
-          step={0.01}
-          disabled={busy}
-          placeholder="299.99"
-          {...register('price')}
-        />
+        <div className="grid content-start gap-2">
+          <Label htmlFor="package-pricing">Pricing</Label>
+          <Controller
+            control={control}
+            name="pricing"
+            render={({ field }) => (
+              <Select value={field.value} onValueChange={field.onChange} disabled={busy}>
+                <SelectTrigger id="package-pricing" className="w-full" onBlur={field.onBlur}>
+                  <SelectValue />
+                </SelectTrigger>
+                <SelectContent>
+                  {PACKAGE_PRICINGS.map((pricing) => (
+                    <SelectItem key={pricing} value={pricing}>
+                      {PRICING_LABELS[pricing]}
+                    </SelectItem>
+                  ))}
+                </SelectContent>
+              </Select>
+            )}
+          />
+        </div>
+        {perLead ? (
+          <FormField
+            key="perLead"
+            label="Price per lead ($)"
+            error={errors.perLead?.message}
+            type="number"
+            inputMode="decimal"
+            min={0.01}
+            step={0.01}
+            disabled={busy}
+            placeholder="25.00"
+            hint="Paid from the agent's wallet for each lead; the price list may set others"
+            {...register('perLead')}
+          />
+        ) : (
+          <FormField
+            key="price"
+            label="Price ($/month)"
+            error={errors.price?.message}
+            type="number"
+            inputMode="decimal"
+            min={0}
+            step={0.01}
+            disabled={busy}
+            placeholder="299.99"
+            {...register('price')}
+          />
+        )}
         <FormField
           label="Leads per Day"
           error={errors.leadsPerDay?.message}
@@ -188,6 +237,7 @@ function PackageForm({ pkg, onDone }: { pkg: Package | null; onDone: () => void 
           step={1}
           disabled={busy}
           placeholder="10"
+          hint={perLead ? 'The most leads an agent receives a day' : undefined}
           {...register('leadsPerDay')}
         />
         <FormField

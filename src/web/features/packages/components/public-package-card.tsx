@@ -1,5 +1,5 @@
 import type { OfferedPackage, Package } from '@shared/contracts/packages';
-import { categoryLabel, formatPrice } from '@shared/format';
+import { categoryLabel, formatLeadPrice, formatPrice } from '@shared/format';
 import { paths } from '@web/app/paths';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
@@ -37,6 +37,7 @@ export function PublicPackageCard({
   className?: string;
 }) {
   const services = serviceLabels.filter(([key]) => pkg.services[key]);
+  const perLead = pkg.pricing === 'PER_LEAD';
   return (
     <Card data-testid="package-card" className={cn('h-full', className)}>
       <CardHeader>
@@ -48,17 +49,32 @@ export function PublicPackageCard({
           <h3 className="mt-2 text-xl">{pkg.name}</h3>
         </CardTitle>
         <CardDescription>
-          <span className="font-bold text-3xl text-foreground">
-            {formatPrice(pkg.priceMonthlyCents)}
-          </span>
-          <span>/month</span>
+          {perLead ? (
+            // the least a lead costs, by the price list or the price per lead
+            <>
+              <span>from </span>
+              <span className="font-bold text-3xl text-foreground">
+                {formatLeadPrice(pkg.fromPerLeadCents ?? pkg.perLeadCents ?? 0)}
+              </span>
+              <span> per lead</span>
+            </>
+          ) : (
+            <>
+              <span className="font-bold text-3xl text-foreground">
+                {formatPrice(pkg.priceMonthlyCents)}
+              </span>
+              <span>/month</span>
+            </>
+          )}
         </CardDescription>
       </CardHeader>
       <CardContent className="flex-1 space-y-4">
         <ul className="space-y-2 text-sm">
           <li className="flex items-center gap-2">
             <Check className="size-4 text-primary" aria-hidden="true" />
-            {pkg.leadsPerDay} leads per day
+            {perLead
+              ? `Up to ${pkg.leadsPerDay} ${pkg.leadsPerDay === 1 ? 'lead' : 'leads'} a day`
+              : `${pkg.leadsPerDay} leads per day`}
           </li>
           <li className="flex items-center gap-2">
             <Check className="size-4 text-primary" aria-hidden="true" />

@@ -34,7 +34,7 @@ const CAP_HINTS: Record<CapField, string> = {
   daily: "Up to your package's leads per day",
   weekly: 'Weeks start on Monday',
   monthly: 'Months start on the 1st',
-  monthlyBudgetCents: 'Applies once leads are charged one by one',
+  monthlyBudgetCents: 'Pay per lead: the most your wallet spends on leads a month',
 };
 
 /**
