@@ -522,7 +522,7 @@ export class StripeStandIn {
         metadata: body.metadata ?? {},
       };
       this.outbox.push(this.event('payment_intent.payment_failed', intent));
-      return this.json(res, 402, {
+      this.json(res, 402, {
         error: {
           type: 'card_error',
           code: 'card_declined',
@@ -531,6 +531,7 @@ export class StripeStandIn {
           payment_intent: intent,
         },
       });
+      return;
     }
     const intent = this.succeededIntent(
       customer,
