@@ -49,7 +49,7 @@ const CONNECTIONS = 50;
 const KEYS = 40;
 
 const fmt = (n: number) => n.toLocaleString('en-US');
-const percentile = (sorted: number[], p: number) =>
+export const percentile = (sorted: number[], p: number) =>
   sorted.length === 0
     ? Number.NaN
     : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
@@ -71,7 +71,7 @@ function leadBody(pool: Pool, i: number, token: string) {
 }
 
 /** The local CRM: notes when each lead's webhook arrived, and every webhook-id it saw. */
-async function webhookReceiver() {
+export async function webhookReceiver() {
   const arrivals = new Map<number, number>();
   const ids = new Map<string, number>();
   const state = { down: false };
@@ -152,7 +152,7 @@ async function healthLoad(server: BenchServer) {
   return { rps: Math.round(r.latency.totalCount / r.duration), p99: r.latency.p99 };
 }
 
-async function unloadedHealthMs(server: BenchServer): Promise<number> {
+export async function unloadedHealthMs(server: BenchServer): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < 21; i++) {
     const t = performance.now();
@@ -163,8 +163,11 @@ async function unloadedHealthMs(server: BenchServer): Promise<number> {
   return Math.round(times[10] * 10) / 10;
 }
 
-/** A source and KEYS keys through the admin API, as an admin would make them. */
-async function sourceWithKeys(server: BenchServer): Promise<{ sourceId: number; keys: string[] }> {
+/** A source and `count` keys through the admin API, as an admin would make them. */
+export async function sourceWithKeys(
+  server: BenchServer,
+  count = KEYS,
+): Promise<{ sourceId: number; keys: string[] }> {
   const admin = await loginAdmin(server.url);
   const source = await apiOk<{ id: number }>(
     server.url,
@@ -173,7 +176,7 @@ async function sourceWithKeys(server: BenchServer): Promise<{ sourceId: number; 
     201,
   );
   const keys: string[] = [];
-  for (let i = 0; i < KEYS; i++) {
+  for (let i = 0; i < count; i++) {
     const created = await apiOk<{ key: string }>(
       server.url,
       `/api/admin/sources/${source.id}/keys`,
@@ -224,7 +227,7 @@ async function missedLeads(url: string, sourceId: number): Promise<number> {
   return row.n;
 }
 
-async function waitFor(done: () => boolean, timeoutMs: number): Promise<boolean> {
+export async function waitFor(done: () => boolean, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (!done()) {
     if (Date.now() > deadline) return false;

@@ -6,6 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { runAlertsBench } from './alerts.bench';
 import { runExplainBench } from './explain.bench';
 import { runFrontendBench } from './frontend.bench';
 import { runHttpBench } from './http.bench';
@@ -23,6 +24,7 @@ const BENCHES: Record<string, () => Promise<BenchReport>> = {
   http: runHttpBench,
   intake: runIntakeBench,
   explain: runExplainBench,
+  alerts: runAlertsBench,
 };
 
 async function main() {
