@@ -158,13 +158,18 @@ export const JOBS: { [N in JobName]: JobDefinition<N> } = {
   'lead-push': {
     // a push service answers fast; several side by side so a slow one holds back no other
     queue: { ...RETRIED, expireInSeconds: 5 * 60 },
-    work: { batchSize: 8, localConcurrency: 2, sideBySide: true },
+    // a full fetch fetches again at once (burst), so a backlog drains without waiting for the
+    // poll: alerts must reach the phone within seconds (docs/domain.md, Alerts to the agent's
+    // phone); 3 workers: 2 let a backlog build at 50 leads/s, 4 crowd out the webhooks on 2
+    // cores (bench/README.md, Alerts to the agent's phone)
+    work: { batchSize: 8, localConcurrency: 3, burstWhenBatchFull: true, sideBySide: true },
     handle: (ctx, job) => processLeadPush(ctx.db, ctx.push, job),
   },
   'lead-sms-alert': {
     // one text each; Twilio answers in a moment
     queue: { ...RETRIED, expireInSeconds: 5 * 60 },
-    work: { batchSize: 8, localConcurrency: 2, sideBySide: true },
+    // as the pushes: a full fetch fetches again at once
+    work: { batchSize: 8, localConcurrency: 3, burstWhenBatchFull: true, sideBySide: true },
     handle: (ctx, job) => processSmsAlert(ctx.db, ctx.alerts, job),
   },
 };
