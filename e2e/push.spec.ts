@@ -50,6 +50,15 @@ test('the manifest is served with its icons, and the service worker registers', 
   );
   const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
   expect(scope).toBe(`${baseURL}/`);
+  // Chromium's own installability check (what Lighthouse's PWA audit asked of it, before
+  // Lighthouse 12 dropped that category): the manifest, its icons, the worker and a secure origin
+  const cdp = await page.context().newCDPSession(page);
+  const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+  expect(installabilityErrors).toEqual([]);
+  const { url, errors, data } = await cdp.send('Page.getAppManifest');
+  expect(url).toBe(`${baseURL}/manifest.webmanifest`);
+  expect(errors).toEqual([]);
+  expect(JSON.parse(data ?? '{}').start_url).toBe('/dashboard/leads');
 });
 
 test('the Services screen offers push on this device and asks nothing on load', async ({

@@ -128,6 +128,46 @@ describe('reclaim: the job, on a moving clock', () => {
     ).toBe('NOTHING');
   });
 
+  it('members who pay per lead: the first gets the price back, the next member pays it', async () => {
+    const { members } = await team(2);
+    const [m1, m2] = members;
+    // both on one pay-per-lead package ($15 a lead), each with $60 in the wallet
+    const [pkg] = await queryRows<{ id: number }>(
+      db(),
+      sql`insert into packages (slug, name, category, price_monthly_cents, leads_per_day,
+                                commission_pct, pricing, per_lead_cents)
+          values ('reclaim-ppl', 'By the lead', 'MEDICARE', 0, 5, 0, 'PER_LEAD', 1500)
+          returning id`,
+    );
+    for (const m of [m1, m2]) {
+      await db().execute(sql`update subscriptions set package_id = ${pkg.id} where user_id = ${m}`);
+      await db().execute(sql`insert into wallets (user_id, balance_cents) values (${m}, 6000)`);
+    }
+    const t0 = new Date('2026-06-15T15:00:00Z');
+    const { lead, job } = await leadFor(m1, [m2], t0);
+    const due = await processReclaim(db(), ports(new Date(t0.getTime() + minutes(31))), job);
+    expect(due).toEqual({ done: 'RECLAIMED', leadId: lead, fromAgentId: m1, toAgentId: m2 });
+    const ledger = await queryRows<{ user: number; kind: string; cents: number }>(
+      db(),
+      sql`select user_id as user, kind::text, amount_cents as cents from wallet_entries
+           where lead_id = ${lead} order by id`,
+    );
+    expect(ledger).toEqual([
+      { user: m1, kind: 'LEAD', cents: -1500 },
+      { user: m1, kind: 'RECLAIM_CREDIT', cents: 1500 },
+      { user: m2, kind: 'LEAD', cents: -1500 },
+    ]);
+    const balances = await queryRows<{ user: number; cents: number }>(
+      db(),
+      sql`select user_id as user, balance_cents as cents from wallets
+           where user_id in (${m1}, ${m2}) order by user_id`,
+    );
+    expect(balances).toEqual([
+      { user: m1, cents: 6000 },
+      { user: m2, cents: 4500 },
+    ]);
+  });
+
   it('counts only minutes inside the calling window', async () => {
     const { members } = await team(2);
     const [m1, m2] = members;
