@@ -283,29 +283,18 @@ function RuleRow({
           error={errors.state}
           className="col-span-2 sm:col-span-1"
         >
-          <Select
-            value={row.state === '' ? ANY : row.state}
-            onValueChange={(value) =>
-              onChange({ state: value === ANY ? '' : (value as StateCode) })
-            }
+          <AnySelect
+            id={`${id}-state`}
+            value={row.state}
+            anyLabel="Any state"
+            options={STATE_CODES.map((code) => ({
+              value: code,
+              label: `${US_STATES[code]} (${code})`,
+            }))}
+            invalid={!!errors.state}
             disabled={disabled}
-          >
-            <SelectTrigger
-              id={`${id}-state`}
-              className="w-full"
-              aria-invalid={!!errors.state || undefined}
-            >
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              <SelectItem value={ANY}>Any state</SelectItem>
-              {STATE_CODES.map((code) => (
-                <SelectItem key={code} value={code}>
-                  {US_STATES[code]} ({code})
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
+            onChange={(value) => onChange({ state: value as StateCode | '' })}
+          />
         </RuleField>
         <RuleInput
           label="Age from"
@@ -333,30 +322,18 @@ function RuleRow({
           error={errors.sourceId}
           className="col-span-2 sm:col-span-1"
         >
-          <Select
-            value={row.sourceId === '' ? ANY : row.sourceId}
-            onValueChange={(value) => onChange({ sourceId: value === ANY ? '' : value })}
+          <AnySelect
+            id={`${id}-source`}
+            value={row.sourceId}
+            anyLabel="Any source"
+            options={[
+              ...sources.map((source) => ({ value: String(source.id), label: source.name })),
+              ...(sourceListed ? [] : [{ value: row.sourceId, label: `Source #${row.sourceId}` }]),
+            ]}
+            invalid={!!errors.sourceId}
             disabled={disabled}
-          >
-            <SelectTrigger
-              id={`${id}-source`}
-              className="w-full"
-              aria-invalid={!!errors.sourceId || undefined}
-            >
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              <SelectItem value={ANY}>Any source</SelectItem>
-              {sources.map((source) => (
-                <SelectItem key={source.id} value={String(source.id)}>
-                  {source.name}
-                </SelectItem>
-              ))}
-              {!sourceListed && (
-                <SelectItem value={row.sourceId}>Source #{row.sourceId}</SelectItem>
-              )}
-            </SelectContent>
-          </Select>
+            onChange={(value) => onChange({ sourceId: value })}
+          />
         </RuleField>
         <RuleInput
           label="Price ($)"
@@ -370,6 +347,45 @@ function RuleRow({
         />
       </div>
     </li>
+  );
+}
+
+/** A select whose first item is "any" (the empty value: the rule does not ask that field). */
+function AnySelect({
+  id,
+  value,
+  anyLabel,
+  options,
+  invalid,
+  disabled,
+  onChange,
+}: {
+  id: string;
+  value: string;
+  anyLabel: string;
+  options: { value: string; label: string }[];
+  invalid: boolean;
+  disabled: boolean;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <Select
+      value={value === '' ? ANY : value}
+      onValueChange={(next) => onChange(next === ANY ? '' : next)}
+      disabled={disabled}
+    >
+      <SelectTrigger id={id} className="w-full" aria-invalid={invalid || undefined}>
+        <SelectValue />
+      </SelectTrigger>
+      <SelectContent>
+        <SelectItem value={ANY}>{anyLabel}</SelectItem>
+        {options.map((option) => (
+          <SelectItem key={option.value} value={option.value}>
+            {option.label}
+          </SelectItem>
+        ))}
+      </SelectContent>
+    </Select>
   );
 }
 
