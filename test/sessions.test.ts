@@ -555,6 +555,7 @@ async function offlineRequest(
     spareAccount: async () => ({ email: 'spare@example.com', password: 'secret123' }),
     resetToken: async () => 'made-up-token',
     packageWithSlug: async () => 1,
+    perLeadPackage: async () => 1,
     importRecord: async () => 1,
     source: async () => 1,
     sourceKey: async () => ({ sourceId: 1, keyId: 1 }),

@@ -144,6 +144,13 @@ export async function createFixtures(ctx: TestContext): Promise<Fixtures> {
     async packageWithSlug(slug) {
       return (await insertPackage(db, slug ? { slug } : {})).id;
     },
+    async perLeadPackage() {
+      const { id } = await insertPackage(db, {});
+      await db.execute(
+        sql`update packages set pricing = 'PER_LEAD', per_lead_cents = 1500 where id = ${id}`,
+      );
+      return id;
+    },
     async importRecord() {
       const [row] = await db
         .insert(imports)

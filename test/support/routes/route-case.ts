@@ -33,6 +33,8 @@ export interface Fixtures {
   ensureSubscription(userId: number): Promise<void>;
   /** a fresh package (with this slug), its id */
   packageWithSlug(slug?: string): Promise<number>;
+  /** a fresh pay-per-lead package ($15 a lead), its id */
+  perLeadPackage(): Promise<number>;
   /** the id of a finished import record */
   importRecord(): Promise<number>;
   /** a registered agent that no caller is signed in as: for login as anonymous */

@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import { ADMIN_ONLY, AGENT_ONLY, type RouteCase } from './route-case';
 
 /** The wallet (docs/domain.md, The wallet) and a pay-per-lead package's price list. */
@@ -62,10 +61,7 @@ export const walletRoutes: RouteCase[] = [
     path: '/api/admin/packages/:id/prices',
     expect: ADMIN_ONLY(200),
     request: async (fx) => {
-      const id = await fx.packageWithSlug();
-      await fx.ctx.database.db.execute(
-        sql`update packages set pricing = 'PER_LEAD', per_lead_cents = 1500 where id = ${id}`,
-      );
+      const id = await fx.perLeadPackage();
       return {
         url: `/api/admin/packages/${id}/prices`,
         body: { rules: [{ state: 'FL', priceCents: 2500 }] },
