@@ -13,8 +13,9 @@ export const auditEvent = z.object({
   action: z.string(),
   targetType: z.string().nullable(),
   targetId: z.string().nullable(),
-  before: z.unknown().nullable(),
-  after: z.unknown().nullable(),
+  /** what the target was (named events only) and what was asked of it: objects, secrets removed */
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
 });
 export type AuditEvent = z.infer<typeof auditEvent>;
 

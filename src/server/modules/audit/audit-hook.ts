@@ -79,7 +79,7 @@ export const auditHookPlugin = fp(async (app: FastifyInstance) => {
   // still the owner who did it)
   app.addHook('preHandler', async (request) => {
     const user = request.user;
-    if (!user || user.role !== 'AGENT' || !isAgencyWrite(request)) return;
+    if (user?.role !== 'AGENT' || !isAgencyWrite(request)) return;
     request.auditAgency = await agencyRoleOf(app.db, user.id);
   });
 
@@ -119,7 +119,7 @@ export const auditHookPlugin = fp(async (app: FastifyInstance) => {
         ip: request.ip,
         action: `${request.method} ${url}`,
         ...target,
-        after: body !== null && typeof body === 'object' ? body : null,
+        after: body !== null && typeof body === 'object' && !Array.isArray(body) ? body : null,
         agencyId,
       });
     } catch (err) {
