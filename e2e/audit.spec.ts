@@ -1,6 +1,19 @@
-import { expect, request as playwrightRequest, test } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, request as playwrightRequest, test } from '@playwright/test';
 import { loginAdminApi, uniqueTag } from './agent-fixtures';
 import { loginAsAdmin, loginThroughUi, uniqueEmail } from './support';
+
+/** No serious or critical WCAG 2.1 AA violation on the page as it is. */
+async function expectAccessible(page: Page) {
+  const axe = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  expect(
+    axe.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
+}
 
 /** Screenshots for the eye (docs/domain.md, Audit log), at a desktop's and a phone's width. */
 const SHOTS = '.tmp/screens';
@@ -26,6 +39,7 @@ test('an admin reads the audit log: a write of theirs, filtered by action, on a 
   await expect(page.getByTestId('audit-action').first()).toHaveText('POST /api/admin/sources');
   await expect(page.getByText('Welcome back!')).toBeHidden({ timeout: 15_000 });
   await page.screenshot({ path: `${SHOTS}/audit-admin-1280.png`, fullPage: true });
+  await expectAccessible(page);
 
   await page.getByLabel('Action').fill('');
   // the whole log again: the admin's logins beside the write
@@ -66,6 +80,7 @@ test("an agency's owner reads their agency's events on its Audit tab", async ({
   ).toBeVisible();
   await expect(page.getByText('Welcome back!')).toBeHidden({ timeout: 15_000 });
   await page.screenshot({ path: `${SHOTS}/audit-agency-1280.png`, fullPage: true });
+  await expectAccessible(page);
   await page.setViewportSize({ width: 375, height: 812 });
   await expect(page.getByTestId('audit-row').first()).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/audit-agency-375.png`, fullPage: true });
