@@ -19,6 +19,8 @@ import { alertsRoutes } from './modules/alerts/alerts.routes';
 import { analyticsRoutes } from './modules/analytics/analytics.routes';
 import { assignAfterImport } from './modules/assignment/assign-after-import';
 import { assignmentRoutes } from './modules/assignment/assignment.routes';
+import { auditRoutes } from './modules/audit/audit.routes';
+import { auditHookPlugin } from './modules/audit/audit-hook';
 import { authRoutes } from './modules/auth/auth.routes';
 import { findSession } from './modules/auth/auth.service';
 import { authAdminRoutes } from './modules/auth/auth-admin.routes';
@@ -128,6 +130,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(authPlugin, {
     findSession: (token, policy) => findSession(opts.database.db, token, policy),
   });
+  // the audit log's record of every write by an admin or an agency's owner or manager
+  // (docs/domain.md, Audit log): before the routes, so that it sees them all
+  await app.register(auditHookPlugin);
 
   // background work that lives with the app: the admin search's indexer, settling imports
   // a crashed process left RUNNING
@@ -223,6 +228,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(sourcesRoutes);
   await app.register(dncRoutes);
   await app.register(legalRoutes);
+  // the audit log, read only (docs/domain.md, Audit log)
+  await app.register(auditRoutes);
   await app.register(intakeRoutes, { events });
   await app.register(notificationsRoutes);
   await app.register(liveEventsRoutes, { live });

@@ -23,6 +23,7 @@ import { alertsRoutes } from './routes/alerts';
 import { analyticsRoutes } from './routes/analytics';
 import { apiReferenceRoutes } from './routes/api-reference';
 import { assignmentRoutes } from './routes/assignment';
+import { auditRoutes } from './routes/audit';
 import { authRoutes } from './routes/auth';
 import { billingRoutes } from './routes/billing';
 import { callsRoutes } from './routes/calls';
@@ -78,6 +79,7 @@ export const ROUTES: RouteCase[] = [
   ...healthRoutes,
   ...apiReferenceRoutes,
   ...authRoutes,
+  ...auditRoutes,
   ...packagesRoutes,
   ...statsRoutes,
   ...agentsRoutes,

@@ -1095,3 +1095,36 @@ export const leadViews = pgTable(
   },
   (t) => [primaryKey({ columns: [t.leadId, t.agentId, t.assignedAt] })],
 );
+
+/**
+ * The audit log (docs/domain.md, Audit log): every write by an admin or an agency's owner or
+ * manager, and the security events (logins, failed logins, logouts, passwords, webhook URLs).
+ * Append-only: a trigger refuses any UPDATE or DELETE, and no route changes a row. No foreign
+ * keys: a row outlives the account or agency it names. Owned by modules/audit.
+ */
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** who did it; null: nobody signed in (a failed login) */
+    actorId: integer('actor_id'),
+    /** ADMIN, OWNER, MANAGER or AGENT (an agency role when the actor was a member); null: anonymous */
+    actorRole: text('actor_role'),
+    /** the client address as the throttles count it (IPv6 by its /64) */
+    ip: text('ip'),
+    /** "METHOD /route/:pattern" for a write, or a named event ("auth.login", ...) */
+    action: text('action').notNull(),
+    targetType: text('target_type'),
+    targetId: text('target_id'),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    /** the agency whose member (as actor or target) or which itself the event is about */
+    agencyId: integer('agency_id'),
+  },
+  (t) => [
+    index('audit_events_at_idx').on(t.at, t.id),
+    index('audit_events_actor_idx').on(t.actorId, t.id),
+    index('audit_events_agency_idx').on(t.agencyId, t.id),
+  ],
+);

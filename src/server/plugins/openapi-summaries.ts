@@ -42,6 +42,8 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
   'PUT /api/admin/agents/{id}/licenses': "Set an agent's licensed states",
   'GET /api/legal/{page}': 'A legal page (privacy or terms)',
   'PUT /api/admin/legal/{page}': 'Write a legal page',
+  'GET /api/admin/audit': 'The audit log, filtered and paged, newest first',
+  'GET /api/agency/audit': "The agency's audit log (its owner only)",
   'GET /api/agent/pause': "The agent's pause",
   'PUT /api/agent/pause': 'Pause receiving leads',
   'DELETE /api/agent/pause': 'Resume receiving leads',

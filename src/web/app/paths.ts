@@ -46,6 +46,8 @@ export const paths = {
     deliveries: '/admin/deliveries',
     /** Every agency, suspend and restore (docs/domain.md, Agencies). */
     agencies: '/admin/agencies',
+    /** The audit log (docs/domain.md, Audit log). */
+    audit: '/admin/audit',
     /** the platform's settings an admin edits: the legal pages (docs/domain.md, Legal pages) */
     settings: '/admin/settings',
   },

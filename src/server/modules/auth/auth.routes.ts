@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AUDIT_ACTIONS } from '../../../shared/contracts/audit';
 import {
   changePasswordBody,
   forgotPasswordBody,
@@ -10,6 +11,7 @@ import {
   resetPasswordBody,
   userEnvelope,
 } from '../../../shared/contracts/auth';
+import { AppError } from '../../lib/app-error';
 import type { EmailSender } from '../../lib/email-sender';
 import {
   clearSessionCookie,
@@ -18,6 +20,7 @@ import {
   sessionPolicy,
   setSessionCookie,
 } from '../../plugins/auth';
+import { recordAuditEvent } from '../audit/audit.service';
 import { login, logout, registerAgent } from './auth.service';
 import { LoginThrottle, RegistrationThrottle, ResetRequestThrottle } from './login-throttle';
 import { changePassword, requestPasswordReset, resetPassword } from './passwords.service';
@@ -63,17 +66,35 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     '/api/auth/login',
     { schema: { body: loginBody, response: { 200: userEnvelope } } },
     async (request, reply) => {
-      const { user, token } = await login(
-        app.db,
-        request.body,
-        request.ip,
-        throttle,
-        sessionPolicy(app),
-      );
+      let signedIn: Awaited<ReturnType<typeof login>>;
+      try {
+        signedIn = await login(app.db, request.body, request.ip, throttle, sessionPolicy(app));
+      } catch (err) {
+        // a failed login (wrong password, throttled, refused or disabled account): the email
+        // tried and the answer, never the password (docs/domain.md, Audit log)
+        if (err instanceof AppError && [401, 403, 429].includes(err.status)) {
+          await recordAuditEvent(app.db, {
+            actor: null,
+            ip: request.ip,
+            action: AUDIT_ACTIONS.loginFailed,
+            targetType: 'user',
+            after: { email: request.body.email.trim().toLowerCase(), status: err.status },
+          });
+        }
+        throw err;
+      }
+      const { user, token } = signedIn;
       // rotate: once the login succeeded, the session presented with it is dropped and the new
       // one gets a fresh token (a failed login leaves the caller's session as it was)
       await logout(app.db, request.sessionTokenHash);
       setSessionCookie(app, reply, token);
+      await recordAuditEvent(app.db, {
+        actor: { id: user.id, role: user.role },
+        ip: request.ip,
+        action: AUDIT_ACTIONS.login,
+        targetType: 'user',
+        targetId: user.id,
+      });
       return { user };
     },
   );
@@ -84,6 +105,15 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     async (request, reply) => {
       await logout(app.db, request.sessionTokenHash);
       clearSessionCookie(app, reply);
+      if (request.user) {
+        await recordAuditEvent(app.db, {
+          actor: { id: request.user.id, role: request.user.role },
+          ip: request.ip,
+          action: AUDIT_ACTIONS.logout,
+          targetType: 'user',
+          targetId: request.user.id,
+        });
+      }
       return { message: 'Logged out' };
     },
   );
@@ -112,7 +142,15 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     '/api/auth/password/reset',
     { schema: { body: resetPasswordBody, response: { 200: messageResponse } } },
     async (request) => {
-      await resetPassword(app.db, request.body);
+      const userId = await resetPassword(app.db, request.body);
+      // by whoever held the link: no actor, the user whose password it was as the target
+      await recordAuditEvent(app.db, {
+        actor: null,
+        ip: request.ip,
+        action: AUDIT_ACTIONS.passwordReset,
+        targetType: 'user',
+        targetId: userId,
+      });
       return { message: 'Password changed. You can now log in with it.' };
     },
   );
@@ -132,6 +170,14 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         request.ip,
         throttle,
       );
+      const user = currentUser(request);
+      await recordAuditEvent(app.db, {
+        actor: { id: user.id, role: user.role },
+        ip: request.ip,
+        action: AUDIT_ACTIONS.passwordChanged,
+        targetType: 'user',
+        targetId: user.id,
+      });
       return { message: 'Password changed' };
     },
   );

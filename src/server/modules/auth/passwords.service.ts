@@ -89,15 +89,17 @@ export async function adminResetLink(db: Db, publicUrl: string, userId: number):
  * Sets a new password through a reset link: the link is used up and every session of the user
  * ends (whoever had the old password is signed out).
  */
-export async function resetPassword(db: Db, body: ResetPasswordBody): Promise<void> {
+/** Sets the new password of a reset link's user; answers that user's id. */
+export async function resetPassword(db: Db, body: ResetPasswordBody): Promise<number> {
   const problem = passwordProblem(body.password);
   if (problem) throw badField('password', problem);
   const passwordHash = await hashPassword(body.password);
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     const userId = await consumePasswordReset(tx, hashToken(body.token));
     if (userId === null) throw badRequest(RESET_LINK_EXPIRED);
     await setPasswordHash(tx, userId, passwordHash);
     await deleteUserSessions(tx, userId);
+    return userId;
   });
 }
 

@@ -3,6 +3,7 @@ import { paths } from '@web/app/paths';
 import {
   Building2,
   ChartColumn,
+  ClipboardList,
   CreditCard,
   FileText,
   LayoutDashboard,
@@ -43,6 +44,7 @@ const adminNav: PortalNavItem[] = [
   { title: 'Returns', href: paths.admin.returns, icon: Undo2 },
   { title: 'Deliveries', href: paths.admin.deliveries, icon: Send },
   { title: 'Agencies', href: paths.admin.agencies, icon: Building2 },
+  { title: 'Audit', href: paths.admin.audit, icon: ClipboardList },
   { title: 'Settings', href: paths.admin.settings, icon: Settings },
 ];
 

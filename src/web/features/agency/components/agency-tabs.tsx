@@ -2,6 +2,7 @@ import type { AgencyMember, MyAgency } from '@shared/contracts/agency';
 import { useQuery } from '@tanstack/react-query';
 import { Card, CardContent } from '@web/components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@web/components/ui/tabs';
+import { AgencyAudit } from '@web/features/audit/components/agency-audit';
 import { useCurrentUser } from '@web/features/auth/api';
 import { listView } from '@web/lib/list-view';
 import { useSearchParams } from 'wouter';
@@ -14,17 +15,19 @@ import { ManageMemberDialog, RemoveMemberButton } from './member-actions';
 import { MembersTable } from './members-table';
 import { PerformanceTable } from './performance-table';
 
-const TABS = ['members', 'book', 'performance', 'settings'] as const;
+const TABS = ['members', 'book', 'performance', 'settings', 'audit'] as const;
+/** the tabs only the OWNER has */
+const OWNER_TABS: readonly string[] = ['settings', 'audit'];
 type Tab = (typeof TABS)[number];
 
 /**
  * The OWNER's and a MANAGER's agency: Members (with invites), Book of business, Performance, and
- * for the OWNER Settings; the open tab is kept in the URL (`?tab=`).
+ * for the OWNER Settings and Audit; the open tab is kept in the URL (`?tab=`).
  */
 export function AgencyTabs({ mine }: { mine: MyAgency }) {
   const [url, setUrl] = useSearchParams();
   const owner = mine.role === 'OWNER';
-  const tabs = TABS.filter((t) => owner || t !== 'settings');
+  const tabs = TABS.filter((t) => owner || !OWNER_TABS.includes(t));
   const tab: Tab = tabs.find((t) => t === url.get('tab')) ?? 'members';
   const members = useQuery(agencyMembersQuery);
   const me = useCurrentUser().data;
@@ -62,6 +65,7 @@ export function AgencyTabs({ mine }: { mine: MyAgency }) {
         <TabsTrigger value="book">Book of business</TabsTrigger>
         <TabsTrigger value="performance">Performance</TabsTrigger>
         {owner && <TabsTrigger value="settings">Settings</TabsTrigger>}
+        {owner && <TabsTrigger value="audit">Audit</TabsTrigger>}
       </TabsList>
       <TabsContent value="members" className="space-y-8">
         <ListCard>
@@ -85,6 +89,15 @@ export function AgencyTabs({ mine }: { mine: MyAgency }) {
           <PerformanceTable members={list} view={view} error={error} />
         </ListCard>
       </TabsContent>
+      {owner && (
+        <TabsContent value="audit">
+          <Card className="max-md:border-0 max-md:bg-transparent max-md:py-0 max-md:shadow-none">
+            <CardContent className="max-md:px-0">
+              <AgencyAudit />
+            </CardContent>
+          </Card>
+        </TabsContent>
+      )}
       {owner && (
         <TabsContent value="settings">
           <Card>
