@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type PackageBody, packageBody } from '../../../shared/contracts/packages';
+import { type PackageBody, packagePayload } from '../../../shared/contracts/packages';
 import {
   formValuesOf,
   NEW_PACKAGE_DEFAULTS,
@@ -58,7 +58,8 @@ async function check(values: PackageFormValues) {
   return { body: Object.keys(errors).length ? null : (result.values as PackageBody), errors };
 }
 
-const serverAccepts = (sent: PackageBody) => packageBody.safeParse(sent).success;
+// what the package routes accept (the body, and a pay-per-lead package's price per lead)
+const serverAccepts = (sent: PackageBody) => packagePayload.safeParse(sent).success;
 
 describe('package form', () => {
   it('starts with the spec defaults', () => {
