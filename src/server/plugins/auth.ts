@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { NOT_APPROVED_MESSAGE } from '../../shared/contracts/auth';
+import { NOT_APPROVED_MESSAGE, TWO_FACTOR_SETUP_REQUIRED } from '../../shared/contracts/auth';
 import type { UserRole } from '../../shared/domain';
 import { AppError } from '../lib/app-error';
 import type { SessionPolicy } from '../modules/auth/sessions.repository';
@@ -40,8 +40,21 @@ export interface AuthPluginOptions {
   findSession(
     token: string,
     policy: SessionPolicy,
-  ): Promise<{ user: SessionUser; tokenHash: string; endsAt: Date } | null>;
+  ): Promise<{ user: SessionUser; tokenHash: string; endsAt: Date; twoFactor: boolean } | null>;
 }
+
+/**
+ * What a user who must turn two factors on may still reach: who they are, the setup, leaving.
+ * Every other route answers 403 with TWO_FACTOR_SETUP_REQUIRED until two factors are on.
+ */
+const SETUP_ONLY_ROUTES = new Set([
+  'GET /api/auth/me',
+  'POST /api/auth/logout',
+  'POST /api/auth/login',
+  'GET /api/auth/2fa',
+  'POST /api/auth/2fa/totp/setup',
+  'POST /api/auth/2fa/totp/enable',
+]);
 
 /**
  * Resolves the session cookie to request.user on every API route. Which route it is comes from the
@@ -53,6 +66,7 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthPluginOption
   app.decorateRequest('user', null);
   app.decorateRequest('sessionTokenHash', null);
   app.decorateRequest('sessionEndsAt', null);
+  app.decorateRequest('twoFactorSetupRequired', false);
   app.addHook('onRequest', async (request) => {
     if (!request.routeOptions.url?.startsWith('/api/')) return;
     const token = request.cookies[SESSION_COOKIE];
@@ -69,6 +83,15 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthPluginOption
       request.user = session.user;
       request.sessionTokenHash = session.tokenHash;
       request.sessionEndsAt = session.endsAt;
+      // checked here, before any route's own hooks: the server holds the rule, not the screens
+      request.twoFactorSetupRequired =
+        app.config.REQUIRE_2FA_FOR_ADMINS && session.user.role === 'ADMIN' && !session.twoFactor;
+      if (
+        request.twoFactorSetupRequired &&
+        !SETUP_ONLY_ROUTES.has(`${request.method} ${request.routeOptions.url}`)
+      ) {
+        throw new AppError('FORBIDDEN', TWO_FACTOR_SETUP_REQUIRED);
+      }
     }
   });
 });
