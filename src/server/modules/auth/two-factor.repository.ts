@@ -51,7 +51,7 @@ export async function replaceRecoveryCodes(db: Db, userId: number, codeHashes: s
 }
 
 /** Uses a recovery code once (a conditional update): false when unknown or already used. */
-export async function useRecoveryCode(db: Db, userId: number, codeHash: string) {
+export async function takeRecoveryCode(db: Db, userId: number, codeHash: string) {
   const rows = await db
     .update(recoveryCodes)
     .set({ usedAt: new Date() })

@@ -7,7 +7,7 @@ import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { generateSecret, generateURI, verify } from 'otplib';
 import QRCode from 'qrcode';
 import type { Db } from '../../db/client';
-import { AppError, badField, conflict } from '../../lib/app-error';
+import { AppError, badRequest, conflict } from '../../lib/app-error';
 import { clientKey } from '../../lib/client-address';
 import type { SessionUser } from '../../types';
 import { takeHit } from '../rate-limits/rate-limits.service';
@@ -20,8 +20,8 @@ import {
   findTotp,
   insertPendingLogin,
   replaceRecoveryCodes,
+  takeRecoveryCode,
   takeTimeStep,
-  useRecoveryCode,
   writePendingSecret,
 } from './two-factor.repository';
 import { findUserById } from './users.repository';
@@ -111,7 +111,7 @@ async function checkCode(
     return takeTimeStep(db, userId, result.timeStep, mode.enable);
   }
   if (!mode.recovery) return false;
-  return useRecoveryCode(db, userId, recoveryHash(code));
+  return takeRecoveryCode(db, userId, recoveryHash(code));
 }
 
 /** Turns TOTP on with a code of the pending secret; answers the ten recovery codes, once. */
@@ -120,7 +120,7 @@ export async function enableTotp(db: Db, userId: number, code: string, ip: strin
   if (totp?.enabledAt) throw conflict('Two-factor authentication is already on');
   if (!totp) throw conflict('Start the setup first');
   if (!(await checkCode(db, userId, code, ip, { enable: true, recovery: false }))) {
-    throw badField('code', WRONG_CODE);
+    throw badRequest(WRONG_CODE);
   }
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   await replaceRecoveryCodes(db, userId, codes.map(recoveryHash));
@@ -131,7 +131,7 @@ export async function enableTotp(db: Db, userId: number, code: string, ip: strin
 export async function disableTwoFactor(db: Db, userId: number, code: string, ip: string) {
   if (!(await isTwoFactorOn(db, userId))) throw conflict('Two-factor authentication is off');
   if (!(await checkCode(db, userId, code, ip, { enable: false, recovery: true }))) {
-    throw badField('code', WRONG_CODE);
+    throw badRequest(WRONG_CODE);
   }
   await deleteTwoFactor(db, userId);
 }
@@ -161,7 +161,7 @@ export async function verifyPendingLogin(
   const pending = pendingToken ? await findPendingLogin(db, tokenHash) : null;
   if (!pending) throw new AppError('UNAUTHORIZED', LOGIN_EXPIRED);
   if (!(await checkCode(db, pending.userId, code, ip, { enable: false, recovery: true }))) {
-    throw badField('code', WRONG_CODE);
+    throw badRequest(WRONG_CODE);
   }
   // used once: of two parallel right codes, one gets the session
   if (!(await deletePendingLogin(db, tokenHash))) throw new AppError('UNAUTHORIZED', LOGIN_EXPIRED);
