@@ -78,17 +78,25 @@ export function useTotpSetup() {
   });
 }
 
-/** Turns TOTP on with a code; answers the ten recovery codes, shown once. */
+/**
+ * Turns TOTP on with a code; answers the ten recovery codes, shown once. The caller asks again
+ * (useTwoFactorRefresh) once it holds them: asked at once, the setup form would be gone with
+ * its answer.
+ */
 export function useTotpEnable() {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (code: string) =>
       apiJson<RecoveryCodesResponse>('POST', '/api/auth/2fa/totp/enable', { code }),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: twoFactorKey });
-      await queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
-    },
   });
+}
+
+/** Asks again where the user stands on two factors (the card's status, the guard's flag). */
+export function useTwoFactorRefresh() {
+  const queryClient = useQueryClient();
+  return () => {
+    void queryClient.invalidateQueries({ queryKey: twoFactorKey });
+    void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
+  };
 }
 
 export function useTwoFactorDisable() {

@@ -7,7 +7,13 @@ import { Spinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
 import { errorMessage } from '@web/lib/api-client';
 import { type FormEvent, useState } from 'react';
-import { useTotpEnable, useTotpSetup, useTwoFactorDisable, useTwoFactorStatus } from '../api';
+import {
+  useTotpEnable,
+  useTotpSetup,
+  useTwoFactorDisable,
+  useTwoFactorRefresh,
+  useTwoFactorStatus,
+} from '../api';
 
 /**
  * "Two-factor authentication" (docs/domain.md, Accounts: two factors): set up TOTP (the QR code,
@@ -16,6 +22,7 @@ import { useTotpEnable, useTotpSetup, useTwoFactorDisable, useTwoFactorStatus } 
  */
 export function TwoFactorCard({ required = false }: { required?: boolean }) {
   const status = useTwoFactorStatus();
+  const refresh = useTwoFactorRefresh();
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
   const enabled = status.data?.enabled ?? false;
 
@@ -44,7 +51,13 @@ export function TwoFactorCard({ required = false }: { required?: boolean }) {
         ) : enabled ? (
           <TurnOff left={status.data?.recoveryCodesLeft ?? 0} />
         ) : (
-          <SetUp onEnabled={setRecoveryCodes} />
+          <SetUp
+            onEnabled={(codes) => {
+              // the codes first: the card shows them, whatever the status says next
+              setRecoveryCodes(codes);
+              refresh();
+            }}
+          />
         )}
       </CardContent>
     </Card>
