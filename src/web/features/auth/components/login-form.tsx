@@ -13,7 +13,8 @@ import { TwoFactorCodeForm } from './two-factor-code-form';
 
 const FIELDS = ['email', 'password'] as const;
 
-export function LoginForm() {
+/** onCodeStep: the password was right and the code step shows (true), or the form is back (false). */
+export function LoginForm({ onCodeStep }: { onCodeStep?: (on: boolean) => void } = {}) {
   const [, navigate] = useLocation();
   const login = useLogin();
   const [email, setEmail] = useState('');
@@ -37,7 +38,10 @@ export function LoginForm() {
       {
         onSuccess: (answer) => {
           if ('user' in answer) signedIn(answer.user.role);
-          else setCodeStep(true);
+          else {
+            setCodeStep(true);
+            onCodeStep?.(true);
+          }
         },
         onError: (error) => {
           const refused = formFieldErrors(error, FIELDS);
@@ -61,6 +65,7 @@ export function LoginForm() {
         onRestart={() => {
           setPassword('');
           setCodeStep(false);
+          onCodeStep?.(false);
         }}
       />
     );

@@ -118,7 +118,7 @@ function SetUp({ onEnabled }: { onEnabled: (codes: string[]) => void }) {
           <li>Or type this key in by hand:</li>
         </ol>
         <code
-          className="break-all rounded-md bg-muted px-3 py-2 font-mono text-sm"
+          className="break-words rounded-md bg-muted px-3 py-2 font-mono text-sm"
           data-testid="totp-secret"
         >
           {pending.secret.replace(/(.{4})/g, '$1 ').trim()}
