@@ -147,7 +147,8 @@ export async function startPendingLogin(db: Db, userId: number): Promise<string>
   return token;
 }
 
-export const LOGIN_EXPIRED = 'Your sign-in has expired. Enter your email and password again.';
+/** no pending login behind the cookie (none, lapsed or used): the 401 of every session check */
+export const LOGIN_EXPIRED = 'Not authenticated';
 
 /** The login's second step: a code for the pending login; the session's token and its user. */
 export async function verifyPendingLogin(

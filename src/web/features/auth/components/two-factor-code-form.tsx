@@ -29,14 +29,18 @@ export function TwoFactorCodeForm({
     verify.mutate(code, {
       onSuccess: ({ user }) => onSignedIn(user),
       onError: (err) => {
-        const message = errorMessage(err, 'This code is not valid');
-        setError(message);
         setCode('');
-        // the pending login lapsed (or was used): back to the password
+        // the pending login lapsed (5 minutes) or was used: back to the password
         if (err instanceof ApiError && err.status === 401) {
-          toast({ variant: 'destructive', title: 'Sign-in expired', description: message });
+          toast({
+            variant: 'destructive',
+            title: 'Sign-in expired',
+            description: 'Enter your email and password again.',
+          });
           onRestart();
+          return;
         }
+        setError(errorMessage(err, 'This code is not valid'));
       },
     });
   }
