@@ -9,6 +9,7 @@ import { generate } from 'otplib';
 import { describe, expect, it } from 'vitest';
 import { pendingLogins, recoveryCodes, sessions, userTotp } from '../src/server/db/schema';
 import { TWO_FACTOR_SETUP_REQUIRED } from '../src/shared/contracts/auth';
+import { createAgency } from './support/agency-fixtures';
 import { loginAdmin, registerAgent, setupTestApp } from './support/test-app';
 
 const ctx = setupTestApp();
@@ -225,5 +226,42 @@ describe('REQUIRE_2FA_FOR_ADMINS', () => {
     } finally {
       ctx.app.config.REQUIRE_2FA_FOR_ADMINS = false;
     }
+  });
+});
+
+describe("an agency's owner requiring two factors of members", () => {
+  it('turns it on with PATCH /api/agency; a member without two factors can then only set them up', async () => {
+    const owner = await registerAgent(ctx.app, 'Olive Owner');
+    const member = await registerAgent(ctx.app, 'Milo Member');
+    const outsider = await registerAgent(ctx.app, 'Otto Outside');
+    await createAgency(db(), { ownerId: owner.id, members: [member.id] });
+
+    // only the owner changes it
+    expect((await member.client.patch('/api/agency', { requireTwoFactor: true })).statusCode).toBe(
+      403,
+    );
+    const set = await owner.client.patch('/api/agency', { requireTwoFactor: true });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().agency.requireTwoFactor).toBe(true);
+
+    for (const who of [owner, member]) {
+      const refused = await who.client.get('/api/agency');
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().message).toBe(TWO_FACTOR_SETUP_REQUIRED);
+      expect((await who.client.get('/api/auth/me')).json().twoFactorSetupRequired).toBe(true);
+    }
+    // not a member: not concerned
+    expect((await outsider.client.get('/api/auth/me')).json().twoFactorSetupRequired).toBe(false);
+
+    const setup = (await member.client.post('/api/auth/2fa/totp/setup')).json();
+    const enable = await member.client.post('/api/auth/2fa/totp/enable', {
+      code: await codeAt(setup.secret),
+    });
+    expect(enable.statusCode, enable.body).toBe(200);
+    const mine = await member.client.get('/api/agency');
+    expect(mine.statusCode, mine.body).toBe(200);
+    expect(mine.json().agency.requireTwoFactor).toBe(true);
+    // the owner is a member too
+    expect((await owner.client.get('/api/agency')).statusCode).toBe(403);
   });
 });

@@ -233,6 +233,8 @@ export const agencies = pgTable('agencies', {
   seatsVersion: integer('seats_version').notNull().default(0),
   /** the seats version Stripe's items were last brought in step with */
   seatsSyncedVersion: integer('seats_synced_version').notNull().default(0),
+  /** the owner requires two factors of every member (docs/domain.md, Accounts: two factors) */
+  requireTwoFactor: boolean('require_two_factor').notNull().default(false),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

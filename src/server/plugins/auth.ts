@@ -40,7 +40,15 @@ export interface AuthPluginOptions {
   findSession(
     token: string,
     policy: SessionPolicy,
-  ): Promise<{ user: SessionUser; tokenHash: string; endsAt: Date; twoFactor: boolean } | null>;
+  ): Promise<{
+    user: SessionUser;
+    tokenHash: string;
+    endsAt: Date;
+    /** the user's TOTP is on */
+    twoFactor: boolean;
+    /** the user's agency requires two factors of its members */
+    agencyRequiresTwoFactor: boolean;
+  } | null>;
 }
 
 /**
@@ -84,8 +92,11 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthPluginOption
       request.sessionTokenHash = session.tokenHash;
       request.sessionEndsAt = session.endsAt;
       // checked here, before any route's own hooks: the server holds the rule, not the screens
+      // required: of admins by REQUIRE_2FA_FOR_ADMINS, of an agency's members by its owner
       request.twoFactorSetupRequired =
-        app.config.REQUIRE_2FA_FOR_ADMINS && session.user.role === 'ADMIN' && !session.twoFactor;
+        !session.twoFactor &&
+        ((app.config.REQUIRE_2FA_FOR_ADMINS && session.user.role === 'ADMIN') ||
+          session.agencyRequiresTwoFactor);
       if (
         request.twoFactorSetupRequired &&
         !SETUP_ONLY_ROUTES.has(`${request.method} ${request.routeOptions.url}`)

@@ -191,6 +191,7 @@ export async function findSession(
   tokenHash: string;
   endsAt: Date;
   twoFactor: boolean;
+  agencyRequiresTwoFactor: boolean;
 } | null> {
   const tokenHash = hashToken(token);
   const found = await findSessionUser(db, tokenHash, policy);

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { sessions, users, userTotp } from '../../db/schema';
+import { agencies, agencyMembers, sessions, users, userTotp } from '../../db/schema';
 import type { SessionUser } from '../../types';
 
 export interface SessionPolicy {
@@ -38,10 +38,13 @@ function sessionUserStatement(db: Db) {
       lastSeenAt: sessions.lastSeenAt,
       expiresAt: sessions.expiresAt,
       twoFactorOnAt: userTotp.enabledAt,
+      agencyRequiresTwoFactor: agencies.requireTwoFactor,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(userTotp, eq(userTotp.userId, sessions.userId))
+    .leftJoin(agencyMembers, eq(agencyMembers.userId, sessions.userId))
+    .leftJoin(agencies, eq(agencies.id, agencyMembers.agencyId))
     .where(
       and(
         eq(sessions.tokenHash, sql.placeholder('tokenHash')),
@@ -64,7 +67,12 @@ export async function findSessionUser(
   db: Db,
   tokenHash: string,
   policy: SessionPolicy,
-): Promise<{ user: SessionUser; endsAt: Date; twoFactor: boolean } | null> {
+): Promise<{
+  user: SessionUser;
+  endsAt: Date;
+  twoFactor: boolean;
+  agencyRequiresTwoFactor: boolean;
+} | null> {
   const now = Date.now();
   let statement = sessionUserStatements.get(db);
   if (!statement) {
@@ -96,6 +104,7 @@ export async function findSessionUser(
     },
     endsAt: new Date(Math.min(row.expiresAt.getTime(), lastSeenAt + policy.idleMs)),
     twoFactor: row.twoFactorOnAt !== null,
+    agencyRequiresTwoFactor: row.agencyRequiresTwoFactor === true,
   };
 }
 
