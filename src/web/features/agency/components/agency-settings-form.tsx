@@ -1,10 +1,12 @@
 import { type MyAgency, RECLAIM_MINUTES_MAX, RECLAIM_MINUTES_MIN } from '@shared/contracts/agency';
+import { useQueryClient } from '@tanstack/react-query';
 import { Button } from '@web/components/ui/button';
 import { Checkbox } from '@web/components/ui/checkbox';
 import { FormField } from '@web/components/ui/form-field';
 import { Label } from '@web/components/ui/label';
 import { Spinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
+import { meQuery } from '@web/features/auth/api';
 import { errorMessage, formFieldErrors } from '@web/lib/api-client';
 import { type FormEvent, useState } from 'react';
 import { numberText, optionalNumber } from '../agency-display';
@@ -21,6 +23,7 @@ type Field = (typeof FIELDS)[number];
  */
 export function AgencySettingsForm({ mine }: { mine: MyAgency }) {
   const update = useUpdateAgency();
+  const queryClient = useQueryClient();
   const [values, setValues] = useState<Record<Field, string>>({
     name: mine.agency.name,
     dailyCap: numberText(mine.agency.dailyCap),
@@ -52,6 +55,8 @@ export function AgencySettingsForm({ mine }: { mine: MyAgency }) {
         onSuccess: () => {
           setErrors({});
           toast({ title: 'Settings saved' });
+          // requiring two factors may require them of the owner too: the guard asks again
+          void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
         },
         onError: (error) => {
           setErrors(formFieldErrors(error, FIELDS));
