@@ -7,6 +7,7 @@ import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { generate } from 'otplib';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/server/config/env';
 import { pendingLogins, recoveryCodes, sessions, userTotp } from '../src/server/db/schema';
 import { TWO_FACTOR_SETUP_REQUIRED } from '../src/shared/contracts/auth';
 import { createAgency } from './support/agency-fixtures';
@@ -143,6 +144,24 @@ describe('login with two factors on', () => {
     expect(reuse.statusCode).toBe(401);
   });
 
+  it('lets a pending login lapse after 5 minutes', async () => {
+    const agent = await agentWithTotp();
+    const { browser } = await passwordStep(agent);
+    const [row] = await db().select().from(pendingLogins).where(eq(pendingLogins.userId, agent.id));
+    const minutes = ((row?.expiresAt.getTime() ?? 0) - Date.now()) / 60_000;
+    expect(minutes).toBeGreaterThan(4.9);
+    expect(minutes).toBeLessThanOrEqual(5);
+    await db()
+      .update(pendingLogins)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(pendingLogins.userId, agent.id));
+    const late = await browser.request('POST', '/api/auth/2fa/verify', {
+      code: agent.recoveryCodes[0],
+    });
+    expect(late.statusCode).toBe(401);
+    expect((await browser.request('GET', '/api/auth/me')).statusCode).toBe(401);
+  });
+
   it('takes each recovery code once', async () => {
     const agent = await agentWithTotp();
     const [first, second] = agent.recoveryCodes;
@@ -201,6 +220,19 @@ describe('turning two factors off', () => {
 });
 
 describe('REQUIRE_2FA_FOR_ADMINS', () => {
+  it('defaults to true in production only, and can be set either way', () => {
+    const env = (e: Record<string, string>) => loadConfig(e as NodeJS.ProcessEnv);
+    expect(env({ NODE_ENV: 'production' }).REQUIRE_2FA_FOR_ADMINS).toBe(true);
+    expect(env({ NODE_ENV: 'development' }).REQUIRE_2FA_FOR_ADMINS).toBe(false);
+    expect(env({ NODE_ENV: 'test' }).REQUIRE_2FA_FOR_ADMINS).toBe(false);
+    expect(
+      env({ NODE_ENV: 'production', REQUIRE_2FA_FOR_ADMINS: 'false' }).REQUIRE_2FA_FOR_ADMINS,
+    ).toBe(false);
+    expect(env({ NODE_ENV: 'test', REQUIRE_2FA_FOR_ADMINS: 'true' }).REQUIRE_2FA_FOR_ADMINS).toBe(
+      true,
+    );
+  });
+
   it('lets an admin without two factors only set them up, then everything', async () => {
     const admin = await loginAdmin(ctx);
     const agent = await registerAgent(ctx.app);
