@@ -1,7 +1,8 @@
 /**
  * Two-factor authentication in the browser (docs/domain.md, Accounts: two factors): an agent sets
  * up TOTP on the Account screen (QR code, key, a code, the recovery codes shown once), logs out,
- * and logs in with the password and then a code. Screenshots of the Account card and the login's
+ * and logs in with the password and then a code; an agency owner who requires two factors is held
+ * to the Account screen until they are on. Screenshots of the Account card and the login's
  * code step at 1280 and 375 px (axe-checked) go to .tmp/screenshots/.
  */
 import { mkdirSync } from 'node:fs';
@@ -91,4 +92,32 @@ test('an agent sets up TOTP on the Account screen, then logs in with password an
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(toast(page, 'Login successful')).toBeVisible();
   expect((await page.request.get('/api/auth/me')).status()).toBe(200);
+});
+
+test('an agency owner who requires two factors is held to the Account screen until they are on', async ({
+  page,
+}) => {
+  const owner = await createAgentViaApi(page, 'Rita Required');
+  await loginThroughUi(page, owner.email, owner.password, /\/dashboard$/);
+  expect(
+    (await page.request.post('/api/agency', { data: { name: 'Strict Agency' } })).status(),
+  ).toBe(201);
+  const set = await page.request.patch('/api/agency', { data: { requireTwoFactor: true } });
+  expect(set.status()).toBe(200);
+
+  await page.goto('/dashboard/leads');
+  await expect(page).toHaveURL(/\/account$/);
+  const card = page.getByTestId('two-factor-card');
+  await expect(card.getByText(/must use two-factor authentication/)).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Change password' })).toHaveCount(0);
+
+  await card.getByRole('button', { name: 'Set up authenticator app' }).click();
+  const secret = ((await card.getByTestId('totp-secret').textContent()) ?? '').replace(/\s/g, '');
+  await card.getByLabel('Code from the app').fill(await codeAt(secret));
+  await card.getByRole('button', { name: 'Turn on' }).click();
+  await expect(card.getByTestId('recovery-codes').getByRole('listitem')).toHaveCount(10);
+  await card.getByRole('button', { name: 'I saved them' }).click();
+  await expect(page.getByRole('heading', { name: 'Change password' })).toBeVisible();
+  await page.goto('/dashboard/leads');
+  await expect(page).toHaveURL(/\/dashboard\/leads$/);
 });
