@@ -242,6 +242,7 @@ describe('REQUIRE_2FA_FOR_ADMINS', () => {
       expect(refused.statusCode).toBe(403);
       expect(refused.json().message).toBe(TWO_FACTOR_SETUP_REQUIRED);
       expect((await admin.client.post('/api/admin/invites', {})).statusCode).toBe(403);
+      expect((await admin.client.get('/api/legal/privacy')).statusCode).toBe(200);
       const me = await admin.client.get('/api/auth/me');
       expect(me.json()).toMatchObject({ role: 'ADMIN', twoFactorSetupRequired: true });
       // agents are not concerned

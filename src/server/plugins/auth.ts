@@ -52,7 +52,8 @@ export interface AuthPluginOptions {
 }
 
 /**
- * What a user who must turn two factors on may still reach: who they are, the setup, leaving.
+ * What a user who must turn two factors on may still reach: who they are, the setup, signing out,
+ * and the footer's legal pages (public anyway).
  * Every other route answers 403 with TWO_FACTOR_SETUP_REQUIRED until two factors are on.
  */
 const SETUP_ONLY_ROUTES = new Set([
@@ -62,6 +63,7 @@ const SETUP_ONLY_ROUTES = new Set([
   'GET /api/auth/2fa',
   'POST /api/auth/2fa/totp/setup',
   'POST /api/auth/2fa/totp/enable',
+  'GET /api/legal/:page',
 ]);
 
 /**
