@@ -79,6 +79,7 @@ describe('login, me and logout', () => {
       email,
       role: 'AGENT',
       approval: 'APPROVED',
+      twoFactorSetupRequired: false,
     });
   });
 

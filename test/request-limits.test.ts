@@ -122,8 +122,11 @@ describe('the body deadline', () => {
   });
 });
 
-/** DELETE routes that name what they delete in their body (a push device by its endpoint). */
-const DELETE_WITH_BODY = new Set(['/api/agent/push/subscriptions']);
+/**
+ * DELETE routes that take a body: a push device named by its endpoint, turning two factors off
+ * with a code.
+ */
+const DELETE_WITH_BODY = new Set(['/api/agent/push/subscriptions', '/api/auth/2fa']);
 
 describe('routes that take no body', () => {
   const NO_BODY = ROUTES.filter(

@@ -29,5 +29,10 @@ declare module 'fastify' {
     sessionTokenHash: string | null;
     /** when the session ends unless another request comes first (its idle or absolute expiry) */
     sessionEndsAt: Date | null;
+    /**
+     * the signed-in user must turn two factors on before anything else (REQUIRE_2FA_FOR_ADMINS):
+     * every route but the setup's answers 403 (plugins/auth)
+     */
+    twoFactorSetupRequired: boolean;
   }
 }

@@ -105,6 +105,8 @@ const envSchema = z.object({
   ASSIGNMENT_SCHEDULE: z.string().min(1).default('0 8 * * *'),
   ASSIGN_ON_IMPORT: bool.default(true),
   COOKIE_SECURE: bool.optional(),
+  /** admins must turn two factors on before anything else (docs/domain.md, Accounts) */
+  REQUIRE_2FA_FOR_ADMINS: bool.optional(),
   ENROLLMENT_WINDOWS: z
     .string()
     .optional()
@@ -203,9 +205,10 @@ const envSchema = z.object({
 
 export type AppConfig = Omit<
   z.infer<typeof envSchema>,
-  'COOKIE_SECURE' | 'ALLOWED_HOSTS' | 'PUBLIC_URL'
+  'COOKIE_SECURE' | 'ALLOWED_HOSTS' | 'PUBLIC_URL' | 'REQUIRE_2FA_FOR_ADMINS'
 > & {
   COOKIE_SECURE: boolean;
+  REQUIRE_2FA_FOR_ADMINS: boolean;
   ALLOWED_HOSTS: string[];
   /** where the portal is reached from outside, without a trailing slash */
   PUBLIC_URL: string;
@@ -251,6 +254,7 @@ export function loadConfig(
   return {
     ...cfg,
     COOKIE_SECURE: cfg.COOKIE_SECURE ?? cfg.NODE_ENV === 'production',
+    REQUIRE_2FA_FOR_ADMINS: cfg.REQUIRE_2FA_FOR_ADMINS ?? cfg.NODE_ENV === 'production',
     ALLOWED_HOSTS: cfg.ALLOWED_HOSTS ?? defaultAllowedHosts(cfg.HOST, cfg.PORT, cfg.NODE_ENV),
     PUBLIC_URL: (cfg.PUBLIC_URL ?? `http://${hostForUrl(cfg.HOST)}:${cfg.PORT}`).replace(
       /\/+$/,

@@ -156,6 +156,53 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_idx').on(t.userId)],
 );
 
+/**
+ * A user's TOTP (docs/domain.md, Accounts: two factors): the secret (base32) while pending
+ * (enabledAt null) and once on; never answered again after setup. lastTimeStep: the newest
+ * 30-second step a code was accepted for, so no code is accepted twice (replay).
+ */
+export const userTotp = pgTable('user_totp', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secret: text('secret').notNull(),
+  enabledAt: timestamp('enabled_at', { withTimezone: true }),
+  lastTimeStep: bigint('last_time_step', { mode: 'number' }),
+  createdAt: createdAt(),
+});
+
+/** Recovery codes of a user with two factors on: their SHA-256 only, each usable once. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('recovery_codes_user_code_key').on(t.userId, t.codeHash)],
+);
+
+/**
+ * A login whose password was right, waiting for its second factor: the httpOnly cookie's token
+ * (its SHA-256 only), 5 minutes, used once.
+ */
+export const pendingLogins = pgTable(
+  'pending_logins',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('pending_logins_user_idx').on(t.userId)],
+);
+
 /** The footer's legal pages (docs/domain.md, Legal pages): the text an admin wrote for each. */
 export const legalPages = pgTable('legal_pages', {
   /** 'privacy' or 'terms' */
@@ -186,6 +233,8 @@ export const agencies = pgTable('agencies', {
   seatsVersion: integer('seats_version').notNull().default(0),
   /** the seats version Stripe's items were last brought in step with */
   seatsSyncedVersion: integer('seats_synced_version').notNull().default(0),
+  /** the owner requires two factors of every member (docs/domain.md, Accounts: two factors) */
+  requireTwoFactor: boolean('require_two_factor').notNull().default(false),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { NOT_APPROVED_MESSAGE } from '../../shared/contracts/auth';
+import { NOT_APPROVED_MESSAGE, TWO_FACTOR_SETUP_REQUIRED } from '../../shared/contracts/auth';
 import type { UserRole } from '../../shared/domain';
 import { AppError } from '../lib/app-error';
 import type { SessionPolicy } from '../modules/auth/sessions.repository';
@@ -40,8 +40,31 @@ export interface AuthPluginOptions {
   findSession(
     token: string,
     policy: SessionPolicy,
-  ): Promise<{ user: SessionUser; tokenHash: string; endsAt: Date } | null>;
+  ): Promise<{
+    user: SessionUser;
+    tokenHash: string;
+    endsAt: Date;
+    /** the user's TOTP is on */
+    twoFactor: boolean;
+    /** the user's agency requires two factors of its members */
+    agencyRequiresTwoFactor: boolean;
+  } | null>;
 }
+
+/**
+ * What a user who must turn two factors on may still reach: who they are, the setup, signing out,
+ * and the footer's legal pages (public anyway).
+ * Every other route answers 403 with TWO_FACTOR_SETUP_REQUIRED until two factors are on.
+ */
+const SETUP_ONLY_ROUTES = new Set([
+  'GET /api/auth/me',
+  'POST /api/auth/logout',
+  'POST /api/auth/login',
+  'GET /api/auth/2fa',
+  'POST /api/auth/2fa/totp/setup',
+  'POST /api/auth/2fa/totp/enable',
+  'GET /api/legal/:page',
+]);
 
 /**
  * Resolves the session cookie to request.user on every API route. Which route it is comes from the
@@ -53,6 +76,7 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthPluginOption
   app.decorateRequest('user', null);
   app.decorateRequest('sessionTokenHash', null);
   app.decorateRequest('sessionEndsAt', null);
+  app.decorateRequest('twoFactorSetupRequired', false);
   app.addHook('onRequest', async (request) => {
     if (!request.routeOptions.url?.startsWith('/api/')) return;
     const token = request.cookies[SESSION_COOKIE];
@@ -69,6 +93,18 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthPluginOption
       request.user = session.user;
       request.sessionTokenHash = session.tokenHash;
       request.sessionEndsAt = session.endsAt;
+      // checked here, before any route's own hooks: the server holds the rule, not the screens
+      // required: of admins by REQUIRE_2FA_FOR_ADMINS, of an agency's members by its owner
+      request.twoFactorSetupRequired =
+        !session.twoFactor &&
+        ((app.config.REQUIRE_2FA_FOR_ADMINS && session.user.role === 'ADMIN') ||
+          session.agencyRequiresTwoFactor);
+      if (
+        request.twoFactorSetupRequired &&
+        !SETUP_ONLY_ROUTES.has(`${request.method} ${request.routeOptions.url}`)
+      ) {
+        throw new AppError('FORBIDDEN', TWO_FACTOR_SETUP_REQUIRED);
+      }
     }
   });
 });

@@ -36,6 +36,8 @@ export const agencySchema = z.object({
   dailyCap: z.number().int().nullable(),
   /** minutes a member has to work a lead before it is taken back; null: off */
   reclaimAfterMinutes: z.number().int().nullable(),
+  /** every member must use two-factor authentication (docs/domain.md, Accounts: two factors) */
+  requireTwoFactor: z.boolean(),
   createdAt: z.string(),
 });
 export type Agency = z.infer<typeof agencySchema>;
@@ -57,7 +59,7 @@ export type MyAgency = z.infer<typeof myAgency>;
 /** POST /api/agency */
 export const createAgencyBody = z.object({ name: agencyName });
 
-/** PATCH /api/agency (OWNER): any of the three */
+/** PATCH /api/agency (OWNER): any of the four */
 export const updateAgencyBody = z
   .object({
     name: agencyName.optional(),
@@ -79,6 +81,7 @@ export const updateAgencyBody = z
       })
       .nullable()
       .optional(),
+    requireTwoFactor: z.boolean().optional(),
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), {
     message: 'Nothing to change',

@@ -56,5 +56,7 @@ export const AUDIT_ACTIONS = {
   logout: 'auth.logout',
   passwordChanged: 'auth.password_changed',
   passwordReset: 'auth.password_reset',
+  twoFactorEnabled: 'auth.two_factor_enabled',
+  twoFactorDisabled: 'auth.two_factor_disabled',
   webhookUrlChanged: 'delivery.webhook_url_changed',
 } as const;

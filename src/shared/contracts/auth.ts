@@ -76,3 +76,45 @@ export const adminUser = publicUser.extend({
   disabledAt: z.string().nullable(),
 });
 export type AdminUser = z.infer<typeof adminUser>;
+
+/** What every route but the setup answers an admin who must turn two factors on (docs/domain.md, Accounts). */
+export const TWO_FACTOR_SETUP_REQUIRED =
+  'Set up two-factor authentication on your Account screen before using LeadFlow';
+
+/** The current user, with where they stand on two factors. */
+export const meResponse = publicUser.extend({
+  /** two factors must be turned on before anything else (REQUIRE_2FA_FOR_ADMINS) */
+  twoFactorSetupRequired: z.boolean(),
+});
+export type MeResponse = z.infer<typeof meResponse>;
+
+/** Login's answer: the session's user, or the code step when two factors are on. */
+export const loginResponse = z.union([
+  userEnvelope,
+  z.object({ twoFactorRequired: z.literal(true) }),
+]);
+export type LoginResponse = z.infer<typeof loginResponse>;
+
+/** A TOTP code (6 digits) or a recovery code (xxxxx-xxxxx). */
+export const twoFactorCodeBody = z.object({
+  code: z.string().trim().min(1, 'Enter a code').max(32),
+});
+export type TwoFactorCodeBody = z.infer<typeof twoFactorCodeBody>;
+
+export const twoFactorStatus = z.object({
+  enabled: z.boolean(),
+  recoveryCodesLeft: z.number().int(),
+});
+export type TwoFactorStatus = z.infer<typeof twoFactorStatus>;
+
+/** The pending secret, shown once: for the QR code and for typing in by hand. */
+export const totpSetupResponse = z.object({
+  secret: z.string(),
+  otpauthUrl: z.string(),
+  qrSvg: z.string(),
+});
+export type TotpSetupResponse = z.infer<typeof totpSetupResponse>;
+
+/** Ten recovery codes, shown once, each usable once in place of a TOTP code. */
+export const recoveryCodesResponse = z.object({ recoveryCodes: z.array(z.string()) });
+export type RecoveryCodesResponse = z.infer<typeof recoveryCodesResponse>;

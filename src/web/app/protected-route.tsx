@@ -5,7 +5,7 @@ import { WaitingForApproval } from '@web/features/auth/components/waiting-for-ap
 import { type ReactNode, Suspense } from 'react';
 import { Redirect } from 'wouter';
 import { lazyNamed } from './lazy-named';
-import { homeFor, loginFor } from './paths';
+import { homeFor, loginFor, paths } from './paths';
 
 // The portal frame (sidebar, sheet, tooltips) loads only once someone opens a protected screen.
 const PortalLayout = lazyNamed(
@@ -21,7 +21,8 @@ export function hasRole(userRole: string, required: UserRole): boolean {
 /**
  * Route guard (docs/domain.md, Screens): spinner, then /login, the user's own home, or the content. A
  * screen without a role (the account) is any signed-in user's. An agent an admin has not approved
- * sees only "Waiting for approval" (docs/domain.md, Accounts).
+ * sees only "Waiting for approval" (docs/domain.md, Accounts); a user who must set up two factors
+ * first, only the Account screen.
  */
 export function ProtectedRoute({ role, children }: { role?: UserRole; children: ReactNode }) {
   const { data: user, isPending } = useCurrentUser();
@@ -30,6 +31,11 @@ export function ProtectedRoute({ role, children }: { role?: UserRole; children: 
     return (
       <Redirect to={loginFor(`${window.location.pathname}${window.location.search}`)} replace />
     );
+  // two factors required and not on yet (docs/domain.md, Accounts): the Account screen only (the
+  // server answers 403 to everything else anyway)
+  if (user.twoFactorSetupRequired && window.location.pathname !== paths.account) {
+    return <Redirect to={paths.account} replace />;
+  }
   if (role && !hasRole(user.role, role)) return <Redirect to={homeFor(user.role)} replace />;
   if (user.role !== 'ADMIN' && user.approval !== 'APPROVED') {
     return <WaitingForApproval user={user} />;

@@ -34,6 +34,45 @@ export const authRoutes: RouteCase[] = [
     expect: SIGNED_IN(200),
     request: () => ({ url: '/api/auth/me' }),
   },
+  // two factors (docs/domain.md, Accounts): no caller turns them on, so every login here stays
+  // one step; the code step without a pending login is 401 for everyone
+  {
+    method: 'POST',
+    path: '/api/auth/2fa/verify',
+    expect: PUBLIC(401),
+    request: () => ({ url: '/api/auth/2fa/verify', body: { code: '123456' } }),
+  },
+  {
+    method: 'GET',
+    path: '/api/auth/2fa',
+    expect: SIGNED_IN(200),
+    request: () => ({ url: '/api/auth/2fa' }),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/2fa/totp/setup',
+    expect: SIGNED_IN(200),
+    request: () => ({ url: '/api/auth/2fa/totp/setup' }),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/2fa/totp/enable',
+    // a pending secret, then a wrong code: refused, so the caller's logins stay one step
+    expect: SIGNED_IN(400),
+    request: async (fx, caller) => {
+      if (caller !== 'anonymous') await fx[caller].client.post('/api/auth/2fa/totp/setup');
+      return { url: '/api/auth/2fa/totp/enable', body: { code: 'not-a-code' } };
+    },
+    invalid: () => ({ url: '/api/auth/2fa/totp/enable', body: { code: '' } }),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/auth/2fa',
+    // two factors are off for every caller: 409
+    expect: SIGNED_IN(409),
+    request: () => ({ url: '/api/auth/2fa', body: { code: '123456' } }),
+    invalid: () => ({ url: '/api/auth/2fa', body: {} }),
+  },
   {
     method: 'GET',
     path: '/api/auth/registration',

@@ -14,7 +14,8 @@ export interface Membership {
 }
 
 const AGENCY_COLUMNS = sql`a.id, a.name, a.status::text as status, a.daily_cap as "dailyCap",
-  a.reclaim_after_minutes as "reclaimAfterMinutes", ${isoInstant(sql`a.created_at`)} as "createdAt"`;
+  a.reclaim_after_minutes as "reclaimAfterMinutes", a.require_two_factor as "requireTwoFactor",
+  ${isoInstant(sql`a.created_at`)} as "createdAt"`;
 
 export async function findAgency(db: Db, agencyId: number): Promise<Agency | null> {
   const [row] = await queryRows<Agency>(
@@ -95,7 +96,12 @@ export async function insertMember(
 export async function updateAgency(
   db: Db,
   agencyId: number,
-  fields: Partial<Pick<typeof agencies.$inferInsert, 'name' | 'dailyCap' | 'reclaimAfterMinutes'>>,
+  fields: Partial<
+    Pick<
+      typeof agencies.$inferInsert,
+      'name' | 'dailyCap' | 'reclaimAfterMinutes' | 'requireTwoFactor'
+    >
+  >,
 ): Promise<void> {
   await db
     .update(agencies)

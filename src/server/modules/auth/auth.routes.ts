@@ -4,11 +4,16 @@ import {
   changePasswordBody,
   forgotPasswordBody,
   loginBody,
+  loginResponse,
+  meResponse,
   messageResponse,
-  publicUser,
+  recoveryCodesResponse,
   registerBody,
   registrationInfo,
   resetPasswordBody,
+  totpSetupResponse,
+  twoFactorCodeBody,
+  twoFactorStatus,
   userEnvelope,
 } from '../../../shared/contracts/auth';
 import { AppError } from '../../lib/app-error';
@@ -24,6 +29,18 @@ import { recordAuditEvent } from '../audit/audit.service';
 import { login, logout, registerAgent } from './auth.service';
 import { LoginThrottle, RegistrationThrottle, ResetRequestThrottle } from './login-throttle';
 import { changePassword, requestPasswordReset, resetPassword } from './passwords.service';
+import {
+  disableTwoFactor,
+  enableTotp,
+  PENDING_LOGIN_MS,
+  twoFactorStatus as readTwoFactorStatus,
+  setupTotp,
+  verifyPendingLogin,
+} from './two-factor.service';
+
+/** The pending login's cookie (docs/domain.md, Accounts: two factors): only the code step reads it. */
+export const PENDING_LOGIN_COOKIE = 'lf_2fa';
+const PENDING_COOKIE_PATH = '/api/auth/2fa';
 
 export interface AuthRoutesOptions {
   /** emails the reset links; null without SMTP_URL (an admin hands links over instead) */
@@ -64,11 +81,11 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
 
   app.post(
     '/api/auth/login',
-    { schema: { body: loginBody, response: { 200: userEnvelope } } },
+    { schema: { body: loginBody, response: { 200: loginResponse } } },
     async (request, reply) => {
-      let signedIn: Awaited<ReturnType<typeof login>>;
+      let result: Awaited<ReturnType<typeof login>>;
       try {
-        signedIn = await login(app.db, request.body, request.ip, throttle, sessionPolicy(app));
+        result = await login(app.db, request.body, request.ip, throttle, sessionPolicy(app));
       } catch (err) {
         // a failed login (wrong password, throttled, refused or disabled account): the email
         // tried and the answer, never the password (docs/domain.md, Audit log)
@@ -83,7 +100,18 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         }
         throw err;
       }
-      const { user, token } = signedIn;
+      if ('pendingToken' in result) {
+        // two factors on: no session until the code step; the pending login stays server-side
+        reply.setCookie(PENDING_LOGIN_COOKIE, result.pendingToken, {
+          path: PENDING_COOKIE_PATH,
+          httpOnly: true,
+          sameSite: 'lax',
+          secure: app.config.COOKIE_SECURE,
+          maxAge: PENDING_LOGIN_MS / 1000,
+        });
+        return { twoFactorRequired: true as const };
+      }
+      const { user, token } = result;
       // rotate: once the login succeeded, the session presented with it is dropped and the new
       // one gets a fresh token (a failed login leaves the caller's session as it was)
       await logout(app.db, request.sessionTokenHash);
@@ -121,8 +149,90 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   app.get(
     '/api/auth/me',
     // the spec's current-user answer has role itself (login's has user.role)
-    { onRequest: requireRole(), schema: { response: { 200: publicUser } } },
-    async (request) => currentUser(request),
+    { onRequest: requireRole(), schema: { response: { 200: meResponse } } },
+    async (request) => ({
+      ...currentUser(request),
+      twoFactorSetupRequired: request.twoFactorSetupRequired,
+    }),
+  );
+
+  app.post(
+    '/api/auth/2fa/verify',
+    { schema: { body: twoFactorCodeBody, response: { 200: userEnvelope } } },
+    async (request, reply) => {
+      const { user, token } = await verifyPendingLogin(
+        app.db,
+        request.cookies[PENDING_LOGIN_COOKIE],
+        request.body.code,
+        request.ip,
+        sessionPolicy(app),
+      );
+      await logout(app.db, request.sessionTokenHash);
+      reply.clearCookie(PENDING_LOGIN_COOKIE, { path: PENDING_COOKIE_PATH });
+      setSessionCookie(app, reply, token);
+      // the login completes with its second factor (docs/domain.md, Audit log)
+      await recordAuditEvent(app.db, {
+        actor: { id: user.id, role: user.role },
+        ip: request.ip,
+        action: AUDIT_ACTIONS.login,
+        targetType: 'user',
+        targetId: user.id,
+        after: { secondFactor: true },
+      });
+      return { user };
+    },
+  );
+
+  app.get(
+    '/api/auth/2fa',
+    { onRequest: requireRole(), schema: { response: { 200: twoFactorStatus } } },
+    async (request) => readTwoFactorStatus(app.db, currentUser(request).id),
+  );
+
+  app.post(
+    '/api/auth/2fa/totp/setup',
+    { onRequest: requireRole(), schema: { response: { 200: totpSetupResponse } } },
+    async (request) => setupTotp(app.db, currentUser(request)),
+  );
+
+  app.post(
+    '/api/auth/2fa/totp/enable',
+    {
+      onRequest: requireRole(),
+      schema: { body: twoFactorCodeBody, response: { 200: recoveryCodesResponse } },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const codes = await enableTotp(app.db, user.id, request.body.code, request.ip);
+      await recordAuditEvent(app.db, {
+        actor: { id: user.id, role: user.role },
+        ip: request.ip,
+        action: AUDIT_ACTIONS.twoFactorEnabled,
+        targetType: 'user',
+        targetId: user.id,
+      });
+      return codes;
+    },
+  );
+
+  app.delete(
+    '/api/auth/2fa',
+    {
+      onRequest: requireRole(),
+      schema: { body: twoFactorCodeBody, response: { 200: messageResponse } },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      await disableTwoFactor(app.db, user.id, request.body.code, request.ip);
+      await recordAuditEvent(app.db, {
+        actor: { id: user.id, role: user.role },
+        ip: request.ip,
+        action: AUDIT_ACTIONS.twoFactorDisabled,
+        targetType: 'user',
+        targetId: user.id,
+      });
+      return { message: 'Two-factor authentication is off' };
+    },
   );
 
   app.post(

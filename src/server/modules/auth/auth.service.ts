@@ -25,6 +25,7 @@ import {
   hashToken,
   type SessionPolicy,
 } from './sessions.repository';
+import { isTwoFactorOn, startPendingLogin } from './two-factor.service';
 import { findUserByEmail, insertUser, writeApproval, writeDisabled } from './users.repository';
 
 /** For modules that create users themselves (the demo seeder): the same argon2 profile and cap. */
@@ -145,7 +146,7 @@ export async function login(
   ip: string,
   throttle: LoginThrottle,
   policy: SessionPolicy,
-): Promise<{ user: SessionUser; token: string }> {
+): Promise<{ user: SessionUser; token: string } | { pendingToken: string }> {
   const email = body.email.trim().toLowerCase();
   // the attempt is counted before the password is checked (see LoginThrottle.reserve)
   const wait = throttle.reserve(email, ip);
@@ -166,6 +167,8 @@ export async function login(
   if (row.approval === 'REFUSED') throw new AppError('FORBIDDEN', NOT_APPROVED_MESSAGE.REFUSED);
   // said only to whoever knows the password: a guesser learns nothing new
   if (row.disabledAt !== null) throw new AppError('FORBIDDEN', ACCOUNT_DISABLED);
+  // two factors on: no session yet, a pending login the code step completes
+  if (await isTwoFactorOn(db, row.id)) return { pendingToken: await startPendingLogin(db, row.id) };
   const token = await createSession(db, row.id, policy);
   const { id, name, role, approval } = row;
   return { user: { id, name, email: row.email, role, approval }, token };
@@ -183,7 +186,13 @@ export async function findSession(
   db: Db,
   token: string,
   policy: SessionPolicy,
-): Promise<{ user: SessionUser; tokenHash: string; endsAt: Date } | null> {
+): Promise<{
+  user: SessionUser;
+  tokenHash: string;
+  endsAt: Date;
+  twoFactor: boolean;
+  agencyRequiresTwoFactor: boolean;
+} | null> {
   const tokenHash = hashToken(token);
   const found = await findSessionUser(db, tokenHash, policy);
   return found ? { ...found, tokenHash } : null;

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { sessions, users } from '../../db/schema';
+import { agencies, agencyMembers, sessions, users, userTotp } from '../../db/schema';
 import type { SessionUser } from '../../types';
 
 export interface SessionPolicy {
@@ -37,9 +37,14 @@ function sessionUserStatement(db: Db) {
       approval: users.approval,
       lastSeenAt: sessions.lastSeenAt,
       expiresAt: sessions.expiresAt,
+      twoFactorOnAt: userTotp.enabledAt,
+      agencyRequiresTwoFactor: agencies.requireTwoFactor,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(userTotp, eq(userTotp.userId, sessions.userId))
+    .leftJoin(agencyMembers, eq(agencyMembers.userId, sessions.userId))
+    .leftJoin(agencies, eq(agencies.id, agencyMembers.agencyId))
     .where(
       and(
         eq(sessions.tokenHash, sql.placeholder('tokenHash')),
@@ -62,7 +67,12 @@ export async function findSessionUser(
   db: Db,
   tokenHash: string,
   policy: SessionPolicy,
-): Promise<{ user: SessionUser; endsAt: Date } | null> {
+): Promise<{
+  user: SessionUser;
+  endsAt: Date;
+  twoFactor: boolean;
+  agencyRequiresTwoFactor: boolean;
+} | null> {
   const now = Date.now();
   let statement = sessionUserStatements.get(db);
   if (!statement) {
@@ -93,6 +103,8 @@ export async function findSessionUser(
       approval: row.approval,
     },
     endsAt: new Date(Math.min(row.expiresAt.getTime(), lastSeenAt + policy.idleMs)),
+    twoFactor: row.twoFactorOnAt !== null,
+    agencyRequiresTwoFactor: row.agencyRequiresTwoFactor === true,
   };
 }
 

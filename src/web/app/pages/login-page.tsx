@@ -1,6 +1,7 @@
 import { AuthLayout } from '@web/components/layout/auth-layout';
 import { useRegistrationMode } from '@web/features/auth/api';
 import { LoginForm } from '@web/features/auth/components/login-form';
+import { useState } from 'react';
 import { Link } from 'wouter';
 import { paths } from '../paths';
 
@@ -9,12 +10,18 @@ const linkClass = 'font-medium text-foreground underline underline-offset-4';
 export function LoginPage() {
   // by invitation only, sign-up opens from an invite link, never from here
   const invitesOnly = useRegistrationMode() === 'invite';
+  // two factors on: after the password, the code step (docs/domain.md, Accounts: two factors)
+  const [codeStep, setCodeStep] = useState(false);
   return (
     <AuthLayout
-      title="Sign in to LeadFlow"
-      description="Enter your email and password to open your portal"
+      title={codeStep ? 'Two-factor authentication' : 'Sign in to LeadFlow'}
+      description={
+        codeStep
+          ? 'One more step to open your portal'
+          : 'Enter your email and password to open your portal'
+      }
       footer={
-        invitesOnly ? (
+        codeStep ? null : invitesOnly ? (
           <>New agents join through an invite link from an admin.</>
         ) : (
           <>
@@ -27,12 +34,14 @@ export function LoginPage() {
       }
     >
       <title>Log In · LeadFlow</title>
-      <LoginForm />
-      <p className="text-center text-sm">
-        <Link href={paths.forgotPassword} className={linkClass}>
-          Forgot password?
-        </Link>
-      </p>
+      <LoginForm onCodeStep={setCodeStep} />
+      {!codeStep && (
+        <p className="text-center text-sm">
+          <Link href={paths.forgotPassword} className={linkClass}>
+            Forgot password?
+          </Link>
+        </p>
+      )}
     </AuthLayout>
   );
 }

@@ -42,6 +42,7 @@ const mine = (over: Partial<MyAgency>): MyAgency => ({
     status: 'ACTIVE',
     dailyCap: null,
     reclaimAfterMinutes: null,
+    requireTwoFactor: false,
     createdAt: '2030-01-01T00:00:00.000Z',
   },
   role: 'AGENT',

@@ -1,10 +1,15 @@
 import type {
   ChangePasswordBody,
   LoginBody,
+  LoginResponse,
+  MeResponse,
   PublicUser,
+  RecoveryCodesResponse,
   RegisterBody,
   RegistrationInfo,
   ResetPasswordBody,
+  TotpSetupResponse,
+  TwoFactorStatus,
 } from '@shared/contracts/auth';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson, apiRequest } from '@web/lib/api-client';
@@ -12,7 +17,7 @@ import { getQueryFn } from '@web/lib/query-client';
 
 type UserEnvelope = { user: PublicUser };
 
-const loadMe = getQueryFn<PublicUser>({ on401: 'returnNull' });
+const loadMe = getQueryFn<MeResponse>({ on401: 'returnNull' });
 
 /** The signed-in user, or null when there is none (401). Never retried. */
 export const meQuery = queryOptions({
@@ -28,10 +33,77 @@ export function useCurrentUser() {
 export function useLogin() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: LoginBody) => apiJson<UserEnvelope>('POST', '/api/auth/login', body),
-    onSuccess: ({ user }) => {
-      queryClient.setQueryData(meQuery.queryKey, user);
+    mutationFn: (body: LoginBody) => apiJson<LoginResponse>('POST', '/api/auth/login', body),
+    onSuccess: (answer) => {
+      // with two factors on, no session yet: the code step follows
+      if ('user' in answer) signedIn(queryClient, answer.user);
     },
+  });
+}
+
+/** The login's code step (docs/domain.md, Accounts: two factors): a TOTP or a recovery code. */
+export function useVerifyTwoFactor() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (code: string) => apiJson<UserEnvelope>('POST', '/api/auth/2fa/verify', { code }),
+    onSuccess: ({ user }) => signedIn(queryClient, user),
+  });
+}
+
+/**
+ * A new session: the user at once (no spinner), then asked again for what login does not answer
+ * (whether two factors must be set up first: the guard then opens the Account screen).
+ */
+function signedIn(queryClient: ReturnType<typeof useQueryClient>, user: PublicUser) {
+  queryClient.setQueryData<MeResponse>(meQuery.queryKey, {
+    ...user,
+    twoFactorSetupRequired: false,
+  });
+  void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
+}
+
+const twoFactorKey = ['/api/auth/2fa'] as const;
+
+export function useTwoFactorStatus() {
+  return useQuery({
+    queryKey: twoFactorKey,
+    queryFn: getQueryFn<TwoFactorStatus>({ on401: 'throw' }),
+  });
+}
+
+/** A new pending secret and its QR code, shown once. */
+export function useTotpSetup() {
+  return useMutation({
+    mutationFn: () => apiJson<TotpSetupResponse>('POST', '/api/auth/2fa/totp/setup'),
+  });
+}
+
+/**
+ * Turns TOTP on with a code; answers the ten recovery codes, shown once. The caller asks again
+ * (useTwoFactorRefresh) once it holds them: asked at once, the setup form would be gone with
+ * its answer.
+ */
+export function useTotpEnable() {
+  return useMutation({
+    mutationFn: (code: string) =>
+      apiJson<RecoveryCodesResponse>('POST', '/api/auth/2fa/totp/enable', { code }),
+  });
+}
+
+/** Asks again where the user stands on two factors (the card's status, the guard's flag). */
+export function useTwoFactorRefresh() {
+  const queryClient = useQueryClient();
+  return () => {
+    void queryClient.invalidateQueries({ queryKey: twoFactorKey });
+    void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
+  };
+}
+
+export function useTwoFactorDisable() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (code: string) => apiJson<{ message: string }>('DELETE', '/api/auth/2fa', { code }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: twoFactorKey }),
   });
 }
 

@@ -1,3 +1,4 @@
+import type { PublicUser } from '@shared/contracts/auth';
 import { afterLogin } from '@web/app/paths';
 import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form-field';
@@ -8,10 +9,12 @@ import { errorMessage, formFieldErrors } from '@web/lib/api-client';
 import { type FormEvent, useState } from 'react';
 import { useLocation } from 'wouter';
 import { useLogin } from '../api';
+import { TwoFactorCodeForm } from './two-factor-code-form';
 
 const FIELDS = ['email', 'password'] as const;
 
-export function LoginForm() {
+/** onCodeStep: the password was right and the code step shows (true), or the form is back (false). */
+export function LoginForm({ onCodeStep }: { onCodeStep?: (on: boolean) => void } = {}) {
   const [, navigate] = useLocation();
   const login = useLogin();
   const [email, setEmail] = useState('');
@@ -20,15 +23,25 @@ export function LoginForm() {
   const [errors, setErrors] = useState<Partial<Record<(typeof FIELDS)[number], string>>>({});
   const busy = login.isPending;
   const whenIdle = useWhenIdle(busy);
+  // the password was right and two factors are on: the code step (the pending login is the server's)
+  const [codeStep, setCodeStep] = useState(false);
+
+  function signedIn(role: PublicUser['role']) {
+    toast({ title: 'Welcome back!', description: 'Login successful' });
+    navigate(afterLogin(role, new URLSearchParams(window.location.search).get('next')));
+  }
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     login.mutate(
       { email, password },
       {
-        onSuccess: ({ user }) => {
-          toast({ title: 'Welcome back!', description: 'Login successful' });
-          navigate(afterLogin(user.role, new URLSearchParams(window.location.search).get('next')));
+        onSuccess: (answer) => {
+          if ('user' in answer) signedIn(answer.user.role);
+          else {
+            setCodeStep(true);
+            onCodeStep?.(true);
+          }
         },
         onError: (error) => {
           const refused = formFieldErrors(error, FIELDS);
@@ -42,6 +55,19 @@ export function LoginForm() {
           });
         },
       },
+    );
+  }
+
+  if (codeStep) {
+    return (
+      <TwoFactorCodeForm
+        onSignedIn={(user) => signedIn(user.role)}
+        onRestart={() => {
+          setPassword('');
+          setCodeStep(false);
+          onCodeStep?.(false);
+        }}
+      />
     );
   }
 
