@@ -149,6 +149,21 @@ describe('what the audit log records', () => {
     expect(JSON.stringify(all)).not.toContain('An0ther-long-passw0rd');
   });
 
+  it('a failed login with text jsonb cannot hold (a lone surrogate) is still a 401 and a row', async () => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email":"\\udfffx","password":" "}',
+    });
+    expect(res.statusCode, res.body).toBe(401);
+    const [row] = await queryRows<{ after: { email: string } }>(
+      ctx.database.db,
+      sql`select after from audit_events where action = 'auth.login_failed' order by id desc limit 1`,
+    );
+    expect(row.after.email).toBe('\ufffdx');
+  });
+
   it('a webhook URL changed: before and after, without the query or the Authorization header', async () => {
     const agent = await registerAgent(ctx.app, 'Audit Crm Agent');
     const pkg = await createPackage(ctx, { serviceCrm: true });

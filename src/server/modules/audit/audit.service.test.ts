@@ -3,6 +3,12 @@ import { AUDIT_BODY_MAX_CHARS, withoutSecrets } from './audit.service';
 import { auditTarget } from './audit-hook';
 
 describe('withoutSecrets', () => {
+  it('keeps only text jsonb can store: a lone surrogate becomes U+FFFD, NUL goes, pairs stay', () => {
+    expect(
+      withoutSecrets({ email: '\udfffx', name: 'a\0b', emoji: 'ok \ud83d\ude00', ['\ud800k']: 1 }),
+    ).toEqual({ email: '\ufffdx', name: 'ab', emoji: 'ok \ud83d\ude00', ['\ufffdk']: 1 });
+  });
+
   it('redacts passwords, keys, tokens, secrets, headers, cards and codes at any depth', () => {
     expect(
       withoutSecrets({

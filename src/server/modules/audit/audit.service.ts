@@ -36,14 +36,24 @@ const SECRET_KEY =
 export const AUDIT_BODY_MAX_CHARS = 8192;
 
 /** A copy of a value without its secrets (any depth), bounded in size. */
+/**
+ * Text as jsonb can keep it: a lone UTF-16 surrogate (which a JSON body may carry) becomes U+FFFD
+ * and NUL is dropped; jsonb refuses both, and the request would fail for its audit row.
+ */
+function storable(text: string): string {
+  return text.replace(LONE_SURROGATE, '\ufffd').replaceAll('\0', '');
+}
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
 export function withoutSecrets(value: unknown): unknown {
   const strip = (v: unknown, depth: number): unknown => {
+    if (typeof v === 'string') return storable(v);
     if (v === null || typeof v !== 'object') return v;
     if (depth > 8) return '[nested]';
     if (Array.isArray(v)) return v.map((x) => strip(x, depth + 1));
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) {
-      out[k] = SECRET_KEY.test(k) ? '[redacted]' : strip(x, depth + 1);
+      out[storable(k)] = SECRET_KEY.test(k) ? '[redacted]' : strip(x, depth + 1);
     }
     return out;
   };
