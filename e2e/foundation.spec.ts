@@ -219,7 +219,7 @@ test.describe('route guards', () => {
     await expect(page.getByTestId('portal-title')).toHaveText('Admin Portal');
     const menu = page.getByRole('navigation', { name: 'Admin Portal' });
     // the spec's five, then the delivery product's two (issue 14), the DNC list and the
-    // returns queue (issue 16), the agencies (issue 25)
+    // returns queue (issue 16), the agencies (issue 25), the audit log (issue 28)
     await expect(menu.getByRole('link')).toHaveText([
       'Dashboard',
       'Packages',
@@ -231,6 +231,7 @@ test.describe('route guards', () => {
       /^Returns/, // with the pending count when returns wait
       'Deliveries',
       'Agencies',
+      'Audit',
       'Settings',
     ]);
   });
