@@ -16,6 +16,7 @@ import {
   twoFactorStatus,
   userEnvelope,
 } from '../../../shared/contracts/auth';
+import type { UserRole } from '../../../shared/domain';
 import { AppError } from '../../lib/app-error';
 import type { EmailSender } from '../../lib/email-sender';
 import {
@@ -116,13 +117,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       // one gets a fresh token (a failed login leaves the caller's session as it was)
       await logout(app.db, request.sessionTokenHash);
       setSessionCookie(app, reply, token);
-      await recordAuditEvent(app.db, {
-        actor: { id: user.id, role: user.role },
-        ip: request.ip,
-        action: AUDIT_ACTIONS.login,
-        targetType: 'user',
-        targetId: user.id,
-      });
+      await auditOwnAccount(app.db, request.ip, user, AUDIT_ACTIONS.login);
       return { user };
     },
   );
@@ -134,13 +129,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       await logout(app.db, request.sessionTokenHash);
       clearSessionCookie(app, reply);
       if (request.user) {
-        await recordAuditEvent(app.db, {
-          actor: { id: request.user.id, role: request.user.role },
-          ip: request.ip,
-          action: AUDIT_ACTIONS.logout,
-          targetType: 'user',
-          targetId: request.user.id,
-        });
+        await auditOwnAccount(app.db, request.ip, request.user, AUDIT_ACTIONS.logout);
       }
       return { message: 'Logged out' };
     },
@@ -171,14 +160,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       reply.clearCookie(PENDING_LOGIN_COOKIE, { path: PENDING_COOKIE_PATH });
       setSessionCookie(app, reply, token);
       // the login completes with its second factor (docs/domain.md, Audit log)
-      await recordAuditEvent(app.db, {
-        actor: { id: user.id, role: user.role },
-        ip: request.ip,
-        action: AUDIT_ACTIONS.login,
-        targetType: 'user',
-        targetId: user.id,
-        after: { secondFactor: true },
-      });
+      await auditOwnAccount(app.db, request.ip, user, AUDIT_ACTIONS.login, { secondFactor: true });
       return { user };
     },
   );
@@ -204,13 +186,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     async (request) => {
       const user = currentUser(request);
       const codes = await enableTotp(app.db, user.id, request.body.code, request.ip);
-      await recordAuditEvent(app.db, {
-        actor: { id: user.id, role: user.role },
-        ip: request.ip,
-        action: AUDIT_ACTIONS.twoFactorEnabled,
-        targetType: 'user',
-        targetId: user.id,
-      });
+      await auditOwnAccount(app.db, request.ip, user, AUDIT_ACTIONS.twoFactorEnabled);
       return codes;
     },
   );
@@ -224,13 +200,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     async (request) => {
       const user = currentUser(request);
       await disableTwoFactor(app.db, user.id, request.body.code, request.ip);
-      await recordAuditEvent(app.db, {
-        actor: { id: user.id, role: user.role },
-        ip: request.ip,
-        action: AUDIT_ACTIONS.twoFactorDisabled,
-        targetType: 'user',
-        targetId: user.id,
-      });
+      await auditOwnAccount(app.db, request.ip, user, AUDIT_ACTIONS.twoFactorDisabled);
       return { message: 'Two-factor authentication is off' };
     },
   );
@@ -281,14 +251,26 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         throttle,
       );
       const user = currentUser(request);
-      await recordAuditEvent(app.db, {
-        actor: { id: user.id, role: user.role },
-        ip: request.ip,
-        action: AUDIT_ACTIONS.passwordChanged,
-        targetType: 'user',
-        targetId: user.id,
-      });
+      await auditOwnAccount(app.db, request.ip, user, AUDIT_ACTIONS.passwordChanged);
       return { message: 'Password changed' };
     },
   );
 };
+
+/** A security event of a user on their own account (docs/domain.md, Audit log). */
+function auditOwnAccount(
+  db: Parameters<typeof recordAuditEvent>[0],
+  ip: string,
+  user: { id: number; role: UserRole },
+  action: string,
+  after?: Record<string, unknown>,
+): Promise<void> {
+  return recordAuditEvent(db, {
+    actor: { id: user.id, role: user.role },
+    ip,
+    action,
+    targetType: 'user',
+    targetId: user.id,
+    ...(after ? { after } : {}),
+  });
+}
