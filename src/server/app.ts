@@ -53,6 +53,7 @@ import { notificationsRoutes } from './modules/notifications/notifications.route
 import { packagesRoutes } from './modules/packages/packages.routes';
 import { agentPauseRoutes } from './modules/pause/pause.routes';
 import { preferencesRoutes } from './modules/preferences/preferences.routes';
+import { privacyRoutes } from './modules/privacy/privacy.routes';
 import { profileRoutes } from './modules/profile/profile.routes';
 import { pushRoutes } from './modules/push/push.routes';
 import { keyPair } from './modules/push/push.service';
@@ -230,6 +231,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(legalRoutes);
   // the audit log, read only (docs/domain.md, Audit log)
   await app.register(auditRoutes);
+  // consumer deletion (docs/domain.md, Consumer deletion and retention)
+  await app.register(privacyRoutes, { privacy: leadPorts.delivery });
   await app.register(intakeRoutes, { events });
   await app.register(notificationsRoutes);
   await app.register(liveEventsRoutes, { live });

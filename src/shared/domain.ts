@@ -120,7 +120,7 @@ export const RETURN_STATUSES = ['PENDING', 'APPROVED', 'DENIED'] as const;
 export type ReturnStatus = (typeof RETURN_STATUSES)[number];
 
 /** Why a lead offered at import or intake was not stored (docs/domain.md, Lead quality; the Sources figures). */
-export const REFUSAL_REASONS = ['INVALID', 'DUPLICATE', 'DNC'] as const;
+export const REFUSAL_REASONS = ['INVALID', 'DUPLICATE', 'DNC', 'SUPPRESSED'] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
 /** Follow-up messages (docs/domain.md, Follow-up messages and calls). */
@@ -222,3 +222,9 @@ export const US_STATES = {
 } as const;
 export type StateCode = keyof typeof US_STATES;
 export const STATE_CODES = Object.keys(US_STATES) as StateCode[];
+
+/** Work a consumer's deletion leaves to do outside the database (docs/domain.md, Consumer deletion and retention). */
+export const PRIVACY_TASK_KINDS = ['WEBHOOK', 'RECORDING'] as const;
+export type PrivacyTaskKind = (typeof PRIVACY_TASK_KINDS)[number];
+export const PRIVACY_TASK_STATUSES = ['PENDING', 'DONE', 'SKIPPED', 'FAILED'] as const;
+export type PrivacyTaskStatus = (typeof PRIVACY_TASK_STATUSES)[number];

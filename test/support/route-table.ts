@@ -41,6 +41,7 @@ import { notificationsRoutes } from './routes/notifications';
 import { packagesRoutes } from './routes/packages';
 import { pauseRoutes } from './routes/pause';
 import { preferencesRoutes } from './routes/preferences';
+import { privacyRoutes } from './routes/privacy';
 import { profileRoutes } from './routes/profile';
 import { pushRoutes } from './routes/push';
 import { returnsRoutes } from './routes/returns';
@@ -100,6 +101,7 @@ export const ROUTES: RouteCase[] = [
   ...notificationsRoutes,
   ...sourcesRoutes,
   ...dncRoutes,
+  ...privacyRoutes,
   ...intakeRoutes,
   ...billingRoutes,
   ...profileRoutes,
@@ -255,6 +257,9 @@ export const CHECKED_TABLES = [
   'billing_customers',
   'billing_events',
   'dnc_numbers',
+  'privacy_deletions',
+  'suppressed_contacts',
+  'privacy_tasks',
   'follow_up_settings',
   'follow_up_messages',
   'calls',

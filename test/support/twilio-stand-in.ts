@@ -160,6 +160,21 @@ export class TwilioStandIn {
       this.serveRecording(req, res, recording[1]!);
       return;
     }
+    // DELETE /Recordings/{Sid}.json: 204, or Twilio's 404 for a recording it does not have
+    const removal = url.pathname.match(/\/Recordings\/(RE\w+)\.json$/);
+    if (req.method === 'DELETE' && removal && url.pathname.startsWith(account)) {
+      if (this.recordings.delete(removal[1]!)) {
+        res.writeHead(204);
+        res.end();
+      } else {
+        this.json(res, 404, {
+          code: 20404,
+          message: `The requested resource ${url.pathname} was not found`,
+          status: 404,
+        });
+      }
+      return;
+    }
     if (req.method !== 'POST') {
       this.json(res, 404, { code: 20404, message: 'Not found', status: 404 });
       return;

@@ -107,6 +107,8 @@ const envSchema = z.object({
   COOKIE_SECURE: bool.optional(),
   /** admins must turn two factors on before anything else (docs/domain.md, Accounts) */
   REQUIRE_2FA_FOR_ADMINS: bool.optional(),
+  /** leads received more than this many days ago are anonymized, daily; unset: kept (docs/domain.md, Consumer deletion and retention) */
+  LEAD_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
   ENROLLMENT_WINDOWS: z
     .string()
     .optional()

@@ -27,6 +27,8 @@ import {
   MESSAGE_CHANNELS,
   MESSAGE_STATUSES,
   PACKAGE_PRICINGS,
+  PRIVACY_TASK_KINDS,
+  PRIVACY_TASK_STATUSES,
   REFUSAL_REASONS,
   RETURN_REASONS,
   RETURN_STATUSES,
@@ -75,6 +77,8 @@ export const refusalReason = pgEnum('refusal_reason', REFUSAL_REASONS);
 export const messageChannel = pgEnum('message_channel', MESSAGE_CHANNELS);
 export const messageStatus = pgEnum('message_status', MESSAGE_STATUSES);
 export const callStatus = pgEnum('call_status', CALL_STATUSES);
+export const privacyTaskKind = pgEnum('privacy_task_kind', PRIVACY_TASK_KINDS);
+export const privacyTaskStatus = pgEnum('privacy_task_status', PRIVACY_TASK_STATUSES);
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -504,6 +508,8 @@ export const imports = pgTable('imports', {
   errors: jsonb('errors').$type<{ line: number; reason: string }[]>().notNull().default([]),
   /** rows refused because their phone is on the do-not-call list (docs/domain.md, Do-not-call list and consent) */
   dnc: integer('dnc').notNull().default(0),
+  /** rows refused because the consumer asked to be deleted (docs/domain.md, Consumer deletion and retention) */
+  suppressed: integer('suppressed').notNull().default(0),
   /** the first duplicate rows (capped), by line, with what they duplicate */
   duplicateLines: jsonb('duplicate_lines')
     .$type<{ line: number; reason: string }[]>()
@@ -585,6 +591,12 @@ export const leads = pgTable(
     reclaims: integer('reclaims').notNull().default(0),
     /** the agent's first contact (status change, connected call or follow-up): speed to lead */
     firstContactAt: timestamp('first_contact_at', { withTimezone: true }),
+    /**
+     * when the consumer's data was removed (a deletion request or LEAD_RETENTION_DAYS): name,
+     * contact, address and consent are gone, status and counts stay (docs/domain.md, Consumer
+     * deletion and retention)
+     */
+    anonymizedAt: timestamp('anonymized_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -1175,5 +1187,73 @@ export const auditEvents = pgTable(
     index('audit_events_at_idx').on(t.at, t.id),
     index('audit_events_actor_idx').on(t.actorId, t.id),
     index('audit_events_agency_idx').on(t.agencyId, t.id),
+  ],
+);
+
+/*
+ * Consumer deletion (docs/domain.md, Consumer deletion and retention). Owned by modules/privacy.
+ * A request keeps no contact: only the keyed hashes of its phone and email, in
+ * `suppressed_contacts`, which refuse the consumer's return at import and intake.
+ */
+
+/** The key of the contact hashes: one row, made at the first deletion (every process inserts the same id, the first wins). */
+export const privacyKey = pgTable(
+  'privacy_key',
+  {
+    id: integer('id').primaryKey().default(1),
+    key: text('key').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [check('privacy_key_one_row', sql`${t.id} = 1`)],
+);
+
+/** A consumer's deletion request: who asked for it, when, and what it anonymized. No contact is kept. */
+export const privacyDeletions = pgTable('privacy_deletions', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  requestedBy: integer('requested_by').references(() => users.id, { onDelete: 'set null' }),
+  /** which contacts the request named (their hashes are in suppressed_contacts) */
+  byPhone: boolean('by_phone').notNull(),
+  byEmail: boolean('by_email').notNull(),
+  /** leads anonymized */
+  leads: integer('leads').notNull(),
+  createdAt: createdAt(),
+});
+
+/** contact_hash(key, 'phone' | 'email', contact) of each deleted consumer: refused at import and intake. */
+export const suppressedContacts = pgTable('suppressed_contacts', {
+  hash: text('hash').primaryKey(),
+  deletionId: integer('deletion_id')
+    .notNull()
+    .references(() => privacyDeletions.id),
+});
+
+/**
+ * What a deletion leaves to do outside the database, each tried until done: a signed
+ * `lead.deleted` webhook to an agent's CRM (its leads), a call recording removed at the provider.
+ */
+export const privacyTasks = pgTable(
+  'privacy_tasks',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    /** the request; null: the retention limit's daily anonymizing */
+    deletionId: integer('deletion_id').references(() => privacyDeletions.id),
+    kind: privacyTaskKind('kind').notNull(),
+    /** WEBHOOK: the agent whose CRM was sent the leads */
+    agentId: integer('agent_id'),
+    /** WEBHOOK: the leads the CRM is told of, one event each */
+    leadIds: bigint('lead_ids', { mode: 'number' }).array(),
+    /** RECORDING: the provider's recording */
+    recordingSid: text('recording_sid'),
+    status: privacyTaskStatus('status').notNull().default('PENDING'),
+    attempts: integer('attempts').notNull().default(0),
+    error: text('error'),
+    /** when it is tried next (a PENDING task whose time is long past lost its job: the sweep enqueues it again) */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    doneAt: timestamp('done_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('privacy_tasks_deletion_idx').on(t.deletionId),
+    index('privacy_tasks_pending_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'PENDING'`),
   ],
 );

@@ -23,6 +23,11 @@ import {
   processFollowUp,
   sweepDueFollowUps,
 } from '../modules/follow-ups/follow-ups.service';
+import {
+  anonymizeExpiredLeads,
+  processPrivacyTask,
+  sweepPrivacyTasks,
+} from '../modules/privacy/privacy.service';
 import { type PushPorts, processLeadPush } from '../modules/push/push.service';
 import {
   processReclaim,
@@ -77,6 +82,11 @@ export const JOB_PAYLOADS = {
     agentId: id,
     attempts: z.number().int().min(0).default(0),
   }),
+  /**
+   * One task a consumer's deletion left (docs/domain.md, Consumer deletion and retention): a CRM's
+   * `lead.deleted` events or a recording removed at the provider; each retry is a job of its own.
+   */
+  'privacy-task': z.object({ v: v1, taskId: id }),
 } as const;
 
 export type JobName = keyof typeof JOB_PAYLOADS;
@@ -172,6 +182,12 @@ export const JOBS: { [N in JobName]: JobDefinition<N> } = {
     work: { batchSize: 8, localConcurrency: 3, burstWhenBatchFull: true, sideBySide: true },
     handle: (ctx, job) => processSmsAlert(ctx.db, ctx.alerts, job),
   },
+  'privacy-task': {
+    // rare, and each waits on a CRM or the provider: one at a time is enough
+    queue: { ...RETRIED, expireInSeconds: 5 * 60 },
+    work: { batchSize: 5, localConcurrency: 1 },
+    handle: (ctx, job) => processPrivacyTask(ctx.db, ctx.delivery, job.taskId),
+  },
 };
 
 export interface Sweep {
@@ -217,5 +233,19 @@ export const SWEEPS: Sweep[] = [
     everyMs: 15_000,
     atStart: true,
     run: async (ctx) => (ctx.walletRecharge ? ctx.walletRecharge.rechargeDue() : 0),
+  },
+  {
+    // a deletion's tasks whose job was lost (docs/domain.md, Consumer deletion and retention)
+    name: 'privacy-tasks',
+    everyMs: null,
+    atStart: true,
+    run: (ctx) => sweepPrivacyTasks(ctx.db, ctx.delivery),
+  },
+  {
+    // LEAD_RETENTION_DAYS: leads older than that are anonymized, daily (and at each start)
+    name: 'lead-retention',
+    everyMs: 24 * 60 * 60 * 1000,
+    atStart: true,
+    run: (ctx) => anonymizeExpiredLeads(ctx.db, ctx.delivery),
   },
 ];

@@ -113,6 +113,8 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
   'DELETE /api/admin/sources/{id}/keys/{keyId}': 'Revoke an API key',
   'GET /api/admin/dnc': 'The do-not-call list',
   'POST /api/admin/dnc': 'Add numbers to the do-not-call list',
+  'GET /api/admin/privacy/deletions': "Consumers' deletion requests",
+  'POST /api/admin/privacy/deletions': "Delete a consumer's data",
   'DELETE /api/admin/dnc/{phone}': 'Remove a number from the do-not-call list',
   'POST /api/v1/leads': 'Post a lead (lead vendors)',
   'GET /api/agent/notifications': "The agent's notifications",

@@ -91,7 +91,9 @@ export const importResult = z.object({
   duplicates: z.number().int(),
   /** rows refused because their phone is on the do-not-call list */
   dnc: z.number().int(),
-  /** the first refused rows (duplicates and do-not-call), by line, with why */
+  /** rows refused because the consumer asked for their data to be deleted */
+  suppressed: z.number().int(),
+  /** the first refused rows (duplicates, do-not-call, deleted consumers), by line, with why */
   duplicateLines: z.array(importRowError),
   errors: z.array(importRowError),
   errorCount: z.number().int(),
@@ -112,7 +114,8 @@ export const importRecord = z.object({
   imported: z.number().int(),
   duplicates: z.number().int(),
   dnc: z.number().int(),
-  /** the first refused rows (duplicates and do-not-call), by line, with why */
+  suppressed: z.number().int(),
+  /** the first refused rows (duplicates, do-not-call, deleted consumers), by line, with why */
   duplicateLines: z.array(importRowError),
   /** the first invalid rows, by line, with why */
   errors: z.array(importRowError),

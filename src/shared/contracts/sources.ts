@@ -74,6 +74,7 @@ export type IntakeAccepted = z.infer<typeof intakeAccepted>;
 
 export const intakeRefused = z.object({
   message: z.string(),
-  reason: z.enum(['invalid', 'duplicate', 'refused']),
+  /** suppressed: the consumer asked for their data to be deleted (docs/domain.md, Consumer deletion and retention) */
+  reason: z.enum(['invalid', 'duplicate', 'refused', 'suppressed']),
   errors: z.array(z.object({ field: z.string(), message: z.string() })),
 });

@@ -41,6 +41,8 @@ export const paths = {
     sources: '/admin/sources',
     /** The do-not-call list (docs/domain.md, Do-not-call list and consent). */
     dnc: '/admin/dnc',
+    /** Consumers' deletion requests (docs/domain.md, Consumer deletion and retention). */
+    privacy: '/admin/privacy',
     /** The returns queue (docs/domain.md, Returns and credits). */
     returns: '/admin/returns',
     deliveries: '/admin/deliveries',

@@ -50,6 +50,7 @@ const AdminAnalyticsPage = lazyNamed(
 const AdminSourcesPage = lazyNamed(() => import('./pages/admin-sources-page'), 'AdminSourcesPage');
 
 const AdminDncPage = lazyNamed(() => import('./pages/admin-dnc-page'), 'AdminDncPage');
+const AdminPrivacyPage = lazyNamed(() => import('./pages/admin-privacy-page'), 'AdminPrivacyPage');
 const AdminAuditPage = lazyNamed(() => import('./pages/admin-audit-page'), 'AdminAuditPage');
 
 const AdminReturnsPage = lazyNamed(() => import('./pages/admin-returns-page'), 'AdminReturnsPage');
@@ -96,6 +97,7 @@ const protectedRoutes: { path: string; role?: UserRole; page: ComponentType }[] 
   { path: paths.admin.sources, role: 'ADMIN', page: AdminSourcesPage },
   { path: paths.admin.dnc, role: 'ADMIN', page: AdminDncPage },
   { path: paths.admin.audit, role: 'ADMIN', page: AdminAuditPage },
+  { path: paths.admin.privacy, role: 'ADMIN', page: AdminPrivacyPage },
   { path: paths.admin.returns, role: 'ADMIN', page: AdminReturnsPage },
   { path: paths.admin.settings, role: 'ADMIN', page: AdminSettingsPage },
 ];

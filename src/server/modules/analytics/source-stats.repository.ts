@@ -12,6 +12,7 @@ export interface SourceRow {
   invalid: number;
   duplicate: number;
   dnc: number;
+  suppressed: number;
 }
 
 /**
@@ -43,7 +44,8 @@ export function sourceRows(
           select source_id,
                  coalesce(sum(n) filter (where reason = 'INVALID'), 0)::int as invalid,
                  coalesce(sum(n) filter (where reason = 'DUPLICATE'), 0)::int as duplicate,
-                 coalesce(sum(n) filter (where reason = 'DNC'), 0)::int as dnc
+                 coalesce(sum(n) filter (where reason = 'DNC'), 0)::int as dnc,
+                 coalesce(sum(n) filter (where reason = 'SUPPRESSED'), 0)::int as suppressed
             from refusal_counts
            where slot >= ${start} and slot < ${end}
            group by source_id),
@@ -56,7 +58,7 @@ export function sourceRows(
                coalesce(l.received, 0) as received, coalesce(l.assigned, 0) as assigned,
                coalesce(l.returned, 0) as returned, coalesce(l.converted, 0) as converted,
                coalesce(r.invalid, 0) as invalid, coalesce(r.duplicate, 0) as duplicate,
-               coalesce(r.dnc, 0) as dnc
+               coalesce(r.dnc, 0) as dnc, coalesce(r.suppressed, 0) as suppressed
           from k
           left join sources s on s.id = k.source_id
           left join l on l.source_id is not distinct from k.source_id

@@ -101,7 +101,12 @@ export async function sourceStats(db: Db, timeZone: string, q: PeriodQuery): Pro
         name: r.name ?? (r.sourceId === null ? 'No source' : `#${r.sourceId}`),
         costPerLeadCents: r.costPerLeadCents,
         received: r.received,
-        refused: { INVALID: r.invalid, DUPLICATE: r.duplicate, DNC: r.dnc },
+        refused: {
+          INVALID: r.invalid,
+          DUPLICATE: r.duplicate,
+          DNC: r.dnc,
+          SUPPRESSED: r.suppressed,
+        },
         assigned: r.assigned,
         returned: r.returned,
         converted: r.converted,

@@ -11,6 +11,13 @@ import fp from 'fastify-plugin';
 import { agencyRoleOf, recordAuditEvent } from './audit.service';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * what a route's audit row keeps as `after`: its body without secrets (the default), or its
+     * answer, for a body that must not be kept (a consumer's contact in a deletion request)
+     */
+    auditRecords?: 'body' | 'answer';
+  }
   interface FastifyRequest {
     /** the caller's agency and role in it before an agency write (the audit hook's) */
     auditAgency: { agencyId: number; role: string } | null;
@@ -103,16 +110,13 @@ export const auditHookPlugin = fp(async (app: FastifyInstance) => {
       }
     }
     if (!role) return payload;
-    const target = auditTarget(
-      url,
-      (request.params ?? {}) as Record<string, unknown>,
-      parsedAnswer(payload),
-    );
+    const answer = parsedAnswer(payload);
+    const target = auditTarget(url, (request.params ?? {}) as Record<string, unknown>, answer);
     if (agencyId !== null && url === '/api/agency') {
       target.targetType = 'agency';
       target.targetId = String(agencyId);
     }
-    const body = request.body;
+    const body = request.routeOptions.config.auditRecords === 'answer' ? answer : request.body;
     try {
       await recordAuditEvent(app.db, {
         actor: { id: user.id, role },

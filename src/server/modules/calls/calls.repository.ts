@@ -1,7 +1,7 @@
 /** Calls and the agent's services (docs/domain.md, Follow-up messages and calls): the SQL, nothing else. */
 import { sql } from 'drizzle-orm';
 import type { CallStatus, LeadStatus } from '../../../shared/domain';
-import { type Db, queryRows } from '../../db/client';
+import { type Db, intArrayLiteral, queryRows } from '../../db/client';
 import { isoInstant } from '../../db/iso-instant';
 
 const ISO = (column: string) => isoInstant(sql.raw(column));
@@ -257,4 +257,23 @@ export async function claimBridge(db: Db, callId: number): Promise<boolean> {
         returning id`,
   );
   return rows.length > 0;
+}
+
+/**
+ * Forgets the recordings of these leads' calls (docs/domain.md, Consumer deletion and retention):
+ * answers the provider's recording ids, which are then removed at the provider.
+ */
+export async function forgetRecordings(tx: Db, leadIds: number[]): Promise<string[]> {
+  if (leadIds.length === 0) return [];
+  const rows = await queryRows<{ sid: string }>(
+    tx,
+    sql`update calls c set recording_sid = null, recording_url = null, recording_seconds = null,
+          updated_at = now()
+        from (select id, recording_sid from calls
+               where lead_id = any(${intArrayLiteral(leadIds, 'bigint')})
+                 and recording_sid is not null for update) old
+        where c.id = old.id
+        returning old.recording_sid as sid`,
+  );
+  return rows.map((r) => r.sid);
 }

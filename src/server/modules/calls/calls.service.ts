@@ -451,3 +451,23 @@ export async function voiceHealth(
   const recent = await recentCallStatuses(db, 5);
   return recent.length > 0 && recent.every((s) => s === 'FAILED') ? 'FAILING' : 'OPERATIONAL';
 }
+
+export { forgetRecordings } from './calls.repository';
+
+/**
+ * Removes a recording at the provider (a consumer's deletion). A recording the provider no longer
+ * has is removed already. Throws when the provider cannot be reached (tried again later).
+ */
+export async function removeRecordingAtProvider(
+  config: TwilioConfig,
+  recordingSid: string,
+): Promise<'REMOVED' | 'NOT_CONFIGURED'> {
+  const settings = twilioSettings(config);
+  if (!settings) return 'NOT_CONFIGURED';
+  try {
+    await twilioClient(settings).recordings(recordingSid).remove();
+  } catch (err) {
+    if ((err as { status?: number }).status !== 404) throw err;
+  }
+  return 'REMOVED';
+}

@@ -339,3 +339,11 @@ export async function enqueueRetry(
     }),
   ]);
 }
+
+// a consumer's deletion (modules/privacy): what is waiting is skipped, and the CRMs are told
+export {
+  crmRecipients,
+  type LeadsDeletedOutcome,
+  sendLeadsDeleted,
+  skipLeadDeliveries,
+} from './lead-deleted';

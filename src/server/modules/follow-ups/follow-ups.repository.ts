@@ -1,7 +1,7 @@
 /** Follow-up templates and messages (docs/domain.md, Follow-up messages and calls): the SQL, nothing else. */
 import { type SQL, sql } from 'drizzle-orm';
 import type { LeadStatus, MessageChannel, MessageStatus } from '../../../shared/domain';
-import { type Db, queryRows } from '../../db/client';
+import { type Db, intArrayLiteral, queryRows } from '../../db/client';
 import { isoInstant } from '../../db/iso-instant';
 
 const ISO = (column: string) => isoInstant(sql.raw(column));
@@ -307,5 +307,23 @@ export function messagesOfLead(db: Db, leadId: number): Promise<MessageEntryRow[
         ${ISO('m.send_after')} as "sendAfter"
       from follow_up_messages m where m.lead_id = ${leadId} order by m.created_at, m.id
       limit 200`,
+  );
+}
+
+/**
+ * Removes the text and the address of every message to or from these leads (docs/domain.md,
+ * Consumer deletion and retention); a message still waiting is blocked, never sent.
+ */
+export async function forgetLeadMessages(tx: Db, leadIds: number[]): Promise<void> {
+  if (leadIds.length === 0) return;
+  await tx.execute(
+    sql`update follow_up_messages
+           set body = '', subject = null, to_address = '',
+               status = case when status in ('WAITING', 'QUEUED') and sent_at is null
+                             then 'BLOCKED'::message_status else status end,
+               error = case when status in ('WAITING', 'QUEUED') and sent_at is null
+                            then 'the consumer asked for their data to be deleted' else error end,
+               updated_at = now()
+         where lead_id = any(${intArrayLiteral(leadIds, 'bigint')})`,
   );
 }

@@ -392,3 +392,5 @@ export async function leadMessageEntries(db: Db, leadId: number): Promise<Activi
     sendAfter: m.sendAfter,
   }));
 }
+
+export { forgetLeadMessages } from './follow-ups.repository';

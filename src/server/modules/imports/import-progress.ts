@@ -9,6 +9,7 @@ export interface ImportProgress {
   duplicates: number;
   /** rows refused because their phone is on the do-not-call list */
   dnc: number;
+  suppressed: number;
   errorCount: number;
   bytesSeen: number;
 }
@@ -16,7 +17,15 @@ export interface ImportProgress {
 const running = new Map<number, ImportProgress>();
 
 export function startProgress(importId: number): ImportProgress {
-  const progress = { rowsSeen: 0, imported: 0, duplicates: 0, dnc: 0, errorCount: 0, bytesSeen: 0 };
+  const progress = {
+    rowsSeen: 0,
+    imported: 0,
+    duplicates: 0,
+    dnc: 0,
+    suppressed: 0,
+    errorCount: 0,
+    bytesSeen: 0,
+  };
   running.set(importId, progress);
   return progress;
 }

@@ -135,6 +135,7 @@ async function runImport(
         progress.imported += stored.imported;
         progress.duplicates += stored.duplicates;
         progress.dnc += stored.dnc;
+        progress.suppressed += stored.suppressed;
         for (const line of stored.refusedLines) {
           if (refusedLines.length >= MAX_REPORTED_ERRORS) break;
           refusedLines.push(line);
@@ -162,6 +163,7 @@ async function runImport(
         invalid: progress.errorCount,
         duplicates: progress.duplicates,
         dnc: progress.dnc,
+        suppressed: progress.suppressed,
       });
     });
   } catch (err) {
@@ -181,6 +183,7 @@ async function runImport(
     imported: progress.imported,
     duplicates: progress.duplicates,
     dnc: progress.dnc,
+    suppressed: progress.suppressed,
     duplicateLines: refusedLines,
     errors,
     errorCount: progress.errorCount,

@@ -11,14 +11,33 @@ import { IMPORT_GATE_LOCK } from '../leads/lead-life.service';
 const PHONE_LOCK = 0x4c465150;
 const EMAIL_LOCK = 0x4c465145;
 
+/**
+ * Takes the transaction locks of a phone and an email: an intake request holds them from its
+ * check to its commit, and a consumer's deletion while it reads and anonymizes their leads.
+ */
+export async function lockContacts(
+  tx: Db,
+  contact: { phone: string | null; email: string | null },
+): Promise<void> {
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(${PHONE_LOCK}::int, hashtext(${contact.phone}::text))
+         where ${contact.phone}::text is not null
+        union all
+        select pg_advisory_xact_lock(${EMAIL_LOCK}::int, hashtext(${contact.email}::text))
+         where ${contact.email}::text is not null`,
+  );
+}
+
 export type QualityHit =
   | { kind: 'externalId'; id: number }
   | { kind: 'DNC'; id: null }
+  | { kind: 'SUPPRESSED'; id: null }
   | { kind: 'phone' | 'email'; id: number };
 
 /**
  * The first thing that refuses the lead, in this order: its source already sent its externalId
- * (idempotent: not a refusal), its phone is on the do-not-call list, a lead with its phone or
+ * (idempotent: not a refusal), the consumer asked to be deleted (their phone's or email's hash is
+ * kept: docs/domain.md, Consumer deletion and retention), its phone is on the do-not-call list, a lead with its phone or
  * email was received within `windowDays`. Takes the phone's and email's transaction locks first,
  * so that two requests carrying the same number cannot both find nothing.
  */
@@ -31,19 +50,17 @@ export async function findQualityHit(
   if (lead.phone === null && lead.email === null && lead.externalId === null) return null;
   // its own statement: a statement's snapshot is taken before it waits for a lock, so the
   // check below must start after the lock is held to see what the previous holder committed
-  await tx.execute(
-    sql`select pg_advisory_xact_lock(${PHONE_LOCK}::int, hashtext(${lead.phone}::text))
-         where ${lead.phone}::text is not null
-        union all
-        select pg_advisory_xact_lock(${EMAIL_LOCK}::int, hashtext(${lead.email}::text))
-         where ${lead.email}::text is not null`,
-  );
+  await lockContacts(tx, lead);
   const [row] = await queryRows<{ kind: QualityHit['kind']; id: string | null }>(
     tx,
     sql`(select 'externalId' as kind, x.id::text as id from leads x
           where ${lead.externalId}::text is not null
             and coalesce(x.source_id, 0) = ${sourceId}::int
             and x.external_id = ${lead.externalId}::text limit 1)
+        union all
+        (select 'SUPPRESSED', null from suppressed_contacts s, privacy_key k
+          where s.hash in (contact_hash(k.key, 'phone', ${lead.phone}::text),
+                           contact_hash(k.key, 'email', ${lead.email}::text)))
         union all
         (select 'DNC', null from dnc_numbers n where n.phone = ${lead.phone}::text)
         union all

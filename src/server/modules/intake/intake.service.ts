@@ -48,7 +48,12 @@ export type IntakeOutcome =
   | { kind: 'duplicate'; answer: IntakeAccepted }
   | { kind: 'invalid'; errors: FieldError[] }
   /** docs/domain.md, Lead quality: a lead with the same phone or email within the window, or on the DNC list */
-  | { kind: 'refused'; reason: 'duplicate' | 'refused'; message: string; errors: FieldError[] };
+  | {
+      kind: 'refused';
+      reason: 'duplicate' | 'refused' | 'suppressed';
+      message: string;
+      errors: FieldError[];
+    };
 
 type IntakeConsentColumns = Pick<
   ReceivedLead,
@@ -213,7 +218,11 @@ function storeAndAssign(
     await lockQuotasShared(tx);
     const hit = await findQualityHit(tx, lead, sourceId, windowDays);
     if (hit && hit.kind !== 'externalId') {
-      await recordIntakeRefusal(tx, sourceId, hit.kind === 'DNC' ? 'DNC' : 'DUPLICATE');
+      await recordIntakeRefusal(
+        tx,
+        sourceId,
+        hit.kind === 'DNC' || hit.kind === 'SUPPRESSED' ? hit.kind : 'DUPLICATE',
+      );
       return refusal(hit, windowDays);
     }
     const id = await insertReceivedLead(tx, { ...lead, ...consent, sourceId });
@@ -248,6 +257,14 @@ function refusal(
 ): IntakeOutcome {
   if (hit.kind === 'DNC') {
     return { kind: 'refused', reason: 'refused', message: 'The lead is refused', errors: [] };
+  }
+  if (hit.kind === 'SUPPRESSED') {
+    return {
+      kind: 'refused',
+      reason: 'suppressed',
+      message: 'The lead is refused: the consumer asked for their data to be deleted',
+      errors: [],
+    };
   }
   return {
     kind: 'refused',
@@ -291,3 +308,6 @@ async function assignAtOnce(
   }
   return false;
 }
+
+/** The transaction locks an intake request holds on a phone and an email (a consumer's deletion takes them too). */
+export { lockContacts } from './intake-quality.repository';

@@ -46,7 +46,9 @@ export interface StoredGroup {
   duplicates: number;
   /** rows refused because their phone is on the do-not-call list */
   dnc: number;
-  /** the refused rows of the group, by line, with why (duplicates and do-not-call) */
+  /** rows refused because the consumer asked for their data to be deleted */
+  suppressed: number;
+  /** the refused rows of the group, by line, with why (duplicates, do-not-call, deleted consumers) */
   refusedLines: ImportRowError[];
 }
 
@@ -58,6 +60,7 @@ export interface GroupWriterOptions {
 }
 
 export const DNC_REASON = 'on the do-not-call list';
+export const SUPPRESSED_REASON = 'the consumer asked for their data to be deleted';
 
 /**
  * Advisory lock ('LFIG') between an import's end and the intake: the import takes it exclusive
@@ -98,12 +101,17 @@ const REMOVE_LATE_DUPLICATES = `
   gone as (delete from leads where id in (select id from twin))
   select line, twin_id::text as id, kind from twin order by line`;
 
-type Hit = { i: number; kind: 'DNC' | 'externalId' | 'phone' | 'email'; id: string | null };
+type Hit = {
+  i: number;
+  kind: 'SUPPRESSED' | 'DNC' | 'externalId' | 'phone' | 'email';
+  id: string | null;
+};
 
 /**
  * One statement a group: for each row given (its index in the group, phone, email, externalId),
- * the first thing that refuses it, if any, in the intake's order (externalId, do-not-call, phone,
- * email). Each branch is one probe of an index (dnc_numbers'
+ * the first thing that refuses it, if any, in the intake's order (externalId, a deleted consumer,
+ * do-not-call, phone, email). $7 is the contact hashes' key, null while no consumer was deleted
+ * (the branch is then skipped whole, hashing nothing). Each branch is one probe of an index (dnc_numbers'
  * key, leads_source_external_id_key, leads_phone_idx, leads_email_idx); `limit 1` stops at the
  * first that answers.
  */
@@ -113,6 +121,10 @@ const CHECK_GROUP = `
     cross join lateral (
       (select 'externalId' as kind, l.id from leads l
         where r.x is not null and coalesce(l.source_id, 0) = $5 and l.external_id = r.x limit 1)
+      union all
+      (select 'SUPPRESSED', null::bigint from suppressed_contacts s
+        where $7::text is not null
+          and s.hash in (contact_hash($7, 'phone', r.p), contact_hash($7, 'email', r.e)))
       union all
       (select 'DNC', null::bigint from dnc_numbers n where n.phone = r.p)
       union all
@@ -149,6 +161,8 @@ export class LeadGroupWriter {
   private pending: ParsedLead[] = [];
   private inFlight: InFlight | null = null;
   private since: string | null = null;
+  /** the contact hashes' key, null while no consumer was deleted (read once, at the first group) */
+  private suppressionKey: string | null | undefined;
 
   constructor(
     private readonly session: BulkSession,
@@ -173,9 +187,10 @@ export class LeadGroupWriter {
     const rows = this.pending;
     this.pending = [];
     if (rows.length === 0) return stored;
-    const { keep, refused, duplicates, dnc } = await this.check(rows);
+    const { keep, refused, duplicates, dnc, suppressed } = await this.check(rows);
     stored.duplicates += duplicates;
     stored.dnc += dnc;
+    stored.suppressed += suppressed;
     stored.refusedLines = refused;
     if (keep.length > 0) {
       await this.session.run('savepoint lead_group');
@@ -203,6 +218,7 @@ export class LeadGroupWriter {
       imported: stored.imported + last.imported - late.length,
       duplicates: stored.duplicates + last.duplicates + late.length,
       dnc: stored.dnc,
+      suppressed: stored.suppressed,
       refusedLines: [...stored.refusedLines, ...late],
     };
   }
@@ -244,7 +260,13 @@ export class LeadGroupWriter {
    */
   private async settle(): Promise<StoredGroup> {
     const flight = this.inFlight;
-    const stored: StoredGroup = { imported: 0, duplicates: 0, dnc: 0, refusedLines: [] };
+    const stored: StoredGroup = {
+      imported: 0,
+      duplicates: 0,
+      dnc: 0,
+      suppressed: 0,
+      refusedLines: [],
+    };
     if (!flight) return stored;
     this.inFlight = null;
     let copied = 0;
@@ -279,6 +301,7 @@ export class LeadGroupWriter {
     refused: ImportRowError[];
     duplicates: number;
     dnc: number;
+    suppressed: number;
   }> {
     const idx: number[] = [];
     const phones: (string | null)[] = [];
@@ -295,6 +318,7 @@ export class LeadGroupWriter {
     const hits = new Map<number, Hit>();
     if (idx.length > 0) {
       this.since ??= await this.windowStart();
+      if (this.suppressionKey === undefined) this.suppressionKey = await this.readSuppressionKey();
       const found = await this.session.query<Hit>(CHECK_GROUP, [
         idx,
         phones,
@@ -302,6 +326,7 @@ export class LeadGroupWriter {
         externalIds,
         this.options.sourceId ?? 0,
         this.since,
+        this.suppressionKey,
       ]);
       for (const h of found) hits.set(Number(h.i), h);
     }
@@ -310,6 +335,7 @@ export class LeadGroupWriter {
     const refused: ImportRowError[] = [];
     let duplicates = 0;
     let dnc = 0;
+    let suppressed = 0;
     const byPhone = new Map<string, number>();
     const byEmail = new Map<string, number>();
     const byExternalId = new Map<string, number>();
@@ -320,6 +346,9 @@ export class LeadGroupWriter {
         if (hit.kind === 'DNC') {
           dnc++;
           refused.push({ line: r.line, reason: DNC_REASON });
+        } else if (hit.kind === 'SUPPRESSED') {
+          suppressed++;
+          refused.push({ line: r.line, reason: SUPPRESSED_REASON });
         } else {
           duplicates++;
           refused.push({ line: r.line, reason: `duplicate of lead ${hit.id} (same ${hit.kind})` });
@@ -340,10 +369,18 @@ export class LeadGroupWriter {
       if (r.externalId !== null) byExternalId.set(r.externalId, r.line);
       keep.push(r);
     }
-    return { keep, refused, duplicates, dnc };
+    return { keep, refused, duplicates, dnc, suppressed };
   }
 
   /** now() - the window, read once: the transaction's now() does not move. */
+  private async readSuppressionKey(): Promise<string | null> {
+    const [row] = await this.session.query<{ key: string }>(
+      'select k.key from privacy_key k where exists (select 1 from suppressed_contacts)',
+      [],
+    );
+    return row?.key ?? null;
+  }
+
   private async windowStart(): Promise<string> {
     const [row] = await this.session.query<{ since: string }>(
       `select (now() - make_interval(days => $1::int))::text as since`,

@@ -104,14 +104,16 @@ export async function recordImportRefusals(
     invalid: number;
     duplicates: number;
     dnc: number;
+    suppressed: number;
   },
 ): Promise<void> {
   await session.run(
     `insert into lead_refusals (source_id, import_id, reason, n)
      select $1::int, $2::int, reason::refusal_reason, n
-       from (values ('INVALID', $3::int), ('DUPLICATE', $4::int), ('DNC', $5::int)) v(reason, n)
+       from (values ('INVALID', $3::int), ('DUPLICATE', $4::int), ('DNC', $5::int),
+                    ('SUPPRESSED', $6::int)) v(reason, n)
       where n > 0`,
-    [r.sourceId, r.importId, r.invalid, r.duplicates, r.dnc],
+    [r.sourceId, r.importId, r.invalid, r.duplicates, r.dnc, r.suppressed],
   );
 }
 

@@ -243,3 +243,13 @@ export async function notifyLeadReclaimed(
                                json_build_object('userId', user_id)::text)) from n`,
   );
 }
+
+/** The bell's entries about these leads lose the consumer's name (docs/domain.md, Consumer deletion and retention). */
+export async function forgetLeadNotifications(tx: Db, leadIds: number[]): Promise<void> {
+  if (leadIds.length === 0) return;
+  await tx.execute(
+    sql`update notifications
+           set title = 'Lead #' || lead_id || ': the consumer''s data was deleted', body = null
+         where lead_id = any(${intArrayLiteral(leadIds, 'bigint')})`,
+  );
+}

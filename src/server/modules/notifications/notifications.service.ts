@@ -64,3 +64,5 @@ export async function readNotifications(
 ): Promise<void> {
   await markNotificationsRead(db, userId, ids);
 }
+
+export { forgetLeadNotifications } from './notifications.repository';

@@ -1,7 +1,7 @@
 /** Returns and credits (docs/domain.md, Returns and credits): SQL only. */
 import { sql } from 'drizzle-orm';
 import type { LeadStatus, ReturnReason, ReturnStatus } from '../../../shared/domain';
-import { type Db, queryRows } from '../../db/client';
+import { type Db, intArrayLiteral, queryRows } from '../../db/client';
 
 export interface OwnLead {
   id: number;
@@ -201,5 +201,15 @@ export async function recordDecision(
            set status = ${input.approve ? 'APPROVED' : 'DENIED'}::return_status,
                decided_by = ${input.adminId}, decision_note = ${input.note}, decided_at = now()
          where id = ${input.returnId}`,
+  );
+}
+
+/** The agent's and the admin's notes on these leads' returns are removed (they may name the consumer). */
+export async function forgetReturnNotes(tx: Db, leadIds: number[]): Promise<void> {
+  if (leadIds.length === 0) return;
+  await tx.execute(
+    sql`update lead_returns set note = null, decision_note = null
+         where lead_id = any(${intArrayLiteral(leadIds, 'bigint')})
+           and (note is not null or decision_note is not null)`,
   );
 }

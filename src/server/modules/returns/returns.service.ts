@@ -227,3 +227,5 @@ async function emailDecision(
     })
     .catch(() => null);
 }
+
+export { forgetReturnNotes } from './returns.repository';

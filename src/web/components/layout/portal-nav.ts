@@ -16,6 +16,7 @@ import {
   SlidersHorizontal,
   Undo2,
   Users,
+  UserX,
   Wallet,
   Waypoints,
 } from 'lucide-react';
@@ -45,6 +46,7 @@ const adminNav: PortalNavItem[] = [
   { title: 'Deliveries', href: paths.admin.deliveries, icon: Send },
   { title: 'Agencies', href: paths.admin.agencies, icon: Building2 },
   { title: 'Audit', href: paths.admin.audit, icon: ClipboardList },
+  { title: 'Privacy', href: paths.admin.privacy, icon: UserX },
   { title: 'Settings', href: paths.admin.settings, icon: Settings },
 ];
 

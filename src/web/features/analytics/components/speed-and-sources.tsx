@@ -210,8 +210,13 @@ function SpeedBody({
   );
 }
 
-const REFUSED = ['INVALID', 'DUPLICATE', 'DNC'] as const;
-const refusedLabel = { INVALID: 'Invalid', DUPLICATE: 'Duplicate', DNC: 'DNC' } as const;
+const REFUSED = ['INVALID', 'DUPLICATE', 'DNC', 'SUPPRESSED'] as const;
+const refusedLabel = {
+  INVALID: 'Invalid',
+  DUPLICATE: 'Duplicate',
+  DNC: 'DNC',
+  SUPPRESSED: 'Deleted consumer',
+} as const;
 
 /** Per source: received, refused by reason, assigned, returned, converted, cost (docs/domain.md, Analytics that explain). */
 export function SourcesSection({ period }: { period: Period }) {

@@ -18,7 +18,7 @@ export function ImportReport({
   onDismiss: () => void;
   title?: string;
 }) {
-  const refused = result.duplicates + result.dnc;
+  const refused = result.duplicates + result.dnc + result.suppressed;
   return (
     <Card className="gap-3" data-testid="import-report">
       <CardHeader className="flex flex-row items-start justify-between gap-2">
@@ -28,7 +28,9 @@ export function ImportReport({
           </CardTitle>
           <p className="text-muted-foreground text-sm" data-testid="import-counts">
             {number(result.imported)} imported · {number(result.duplicates)} duplicates skipped ·{' '}
-            {number(result.dnc)} on the do-not-call list · {number(result.errorCount)} errors
+            {number(result.dnc)} on the do-not-call list ·{' '}
+            {result.suppressed > 0 && `${number(result.suppressed)} deleted consumers · `}
+            {number(result.errorCount)} errors
             {result.assigned !== null && ` · ${number(result.assigned)} assigned right away`}
           </p>
         </div>
