@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { AGENT_SETTABLE_STATUSES, LEAD_CATEGORIES, LEAD_STATUSES } from '../domain';
+import {
+  AGENT_SETTABLE_STATUSES,
+  CONSENT_OUTCOMES,
+  LEAD_CATEGORIES,
+  LEAD_STATUSES,
+} from '../domain';
 import { MISFIT_REASONS } from './explanation';
 
 export const leadSchema = z.object({
@@ -28,6 +33,11 @@ export const leadSchema = z.object({
   trustedFormCertUrl: z.string().nullable(),
   jornayaLeadId: z.string().nullable(),
   consentIp: z.string().nullable(),
+  /** VERIFIED when TrustedForm retained and matched the certificate; null when nothing was checked */
+  consentOutcome: z.enum(CONSENT_OUTCOMES).nullable(),
+  consentVerifiedAt: z.string().nullable(),
+  /** until when TrustedForm keeps the certificate */
+  consentExpiresAt: z.string().nullable(),
   /** when an admin approved the agent's return of it */
   returnedAt: z.string().nullable(),
   /** when the lead answered STOP to a follow-up message */
@@ -91,7 +101,9 @@ export const importResult = z.object({
   duplicates: z.number().int(),
   /** rows refused because their phone is on the do-not-call list */
   dnc: z.number().int(),
-  /** the first refused rows (duplicates and do-not-call), by line, with why */
+  /** rows refused because their consent failed its check (docs/domain.md, Consent verified at intake) */
+  consent: z.number().int(),
+  /** the first refused rows (duplicates, do-not-call and consent), by line, with why */
   duplicateLines: z.array(importRowError),
   errors: z.array(importRowError),
   errorCount: z.number().int(),
@@ -112,7 +124,8 @@ export const importRecord = z.object({
   imported: z.number().int(),
   duplicates: z.number().int(),
   dnc: z.number().int(),
-  /** the first refused rows (duplicates and do-not-call), by line, with why */
+  consent: z.number().int(),
+  /** the first refused rows (duplicates, do-not-call and consent), by line, with why */
   duplicateLines: z.array(importRowError),
   /** the first invalid rows, by line, with why */
   errors: z.array(importRowError),

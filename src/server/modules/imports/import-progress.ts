@@ -9,6 +9,8 @@ export interface ImportProgress {
   duplicates: number;
   /** rows refused because their phone is on the do-not-call list */
   dnc: number;
+  /** rows refused because their consent failed its check */
+  consent: number;
   errorCount: number;
   bytesSeen: number;
 }
@@ -16,7 +18,15 @@ export interface ImportProgress {
 const running = new Map<number, ImportProgress>();
 
 export function startProgress(importId: number): ImportProgress {
-  const progress = { rowsSeen: 0, imported: 0, duplicates: 0, dnc: 0, errorCount: 0, bytesSeen: 0 };
+  const progress = {
+    rowsSeen: 0,
+    imported: 0,
+    duplicates: 0,
+    dnc: 0,
+    consent: 0,
+    errorCount: 0,
+    bytesSeen: 0,
+  };
   running.set(importId, progress);
   return progress;
 }

@@ -30,7 +30,7 @@ export type HeldConnectionQuery = (statement: string, params: unknown[]) => Prom
 /** The running figures of an import, as its record stores them. */
 export type ImportFigures = Pick<
   ImportProgress,
-  'rowsSeen' | 'imported' | 'duplicates' | 'dnc' | 'errorCount'
+  'rowsSeen' | 'imported' | 'duplicates' | 'dnc' | 'consent' | 'errorCount'
 >;
 
 /** Creates a RUNNING record (PGlite: one connection, this process knows its running imports). */
@@ -71,6 +71,7 @@ export async function saveImportFigures(
       imported: figures.imported,
       duplicates: figures.duplicates,
       dnc: figures.dnc,
+      consent: figures.consent,
       errorCount: figures.errorCount,
     })
     .where(and(eq(imports.id, importId), eq(imports.status, 'RUNNING')));
@@ -87,7 +88,7 @@ export async function markImportDone(
   await session.run(
     `update imports set status = 'DONE', rows_seen = $2, imported = $3, duplicates = $4,
             error_count = $5, errors = $6::jsonb, dnc = $8, duplicate_lines = $7::jsonb,
-            finished_at = now()
+            consent = $9, finished_at = now()
       where id = $1`,
     [
       importId,
@@ -98,6 +99,7 @@ export async function markImportDone(
       JSON.stringify(errors),
       JSON.stringify(refusedLines),
       figures.dnc,
+      figures.consent,
     ],
   );
 }
@@ -117,6 +119,7 @@ export async function markImportFailed(
       imported: 0,
       duplicates: 0,
       dnc: 0,
+      consent: 0,
       message,
       finishedAt: sql`now()`,
     })
@@ -140,6 +143,7 @@ function toImportRecord(row: ImportRow): ImportRecord {
     imported: Math.max(row.imported, live?.imported ?? 0),
     duplicates: Math.max(row.duplicates, live?.duplicates ?? 0),
     dnc: Math.max(row.dnc, live?.dnc ?? 0),
+    consent: Math.max(row.consent, live?.consent ?? 0),
     duplicateLines: row.duplicateLines,
     errors: row.errors,
     errorCount: Math.max(row.errorCount, live?.errorCount ?? 0),

@@ -21,6 +21,7 @@ function asResult(record: ImportRecord): ImportResult {
     imported: record.imported,
     duplicates: record.duplicates,
     dnc: record.dnc,
+    consent: record.consent,
     duplicateLines: record.duplicateLines,
     errors: record.errors,
     errorCount: record.errorCount,
@@ -76,8 +77,9 @@ export function ImportHistory() {
                 </div>
                 <div className="flex items-center gap-3">
                   <span className="text-muted-foreground">
-                    {number(record.imported)} imported · {number(record.duplicates + record.dnc)}{' '}
-                    skipped · {number(record.errorCount)} errors
+                    {number(record.imported)} imported ·{' '}
+                    {number(record.duplicates + record.dnc + record.consent)} skipped ·{' '}
+                    {number(record.errorCount)} errors
                   </span>
                   <Button
                     variant="outline"

@@ -37,6 +37,7 @@ export function ImportProgress({ state }: { state: CsvImportState }) {
               {number(record.rowsSeen)} rows read · {number(record.imported)} stored
               {record.duplicates > 0 && ` · ${number(record.duplicates)} duplicates`}
               {record.dnc > 0 && ` · ${number(record.dnc)} on the do-not-call list`}
+              {record.consent > 0 && ` · ${number(record.consent)} refused for consent`}
               {record.errorCount > 0 && ` · ${number(record.errorCount)} errors`}
             </span>
           )}
