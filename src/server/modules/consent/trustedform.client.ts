@@ -110,12 +110,8 @@ export async function retainAndMatch(check: CertificateCheck): Promise<Certifica
   if (response.status !== 200 || answer.outcome !== 'success') {
     return { kind: 'unavailable', message: `TrustedForm answered ${response.status}` };
   }
-  const match = answer.match_lead?.result;
-  if (
-    !match ||
-    match.success !== true ||
-    (match.email_match !== true && match.phone_match !== true)
-  ) {
+  const match = answer.match_lead?.result ?? {};
+  if (match.success !== true || (match.email_match !== true && match.phone_match !== true)) {
     return {
       kind: 'refused',
       message: "the TrustedForm certificate does not match the lead's phone or email",
