@@ -331,6 +331,26 @@ describe('a source requiring TrustedForm, at the import', () => {
     }
   });
 
+  it('stops asking TrustedForm after 20 unavailable answers in a row, and still reports every row', async () => {
+    const { admin, source } = await newSource('TRUSTEDFORM');
+    const rows = Array.from({ length: 40 }, () => {
+      const who = contact();
+      return csvRow({ ...who, cert: standIn.issue({ phone: who.phone }) });
+    });
+    const before = standIn.requests.length;
+    standIn.down = true;
+    try {
+      const result = await importCsv(admin, source.id, rows);
+      expect(result).toMatchObject({ imported: 0, consent: 40 });
+      expect(result.duplicateLines).toHaveLength(40);
+      expect(result.duplicateLines.at(-1)?.reason).toMatch(/^consent could not be verified/);
+    } finally {
+      standIn.down = false;
+    }
+    // 20 in a row, plus the calls already under way (8 at a time)
+    expect(standIn.requests.length - before).toBeLessThan(20 + 8);
+  });
+
   it('checks SELLER_NAME on a source set to NONE without calling TrustedForm', async () => {
     const { admin, source } = await newSource('NONE');
     const before = standIn.requests.length;
