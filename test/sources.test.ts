@@ -37,6 +37,7 @@ describe('admin sources', () => {
       name,
       costPerLeadCents: 1250,
       active: true,
+      consentVerification: 'NONE',
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       leads: 0,
       activeKeys: 0,

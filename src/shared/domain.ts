@@ -120,6 +120,17 @@ export const RETURN_STATUSES = ['PENDING', 'APPROVED', 'DENIED'] as const;
 export type ReturnStatus = (typeof RETURN_STATUSES)[number];
 
 /** Why a lead offered at import or intake was not stored (docs/domain.md, Lead quality; the Sources figures). */
+/**
+ * Whether a source's leads must carry consent checked with TrustedForm (docs/domain.md, Consent
+ * verified at intake); NONE takes the consent as the source recorded it.
+ */
+export const CONSENT_VERIFICATIONS = ['NONE', 'TRUSTEDFORM'] as const;
+export type ConsentVerification = (typeof CONSENT_VERIFICATIONS)[number];
+
+/** What a lead's consent check came to (a lead whose check failed is never stored). */
+export const CONSENT_OUTCOMES = ['VERIFIED'] as const;
+export type ConsentOutcome = (typeof CONSENT_OUTCOMES)[number];
+
 export const REFUSAL_REASONS = ['INVALID', 'DUPLICATE', 'DNC', 'SUPPRESSED'] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 

@@ -186,6 +186,13 @@ const envSchema = z.object({
   TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
   TWILIO_FROM_NUMBER: z.string().min(1).optional(),
   TWILIO_API_BASE: z.url().optional(),
+  // consent verified at intake (docs/domain.md, Consent verified at intake): TrustedForm's
+  // Certificate API key for the sources that require it; TRUSTEDFORM_API_BASE points the client at
+  // a stand-in of TrustedForm (tests only); SELLER_NAME, the name a MEDICARE lead's consent text
+  // must carry (one-to-one consent)
+  TRUSTEDFORM_API_KEY: z.string().min(1).optional(),
+  TRUSTEDFORM_API_BASE: z.url().optional(),
+  SELLER_NAME: z.string().trim().min(1).max(200).optional(),
   // click-to-call and the agent's phone (docs/domain.md, Follow-up messages and calls)
   SERVED_COUNTRIES: z
     .string()

@@ -20,6 +20,8 @@ import {
   AGENCY_STATUSES,
   ASSIGNMENT_TRIGGERS,
   CALL_STATUSES,
+  CONSENT_OUTCOMES,
+  CONSENT_VERIFICATIONS,
   DELIVERY_CHANNELS,
   DELIVERY_STATUSES,
   LEAD_CATEGORIES,
@@ -79,6 +81,8 @@ export const messageStatus = pgEnum('message_status', MESSAGE_STATUSES);
 export const callStatus = pgEnum('call_status', CALL_STATUSES);
 export const privacyTaskKind = pgEnum('privacy_task_kind', PRIVACY_TASK_KINDS);
 export const privacyTaskStatus = pgEnum('privacy_task_status', PRIVACY_TASK_STATUSES);
+export const consentVerification = pgEnum('consent_verification', CONSENT_VERIFICATIONS);
+export const consentOutcome = pgEnum('consent_outcome', CONSENT_OUTCOMES);
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -510,6 +514,8 @@ export const imports = pgTable('imports', {
   dnc: integer('dnc').notNull().default(0),
   /** rows refused because the consumer asked to be deleted (docs/domain.md, Consumer deletion and retention) */
   suppressed: integer('suppressed').notNull().default(0),
+  /** rows refused because their consent failed its check (docs/domain.md, Consent verified at intake) */
+  consent: integer('consent').notNull().default(0),
   /** the first duplicate rows (capped), by line, with what they duplicate */
   duplicateLines: jsonb('duplicate_lines')
     .$type<{ line: number; reason: string }[]>()
@@ -577,6 +583,11 @@ export const leads = pgTable(
     trustedFormCertUrl: text('trusted_form_cert_url'),
     jornayaLeadId: text('jornaya_lead_id'),
     consentIp: text('consent_ip'),
+    /** the consent check's outcome (docs/domain.md, Consent verified at intake); null: not checked */
+    consentOutcome: consentOutcome('consent_outcome'),
+    consentVerifiedAt: timestamp('consent_verified_at', { withTimezone: true }),
+    /** until when TrustedForm keeps the certificate retained for this lead */
+    consentExpiresAt: timestamp('consent_expires_at', { withTimezone: true }),
     /** 5-digit ZIP, when the source gave one: the calling window's time zone (docs/domain.md, Calling window) */
     zip: text('zip'),
     /** IANA zone of the lead (from the ZIP, else the state's main zone), set when stored */
@@ -729,6 +740,8 @@ export const sources = pgTable(
     name: text('name').notNull(),
     costPerLeadCents: integer('cost_per_lead_cents').notNull().default(0),
     active: boolean('active').notNull().default(true),
+    /** TRUSTEDFORM: each lead's certificate is retained and matched before it is stored */
+    consentVerification: consentVerification('consent_verification').notNull().default('NONE'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

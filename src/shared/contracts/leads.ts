@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { AGENT_SETTABLE_STATUSES, LEAD_CATEGORIES, LEAD_STATUSES } from '../domain';
+import {
+  AGENT_SETTABLE_STATUSES,
+  CONSENT_OUTCOMES,
+  LEAD_CATEGORIES,
+  LEAD_STATUSES,
+} from '../domain';
 import { MISFIT_REASONS } from './explanation';
 
 export const leadSchema = z.object({
@@ -28,6 +33,11 @@ export const leadSchema = z.object({
   trustedFormCertUrl: z.string().nullable(),
   jornayaLeadId: z.string().nullable(),
   consentIp: z.string().nullable(),
+  /** VERIFIED when TrustedForm retained and matched the certificate; null when nothing was checked */
+  consentOutcome: z.enum(CONSENT_OUTCOMES).nullable(),
+  consentVerifiedAt: z.string().nullable(),
+  /** until when TrustedForm keeps the certificate */
+  consentExpiresAt: z.string().nullable(),
   /** when an admin approved the agent's return of it */
   returnedAt: z.string().nullable(),
   /** when the lead answered STOP to a follow-up message */
@@ -93,7 +103,9 @@ export const importResult = z.object({
   dnc: z.number().int(),
   /** rows refused because the consumer asked for their data to be deleted */
   suppressed: z.number().int(),
-  /** the first refused rows (duplicates, do-not-call, deleted consumers), by line, with why */
+  /** rows refused because their consent failed its check (docs/domain.md, Consent verified at intake) */
+  consent: z.number().int(),
+  /** the first refused rows (duplicates, do-not-call, deleted consumers, consent), by line, with why */
   duplicateLines: z.array(importRowError),
   errors: z.array(importRowError),
   errorCount: z.number().int(),
@@ -115,7 +127,8 @@ export const importRecord = z.object({
   duplicates: z.number().int(),
   dnc: z.number().int(),
   suppressed: z.number().int(),
-  /** the first refused rows (duplicates, do-not-call, deleted consumers), by line, with why */
+  consent: z.number().int(),
+  /** the first refused rows (duplicates, do-not-call, deleted consumers, consent), by line, with why */
   duplicateLines: z.array(importRowError),
   /** the first invalid rows, by line, with why */
   errors: z.array(importRowError),

@@ -1,12 +1,14 @@
 /** Lead sources and their API keys (docs/domain.md, Sources and the intake API); the intake API's body and answers. */
 import { z } from 'zod';
-import { LEAD_CATEGORIES } from '../domain';
+import { CONSENT_VERIFICATIONS, LEAD_CATEGORIES } from '../domain';
 
 export const sourceSchema = z.object({
   id: z.number().int(),
   name: z.string(),
   costPerLeadCents: z.number().int(),
   active: z.boolean(),
+  /** TRUSTEDFORM: each lead's certificate is retained and matched before it is stored */
+  consentVerification: z.enum(CONSENT_VERIFICATIONS),
   createdAt: z.string(),
   /** leads received from it, all time */
   leads: z.number().int(),
@@ -19,10 +21,19 @@ export const sourceBody = z.object({
   name: z.string().trim().min(1, 'Name is required').max(100),
   costPerLeadCents: z.number().int().min(0).max(100_000_00),
   active: z.boolean().optional(),
+  /** TRUSTEDFORM: each lead's certificate is retained and matched before it is stored (NONE when not given) */
+  consentVerification: z
+    .enum(CONSENT_VERIFICATIONS, {
+      error: `consentVerification must be one of ${CONSENT_VERIFICATIONS.join(', ')}`,
+    })
+    .optional(),
 });
 export type SourceBody = z.infer<typeof sourceBody>;
 
-/** PATCH /api/admin/sources/{id}: any of the fields; `active: false` deactivates the source. */
+/**
+ * PATCH /api/admin/sources/{id}: any of the fields; `active: false` deactivates the source;
+ * `consentVerification` says whether its leads' TrustedForm certificates are checked.
+ */
 export const sourcePatchBody = sourceBody.partial();
 export type SourcePatchBody = z.infer<typeof sourcePatchBody>;
 
@@ -74,7 +85,7 @@ export type IntakeAccepted = z.infer<typeof intakeAccepted>;
 
 export const intakeRefused = z.object({
   message: z.string(),
-  /** suppressed: the consumer asked for their data to be deleted (docs/domain.md, Consumer deletion and retention) */
-  reason: z.enum(['invalid', 'duplicate', 'refused', 'suppressed']),
+  /** suppressed: the consumer asked for their data to be deleted (docs/domain.md, Consumer deletion and retention); consent: the lead's consent failed its check (docs/domain.md, Consent verified at intake) */
+  reason: z.enum(['invalid', 'duplicate', 'refused', 'suppressed', 'consent']),
   errors: z.array(z.object({ field: z.string(), message: z.string() })),
 });

@@ -10,6 +10,8 @@ export interface ImportProgress {
   /** rows refused because their phone is on the do-not-call list */
   dnc: number;
   suppressed: number;
+  /** rows refused because their consent failed its check */
+  consent: number;
   errorCount: number;
   bytesSeen: number;
 }
@@ -23,6 +25,7 @@ export function startProgress(importId: number): ImportProgress {
     duplicates: 0,
     dnc: 0,
     suppressed: 0,
+    consent: 0,
     errorCount: 0,
     bytesSeen: 0,
   };

@@ -30,7 +30,7 @@ export type HeldConnectionQuery = (statement: string, params: unknown[]) => Prom
 /** The running figures of an import, as its record stores them. */
 export type ImportFigures = Pick<
   ImportProgress,
-  'rowsSeen' | 'imported' | 'duplicates' | 'dnc' | 'suppressed' | 'errorCount'
+  'rowsSeen' | 'imported' | 'duplicates' | 'dnc' | 'suppressed' | 'consent' | 'errorCount'
 >;
 
 /** Creates a RUNNING record (PGlite: one connection, this process knows its running imports). */
@@ -72,6 +72,7 @@ export async function saveImportFigures(
       duplicates: figures.duplicates,
       dnc: figures.dnc,
       suppressed: figures.suppressed,
+      consent: figures.consent,
       errorCount: figures.errorCount,
     })
     .where(and(eq(imports.id, importId), eq(imports.status, 'RUNNING')));
@@ -88,7 +89,7 @@ export async function markImportDone(
   await session.run(
     `update imports set status = 'DONE', rows_seen = $2, imported = $3, duplicates = $4,
             error_count = $5, errors = $6::jsonb, dnc = $8, suppressed = $9, duplicate_lines = $7::jsonb,
-            finished_at = now()
+            consent = $10, finished_at = now()
       where id = $1`,
     [
       importId,
@@ -100,6 +101,7 @@ export async function markImportDone(
       JSON.stringify(refusedLines),
       figures.dnc,
       figures.suppressed,
+      figures.consent,
     ],
   );
 }
@@ -120,6 +122,7 @@ export async function markImportFailed(
       duplicates: 0,
       dnc: 0,
       suppressed: 0,
+      consent: 0,
       message,
       finishedAt: sql`now()`,
     })
@@ -144,6 +147,7 @@ function toImportRecord(row: ImportRow): ImportRecord {
     duplicates: Math.max(row.duplicates, live?.duplicates ?? 0),
     dnc: Math.max(row.dnc, live?.dnc ?? 0),
     suppressed: Math.max(row.suppressed, live?.suppressed ?? 0),
+    consent: Math.max(row.consent, live?.consent ?? 0),
     duplicateLines: row.duplicateLines,
     errors: row.errors,
     errorCount: Math.max(row.errorCount, live?.errorCount ?? 0),

@@ -83,6 +83,7 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
           wasTruncated: () => part.file.truncated,
           maxBytes,
           duplicateWindowDays: app.config.DUPLICATE_WINDOW_DAYS,
+          consent: app.config,
         },
         {
           afterCommit: () => opts.afterCommit?.(),

@@ -7,6 +7,11 @@ import type {
 import type { Database, Db } from '../../db/client';
 import { AppError, notFound } from '../../lib/app-error';
 import {
+  type ConsentConfig,
+  type ImportConsentCheck,
+  importConsentCheck,
+} from '../consent/consent.service';
+import {
   LeadGroupWriter,
   recordImportRefusals,
   type StoredGroup,
@@ -71,6 +76,8 @@ export interface ImportInput {
   maxBytes: number;
   /** DUPLICATE_WINDOW_DAYS (config); 30 when not given */
   duplicateWindowDays?: number;
+  /** TrustedForm's key and SELLER_NAME (config): the consent rules the rows are checked by */
+  consent?: ConsentConfig;
 }
 
 const DEFAULT_DUPLICATE_WINDOW_DAYS = 30;
@@ -101,8 +108,10 @@ export async function importLeads(
     filename: input.filename.slice(0, 255),
     sourceId: input.sourceId,
   };
+  // read before the import's connection is taken (PGlite has only the one)
+  const consentCheck = await importConsentCheck(database.db, input.consent ?? {}, input.sourceId);
   const result = await withImportConnection(database, record, (connection) =>
-    runImport(database, connection, input),
+    runImport(database, connection, input, consentCheck),
   );
   hooks.afterCommit?.();
   const assigned = await hooks.onImported(result.importId);
@@ -113,11 +122,12 @@ async function runImport(
   database: Database,
   connection: ImportConnection,
   input: ImportInput,
+  consentCheck: ImportConsentCheck | null,
 ): Promise<Omit<ImportResult, 'assigned'>> {
   const { importId } = connection;
   const progress = startProgress(importId);
   const errors: ImportRowError[] = [];
-  /** duplicates and do-not-call refusals, by line (capped like the errors) */
+  /** duplicates, do-not-call and consent refusals, by line (capped like the errors) */
   const refusedLines: ImportRowError[] = [];
   const saver = new ProgressSaver(database, importId, progress);
   const groupRows = database.pglite ? PGLITE_IMPORT_GROUP_ROWS : IMPORT_GROUP_ROWS;
@@ -131,6 +141,16 @@ async function runImport(
         sourceId: input.sourceId,
         duplicateWindowDays: input.duplicateWindowDays ?? DEFAULT_DUPLICATE_WINDOW_DAYS,
       });
+      /** the batch's rows whose consent holds; the others counted and reported by line */
+      const checkBatchConsent = async (check: ImportConsentCheck, batch: CsvBatch, id: number) => {
+        const { keep, refused } = await check(batch.leads, id);
+        progress.consent += refused.length;
+        for (const line of refused) {
+          if (refusedLines.length >= MAX_REPORTED_ERRORS) break;
+          refusedLines.push(line);
+        }
+        return keep;
+      };
       const count = (stored: StoredGroup) => {
         progress.imported += stored.imported;
         progress.duplicates += stored.duplicates;
@@ -146,7 +166,9 @@ async function runImport(
         for await (const batch of parseLeadCsv(file)) {
           countBatch(batch, progress, errors);
           saver.maybeSave();
-          writer.add(batch.leads);
+          writer.add(
+            consentCheck ? await checkBatchConsent(consentCheck, batch, importId) : batch.leads,
+          );
           if (writer.size >= groupRows) count(await writer.endGroup());
         }
         count(await writer.finish());
@@ -184,6 +206,7 @@ async function runImport(
     duplicates: progress.duplicates,
     dnc: progress.dnc,
     suppressed: progress.suppressed,
+    consent: progress.consent,
     duplicateLines: refusedLines,
     errors,
     errorCount: progress.errorCount,

@@ -84,6 +84,10 @@ export const intakeRoutes: FastifyPluginAsyncZod<IntakeRoutesOptions> = async (a
           errors: outcome.errors,
         });
       }
+      if (outcome.kind === 'unavailable') {
+        // TrustedForm is down or slow: not a refusal, the source sends the lead again later
+        throw new AppError('SERVICE_UNAVAILABLE', outcome.message, { 'Retry-After': '60' });
+      }
       if (outcome.kind === 'refused') {
         return reply.status(422).send({
           message: outcome.message,

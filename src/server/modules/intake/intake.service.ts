@@ -9,6 +9,11 @@ import type { Db } from '../../db/client';
 import type { LeadEvents } from '../../events/lead-events';
 import { businessDate } from '../../lib/business-time';
 import { lockQuotasShared } from '../assignment/quota.service';
+import {
+  type ConsentConfig,
+  type ConsentVerdict,
+  checkIntakeConsent,
+} from '../consent/consent.service';
 import { fitLead } from '../fit/fit-rule.service';
 import { fitSqlParams } from '../fit/fit-rule-sql.service';
 import {
@@ -17,7 +22,12 @@ import {
   type ReceivedLead,
   recordIntakeRefusal,
 } from '../leads/lead-life.service';
-import { type LeadField, type LeadValues, validateLead } from '../leads/lead-row.service';
+import {
+  type ConsentCheckColumns,
+  type LeadField,
+  type LeadValues,
+  validateLead,
+} from '../leads/lead-row.service';
 import { findSourceLead, pickAgent } from './intake.repository';
 import {
   findLeadImportedMeanwhile,
@@ -50,15 +60,18 @@ export type IntakeOutcome =
   /** docs/domain.md, Lead quality: a lead with the same phone or email within the window, or on the DNC list */
   | {
       kind: 'refused';
-      reason: 'duplicate' | 'refused' | 'suppressed';
+      reason: 'duplicate' | 'refused' | 'suppressed' | 'consent';
       message: string;
       errors: FieldError[];
-    };
+    }
+  /** TrustedForm could not be asked: nothing was decided, the source may send the lead again */
+  | { kind: 'unavailable'; message: string };
 
 type IntakeConsentColumns = Pick<
   ReceivedLead,
   'consentAt' | 'consentText' | 'trustedFormCertUrl' | 'jornayaLeadId' | 'consentIp'
->;
+> &
+  ConsentCheckColumns;
 
 /** How many agents may lose the race for a lead before it stays NEW for the next run. */
 const PICK_ATTEMPTS = 3;
@@ -167,7 +180,8 @@ function reasonsByField(reason: string): FieldError[] {
 export async function receiveLead(
   db: Db,
   config: Pick<AppConfig, 'BUSINESS_TZ' | 'ENROLLMENT_WINDOWS'> &
-    Partial<Pick<AppConfig, 'DUPLICATE_WINDOW_DAYS'>>,
+    Partial<Pick<AppConfig, 'DUPLICATE_WINDOW_DAYS'>> &
+    ConsentConfig,
   events: LeadEvents,
   sourceId: number,
   input: IntakeInput,
@@ -177,7 +191,11 @@ export async function receiveLead(
     await recordIntakeRefusal(db, sourceId, 'INVALID');
     return { kind: 'invalid', errors: valid };
   }
-  const { lead, consent } = valid;
+  const { lead } = valid;
+  // consent (docs/domain.md, Consent verified at intake): before the transaction, no lock held
+  const checked = await checkIntakeConsent(db, config, sourceId, { ...lead, ...valid.consent });
+  if (checked.kind !== 'ok') return consentRefusal(checked);
+  const consent: IntakeConsentColumns = { ...valid.consent, ...checked.columns };
   const day = businessDate(config.BUSINESS_TZ);
   const windowDays = config.DUPLICATE_WINDOW_DAYS ?? 30;
 
@@ -198,6 +216,21 @@ export async function receiveLead(
 }
 
 const DEADLOCK = '40P01';
+
+function consentRefusal(verdict: Exclude<ConsentVerdict, { kind: 'ok' }>): IntakeOutcome {
+  if (verdict.kind === 'unavailable') {
+    return {
+      kind: 'unavailable',
+      message: `The lead's consent could not be verified now: ${verdict.message}`,
+    };
+  }
+  return {
+    kind: 'refused',
+    reason: 'consent',
+    message: `The lead is refused: ${verdict.message}`,
+    errors: [{ field: 'consent', message: verdict.message }],
+  };
+}
 
 /** A CSV import committed a lead with the same phone or email while this request ran. */
 class ImportedMeanwhile extends Error {}

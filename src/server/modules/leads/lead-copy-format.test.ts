@@ -40,7 +40,7 @@ describe('COPY text format', () => {
     expect(copyValue('\\.')).toBe('\\\\.');
   });
 
-  it('writes one line of nineteen tab-separated fields per lead, which read back as they were', () => {
+  it('writes one line of twenty-two tab-separated fields per lead, which read back as they were', () => {
     const tricky = lead({
       externalId: null,
       firstName: 'A\tB',
@@ -57,10 +57,10 @@ describe('COPY text format', () => {
     expect(lines).toHaveLength(3);
     expect(lines[2]).toBe('');
     expect(lines[0]).toBe(
-      'X-1\tAnn\tLee\t+12125550100\tann@example.com\tAustin\tTX\t65\tMEDICARE\t\\N\tAmerica/Chicago\t\\N\t\\N\t\\N\t\\N\t\\N\t42\t\\N\t2',
+      'X-1\tAnn\tLee\t+12125550100\tann@example.com\tAustin\tTX\t65\tMEDICARE\t\\N\tAmerica/Chicago\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t42\t\\N\t2',
     );
     const fields = lines[1].split('\t');
-    expect(fields).toHaveLength(19);
+    expect(fields).toHaveLength(22);
     expect(fields.map(readCopyValue)).toEqual([
       null,
       'A\tB',
@@ -78,11 +78,25 @@ describe('COPY text format', () => {
       null,
       null,
       null,
+      null,
+      null,
+      null,
       '42',
       null,
       '2',
     ]);
     expect(encodeLeadRows([], 1)).toBe('');
     expect(encodeLeadRows([lead()], 42, 7)).toMatch(/\t42\t7\t2\n$/);
+    // a row whose consent was checked carries the outcome, when and until when it is kept
+    const checked = lead({
+      consentOutcome: 'VERIFIED',
+      consentVerifiedAt: '2026-11-27T10:00:00.000Z',
+      consentExpiresAt: '2027-02-25T10:00:00.000Z',
+    });
+    expect(encodeLeadRows([checked], 42).split('\t').slice(16, 19)).toEqual([
+      'VERIFIED',
+      '2026-11-27T10:00:00.000Z',
+      '2027-02-25T10:00:00.000Z',
+    ]);
   });
 });

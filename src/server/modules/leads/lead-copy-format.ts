@@ -3,7 +3,8 @@ import type { ParsedLead } from './lead-row.service';
 /** The leads columns an import writes, in the order of the encoded rows. */
 export const LEAD_COPY_COLUMNS =
   'external_id, first_name, last_name, phone, email, city, state, age, category, zip, time_zone, ' +
-  'consent_at, consent_text, trusted_form_cert_url, jornaya_lead_id, consent_ip, import_id, source_id, import_line';
+  'consent_at, consent_text, trusted_form_cert_url, jornaya_lead_id, consent_ip, ' +
+  'consent_outcome, consent_verified_at, consent_expires_at, import_id, source_id, import_line';
 
 /** What COPY's text format gives a meaning to inside a value: escaped, everything else is literal. */
 const SPECIAL = /[\\\t\n\r]/;
@@ -28,9 +29,14 @@ export function encodeLeadRows(
   sourceId: number | null = null,
 ): string {
   const origin = `\t${importId}\t${sourceId ?? '\\N'}\t`;
+  const unchecked = `\t\\N\t\\N\t\\N${origin}`;
   let out = '';
   for (const l of batch) {
-    const tail = `${origin}${l.line}\n`;
+    // the consent check's outcome (an enum value) and its ISO times never need escaping
+    const tail =
+      l.consentOutcome == null
+        ? `${unchecked}${l.line}\n`
+        : `\t${l.consentOutcome}\t${l.consentVerifiedAt ?? '\\N'}\t${l.consentExpiresAt ?? '\\N'}${origin}${l.line}\n`;
     const { externalId: x, firstName: f, lastName: s, phone: p, email: e, city: c } = l;
     // zip (digits), time zone (an IANA name) and consentAt (ISO) never need escaping
     const quality =

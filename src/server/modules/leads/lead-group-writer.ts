@@ -399,7 +399,9 @@ export class LeadGroupWriter {
          external_id text, first_name text, last_name text, phone text, email text,
          city text, state text, age integer, category lead_category, zip text, time_zone text,
          consent_at timestamptz, consent_text text, trusted_form_cert_url text,
-         jornaya_lead_id text, consent_ip text, import_id integer, source_id integer,
+         jornaya_lead_id text, consent_ip text, consent_outcome consent_outcome,
+         consent_verified_at timestamptz, consent_expires_at timestamptz,
+         import_id integer, source_id integer,
          import_line integer
        ) on commit drop`,
     );

@@ -7,6 +7,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type {
   AgentSettableStatus,
+  ConsentOutcome,
   LeadCategory,
   LeadStatus,
   RefusalReason,
@@ -48,6 +49,10 @@ export interface ReceivedLead {
   consentIp: string | null;
   zip: string | null;
   timeZone: string;
+  /** the consent check's outcome and the certificate's expiry, when it was checked */
+  consentOutcome?: ConsentOutcome | null;
+  consentVerifiedAt?: string | null;
+  consentExpiresAt?: string | null;
 }
 
 /**
@@ -61,12 +66,16 @@ export async function insertReceivedLead(tx: Db, lead: ReceivedLead): Promise<nu
     sql`with l as (
           insert into leads (external_id, first_name, last_name, phone, email, city, state, age,
                              category, source_id, consent_at, consent_text,
-                             trusted_form_cert_url, jornaya_lead_id, consent_ip, zip, time_zone)
+                             trusted_form_cert_url, jornaya_lead_id, consent_ip, zip, time_zone,
+                             consent_outcome, consent_verified_at, consent_expires_at)
           values (${lead.externalId}, ${lead.firstName}, ${lead.lastName}, ${lead.phone},
                   ${lead.email}, ${lead.city}, ${lead.state}, ${lead.age},
                   ${lead.category}::lead_category, ${lead.sourceId}, ${lead.consentAt}::timestamptz,
                   ${lead.consentText}, ${lead.trustedFormCertUrl}, ${lead.jornayaLeadId},
-                  ${lead.consentIp}, ${lead.zip}, ${lead.timeZone})
+                  ${lead.consentIp}, ${lead.zip}, ${lead.timeZone},
+                  ${lead.consentOutcome ?? null}::consent_outcome,
+                  ${lead.consentVerifiedAt ?? null}::timestamptz,
+                  ${lead.consentExpiresAt ?? null}::timestamptz)
           on conflict ((coalesce(source_id, 0)), external_id) do nothing
           returning id),
         h as (

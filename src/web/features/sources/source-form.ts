@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { type Source, type SourceBody, sourceBody } from '../../../shared/contracts/sources';
+import { CONSENT_VERIFICATIONS } from '../../../shared/domain';
 import { dollarsToCents } from '../../../shared/format';
 
 const contract = sourceBody.shape;
@@ -26,6 +27,7 @@ export const sourceFormSchema = z
           .max(contract.costPerLeadCents.maxValue ?? 10_000_000, 'Cost per lead is too large'),
       ),
     active: z.boolean(),
+    consentVerification: z.enum(CONSENT_VERIFICATIONS),
   })
   .transform(({ cost, ...body }): SourceBody => ({ ...body, costPerLeadCents: cost }));
 
@@ -33,12 +35,24 @@ export type SourceFormValues = z.input<typeof sourceFormSchema>;
 
 export const sourceFormResolver = zodResolver(sourceFormSchema);
 
-export const NEW_SOURCE_DEFAULTS: SourceFormValues = { name: '', cost: '', active: true };
+export const NEW_SOURCE_DEFAULTS: SourceFormValues = {
+  name: '',
+  cost: '',
+  active: true,
+  consentVerification: 'NONE',
+};
+
+/** The "Consent verification" choices as the form names them. */
+export const CONSENT_VERIFICATION_LABELS = {
+  NONE: 'None (keep consent as sent)',
+  TRUSTEDFORM: 'TrustedForm (retain and match each certificate)',
+} as const;
 
 export function sourceFormValuesOf(source: Source): SourceFormValues {
   return {
     name: source.name,
     cost: (source.costPerLeadCents / 100).toFixed(2),
     active: source.active,
+    consentVerification: source.consentVerification,
   };
 }

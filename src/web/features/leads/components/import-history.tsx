@@ -22,6 +22,7 @@ function asResult(record: ImportRecord): ImportResult {
     duplicates: record.duplicates,
     dnc: record.dnc,
     suppressed: record.suppressed,
+    consent: record.consent,
     duplicateLines: record.duplicateLines,
     errors: record.errors,
     errorCount: record.errorCount,
@@ -78,8 +79,8 @@ export function ImportHistory() {
                 <div className="flex items-center gap-3">
                   <span className="text-muted-foreground">
                     {number(record.imported)} imported ·{' '}
-                    {number(record.duplicates + record.dnc + record.suppressed)} skipped ·{' '}
-                    {number(record.errorCount)} errors
+                    {number(record.duplicates + record.dnc + record.suppressed + record.consent)}{' '}
+                    skipped · {number(record.errorCount)} errors
                   </span>
                   <Button
                     variant="outline"

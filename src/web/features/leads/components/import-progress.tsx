@@ -38,6 +38,7 @@ export function ImportProgress({ state }: { state: CsvImportState }) {
               {record.duplicates > 0 && ` · ${number(record.duplicates)} duplicates`}
               {record.dnc > 0 && ` · ${number(record.dnc)} on the do-not-call list`}
               {record.suppressed > 0 && ` · ${number(record.suppressed)} deleted consumers`}
+              {record.consent > 0 && ` · ${number(record.consent)} refused for consent`}
               {record.errorCount > 0 && ` · ${number(record.errorCount)} errors`}
             </span>
           )}

@@ -6,7 +6,7 @@ import { X } from 'lucide-react';
 const number = (n: number) => n.toLocaleString('en-US');
 
 /**
- * The last import's counts, its row errors and its refused rows (duplicates, do-not-call), each
+ * The last import's counts, its row errors and its refused rows (duplicates, do-not-call, consent), each
  * by line and reason, for the admin to fix or to understand (docs/domain.md, Lead quality).
  */
 export function ImportReport({
@@ -18,7 +18,7 @@ export function ImportReport({
   onDismiss: () => void;
   title?: string;
 }) {
-  const refused = result.duplicates + result.dnc + result.suppressed;
+  const refused = result.duplicates + result.dnc + result.suppressed + result.consent;
   return (
     <Card className="gap-3" data-testid="import-report">
       <CardHeader className="flex flex-row items-start justify-between gap-2">
@@ -30,6 +30,7 @@ export function ImportReport({
             {number(result.imported)} imported · {number(result.duplicates)} duplicates skipped ·{' '}
             {number(result.dnc)} on the do-not-call list ·{' '}
             {result.suppressed > 0 && `${number(result.suppressed)} deleted consumers · `}
+            {result.consent > 0 && `${number(result.consent)} refused for consent · `}
             {number(result.errorCount)} errors
             {result.assigned !== null && ` · ${number(result.assigned)} assigned right away`}
           </p>
@@ -50,7 +51,11 @@ export function ImportReport({
           )}
           {result.duplicateLines.length > 0 && (
             <RowList
-              summary={`Show the ${number(refused)} duplicate and do-not-call rows that were skipped`}
+              summary={
+                result.consent > 0
+                  ? `Show the ${number(refused)} duplicate, do-not-call and consent rows that were skipped`
+                  : `Show the ${number(refused)} duplicate and do-not-call rows that were skipped`
+              }
               rows={result.duplicateLines}
               total={refused}
               testId="import-duplicates"

@@ -22,9 +22,20 @@ function safeUrl(raw: string): string | null {
   }
 }
 
+/** A date alone (the certificate's expiry), in the business time zone: "Nov 27, 2029". */
+function dayOf(iso: string, timeZone: string): string {
+  return new Date(iso).toLocaleDateString('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+  });
+}
+
 /**
  * The consumer's consent as the lead's source recorded it (docs/domain.md, Do-not-call list and consent): when, the TrustedForm
- * certificate, the Jornaya LeadiD, the IP and the words agreed to. Shown in both lead drawers.
+ * certificate, the Jornaya LeadiD, the IP and the words agreed to, and whether TrustedForm verified
+ * it when the lead came in (docs/domain.md, Consent verified at intake). Shown in both lead drawers.
  */
 export function LeadConsent({ lead }: { lead: Lead }) {
   const timeZone = useBusinessTimeZone();
@@ -33,7 +44,8 @@ export function LeadConsent({ lead }: { lead: Lead }) {
     lead.trustedFormCertUrl !== null ||
     lead.jornayaLeadId !== null ||
     lead.consentIp !== null ||
-    lead.consentText !== null;
+    lead.consentText !== null ||
+    lead.consentOutcome !== null;
   const certUrl = lead.trustedFormCertUrl ? safeUrl(lead.trustedFormCertUrl) : null;
   return (
     <section aria-labelledby="lead-consent-title" className="space-y-2" data-testid="lead-consent">
@@ -49,6 +61,19 @@ export function LeadConsent({ lead }: { lead: Lead }) {
               <WhenText iso={lead.consentAt} timeZone={timeZone} />
             </Row>
           )}
+          <Row label="Verification">
+            {lead.consentOutcome === 'VERIFIED' ? (
+              <span data-testid="consent-verified">
+                Verified by TrustedForm
+                {lead.consentExpiresAt &&
+                  `, certificate kept until ${dayOf(lead.consentExpiresAt, timeZone)}`}
+              </span>
+            ) : (
+              <span className="text-muted-foreground" data-testid="consent-unchecked">
+                Not checked: kept as the source recorded it
+              </span>
+            )}
+          </Row>
           {lead.trustedFormCertUrl && (
             <Row label="TrustedForm">
               {certUrl ? (

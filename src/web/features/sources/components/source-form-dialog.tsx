@@ -1,4 +1,5 @@
 import type { Source } from '@shared/contracts/sources';
+import { CONSENT_VERIFICATIONS } from '@shared/domain';
 import { Button } from '@web/components/ui/button';
 import { Checkbox } from '@web/components/ui/checkbox';
 import {
@@ -11,6 +12,13 @@ import {
 } from '@web/components/ui/dialog';
 import { FormField } from '@web/components/ui/form-field';
 import { Label } from '@web/components/ui/label';
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectTrigger,
+  SelectValue,
+} from '@web/components/ui/select';
 import { Spinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
 import { useWhenIdle } from '@web/hooks/use-when-idle';
@@ -18,7 +26,12 @@ import { ApiError, errorMessage, formFieldErrors } from '@web/lib/api-client';
 import { useId } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useSaveSource } from '../api';
-import { NEW_SOURCE_DEFAULTS, sourceFormResolver, sourceFormValuesOf } from '../source-form';
+import {
+  CONSENT_VERIFICATION_LABELS,
+  NEW_SOURCE_DEFAULTS,
+  sourceFormResolver,
+  sourceFormValuesOf,
+} from '../source-form';
 
 /** Create Source (source null) or Edit Source. */
 export function SourceFormDialog({
@@ -61,6 +74,7 @@ function SourceForm({ source, onDone }: { source: Source | null; onDone: () => v
   const busy = save.isPending;
   const whenIdle = useWhenIdle(busy);
   const activeId = useId();
+  const consentId = useId();
 
   const submit = handleSubmit((body) =>
     save.mutate(
@@ -74,7 +88,12 @@ function SourceForm({ source, onDone }: { source: Source | null; onDone: () => v
           const refused = formFieldErrors(error, ['name', 'cost'] as const, {
             costPerLeadCents: 'cost',
           });
-          if (error instanceof ApiError && error.status === 409) {
+          // a 409 is the name taken, or TrustedForm not configured (which names no field)
+          if (
+            error instanceof ApiError &&
+            error.status === 409 &&
+            !/TrustedForm/.test(error.message)
+          ) {
             refused.name = errorMessage(error, 'This name is taken');
           }
           const fields = (['name', 'cost'] as const).filter((f) => refused[f]);
@@ -117,6 +136,27 @@ function SourceForm({ source, onDone }: { source: Source | null; onDone: () => v
           disabled={busy}
           placeholder="12.50"
           {...register('cost')}
+        />
+      </div>
+      <div className="grid gap-2">
+        <Label htmlFor={consentId}>Consent verification</Label>
+        <Controller
+          control={control}
+          name="consentVerification"
+          render={({ field }) => (
+            <Select value={field.value} onValueChange={field.onChange} disabled={busy}>
+              <SelectTrigger id={consentId} className="w-full" onBlur={field.onBlur}>
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                {CONSENT_VERIFICATIONS.map((choice) => (
+                  <SelectItem key={choice} value={choice}>
+                    {CONSENT_VERIFICATION_LABELS[choice]}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          )}
         />
       </div>
       <Controller
