@@ -3,11 +3,13 @@
  * call LeadFlow makes, `POST /<certificate id>` with `api-version: 4.0`, JSON, and HTTP Basic
  * auth (user "API", password the key), answering retain and match_lead. It models:
  *
- * - a known certificate: 200 `{outcome: "success", retain: {results: {expires_at,
- *   previously_retained}}, match_lead: {result: {success, email_match, phone_match}}}`, the match
- *   made on the phone's last ten digits or the email, case-insensitive;
- * - an expired certificate: 200 `{outcome: "failure", message: "The certificate has expired"}`;
- * - an unknown certificate: 404 `{outcome: "failure", message}`;
+ * - a known certificate: 200 `{outcome, reason, retain: {result: {expires_at,
+ *   previously_retained}}, match_lead: {email, phone, result: {success, email_match,
+ *   phone_match}}}`, the match made on the phone's last ten digits or the email,
+ *   case-insensitive; `outcome` is "success" only when every operation succeeded (the match
+ *   too), else "failure" with a `reason`;
+ * - an expired certificate: 200 `{outcome: "failure", reason: "The certificate has expired"}`;
+ * - an unknown certificate: 404 `{outcome: "failure", reason}`;
  * - a wrong key: 401; no or another api-version: 400;
  * - `down = true`: 503 to every call (TrustedForm unavailable).
  *
@@ -100,9 +102,9 @@ export class TrustedFormStandIn {
       return this.json(res, 400, { message: 'POST a JSON body' });
     }
     const cert = this.certificates.get(path.slice(1));
-    if (!cert) return this.json(res, 404, { outcome: 'failure', message: 'Certificate not found' });
+    if (!cert) return this.json(res, 404, { outcome: 'failure', reason: 'Certificate not found' });
     if (cert.expired) {
-      return this.json(res, 200, { outcome: 'failure', message: 'The certificate has expired' });
+      return this.json(res, 200, { outcome: 'failure', reason: 'The certificate has expired' });
     }
     const lead = body.match_lead ?? {};
     const digits = (p: string | undefined) => (p ?? '').replace(/\D/g, '').slice(-10);
@@ -112,13 +114,16 @@ export class TrustedFormStandIn {
     const emailMatch = Boolean(
       cert.email && lead.email && cert.email.toLowerCase() === lead.email.toLowerCase(),
     );
+    const matched = phoneMatch || emailMatch;
     return this.json(res, 200, {
-      outcome: 'success',
-      cert: { token: path.slice(1) },
+      outcome: matched ? 'success' : 'failure',
+      reason: matched ? null : 'The lead did not match the certificate',
       retain: {
-        results: { expires_at: cert.expiresAt, previously_retained: false },
+        result: { expires_at: cert.expiresAt, previously_retained: false },
       },
       match_lead: {
+        email: lead.email ?? null,
+        phone: lead.phone ?? null,
         result: {
           success: phoneMatch || emailMatch,
           email_match: emailMatch,

@@ -7,10 +7,11 @@
  *   api-version: 4.0, Content-Type: application/json, Basic auth user "API", password the key
  *   {"retain": {"reference", "vendor"}, "match_lead": {"email", "phone"}}
  *
- *   200 {"outcome": "success", "retain": {"results": {"expires_at"}},
+ *   200 {"outcome": "success" | "failure", "reason", "retain": {"result": {"expires_at"}},
  *        "match_lead": {"result": {"success", "email_match", "phone_match"}}}
- *   200 {"outcome": "failure", "message": "... expired ..."}   an expired certificate
- *   404 {"outcome": "failure", "message"}                      no such certificate
+ *        (outcome is "success" only when every operation, the match too, succeeded)
+ *   200 {"outcome": "failure", "reason": "... expired ..."}    an expired certificate
+ *   404 {"outcome": "failure", "reason"}                       no such certificate
  *   401                                                        a bad key (our fault: unavailable)
  *   410, or any answer with outcome "failure" naming an expiry: expired
  *   5xx, a timeout, no connection: unavailable (nothing decided)
@@ -95,19 +96,17 @@ export async function retainAndMatch(check: CertificateCheck): Promise<Certifica
   }
   const answer = (body ?? {}) as TrustedFormAnswer;
   const failed = answer.outcome === 'failure';
+  const reason = answer.reason ?? '';
   if (response.status === 401 || response.status === 403) {
     return { kind: 'unavailable', message: 'TrustedForm refused the API key' };
   }
   if (response.status === 404) {
     return { kind: 'refused', message: 'the TrustedForm certificate is unknown' };
   }
-  if (response.status === 410 || (failed && /expire/i.test(answer.message ?? ''))) {
+  if (response.status === 410 || (failed && /expire/i.test(reason))) {
     return { kind: 'refused', message: 'the TrustedForm certificate has expired' };
   }
-  if (response.status === 200 && failed) {
-    return { kind: 'refused', message: 'the TrustedForm certificate was not accepted' };
-  }
-  if (response.status !== 200 || answer.outcome !== 'success') {
+  if (response.status !== 200) {
     return { kind: 'unavailable', message: `TrustedForm answered ${response.status}` };
   }
   const match = answer.match_lead?.result ?? {};
@@ -117,15 +116,25 @@ export async function retainAndMatch(check: CertificateCheck): Promise<Certifica
       message: "the TrustedForm certificate does not match the lead's phone or email",
     };
   }
-  const expiresAt = answer.retain?.results?.expires_at;
+  if (answer.outcome !== 'success') {
+    return {
+      kind: 'refused',
+      message: `the TrustedForm certificate was not accepted${reason ? `: ${reason.slice(0, 200)}` : ''}`,
+    };
+  }
+  const expiresAt = answer.retain?.result?.expires_at;
   const at = typeof expiresAt === 'string' ? Date.parse(expiresAt) : Number.NaN;
+  // retained, but no longer kept by TrustedForm: as good as expired
+  if (!Number.isNaN(at) && at <= Date.now()) {
+    return { kind: 'refused', message: 'the TrustedForm certificate has expired' };
+  }
   return { kind: 'verified', expiresAt: Number.isNaN(at) ? null : new Date(at).toISOString() };
 }
 
 /** The parts of TrustedForm's answer read here. */
 interface TrustedFormAnswer {
   outcome?: string;
-  message?: string;
-  retain?: { results?: { expires_at?: unknown; previously_retained?: boolean } };
+  reason?: string | null;
+  retain?: { result?: { expires_at?: unknown; previously_retained?: boolean } };
   match_lead?: { result?: { success?: boolean; email_match?: boolean; phone_match?: boolean } };
 }
