@@ -1,0 +1,71 @@
+/**
+ * Consumer deletion in the browser (docs/domain.md, Consumer deletion and retention): an admin
+ * deletes a consumer by email on the Privacy screen, confirms, and sees the request listed with
+ * the lead it anonymized; the lead no longer carries the consumer's name.
+ */
+import { mkdirSync } from 'node:fs';
+import { expect, type Page, request as playwrightRequest, test } from '@playwright/test';
+import { loginAdminApi, uniqueTag } from './agent-fixtures';
+import { loginAsAdmin } from './support';
+
+const SHOTS = '.tmp/screenshots';
+
+async function shoot(page: Page, name: string) {
+  mkdirSync(SHOTS, { recursive: true });
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: width === 1280 ? 900 : 812 });
+    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+test('an admin deletes a consumer by email: confirmed, listed with the lead anonymized, the name gone', async ({
+  page,
+  baseURL,
+}) => {
+  const tag = uniqueTag('gone');
+  const email = `${tag}@e2e.test`;
+  const api = await playwrightRequest.newContext({ baseURL });
+  await loginAdminApi(api);
+  const imported = await api.post('/api/admin/leads/import', {
+    multipart: {
+      file: {
+        name: `${tag}.csv`,
+        mimeType: 'text/csv',
+        buffer: Buffer.from(
+          `state,city,age,category,firstName,lastName,email\nTX,Austin,50,ACA,Erased,${tag},${email}\n`,
+        ),
+      },
+    },
+  });
+  expect(imported.status()).toBe(200);
+  expect(await (await api.get(`/api/admin/leads?q=${tag}`)).json()).toHaveLength(1);
+
+  await loginAsAdmin(page);
+  await page.getByRole('link', { name: 'Privacy' }).first().click();
+  await expect(page).toHaveURL(/\/admin\/privacy$/);
+  await expect(page.getByRole('heading', { name: 'Privacy', level: 1 })).toBeVisible();
+
+  // nothing given: said at once, nothing sent
+  await page.getByRole('button', { name: 'Delete Consumer' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Enter the consumer’s phone, email or both');
+
+  await page.getByLabel('Email').fill(email.toUpperCase());
+  await page.getByRole('button', { name: 'Delete Consumer' }).click();
+  const dialog = page.getByTestId('privacy-confirm-dialog');
+  await expect(dialog).toContainText('This cannot be undone');
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+  await expect(
+    page.getByTestId('toast-viewport').getByText('Consumer deleted: 1 lead anonymized'),
+  ).toBeVisible();
+
+  const row = page.getByTestId('deletion-row').first();
+  await expect(row).toContainText('Email');
+  await expect(row.getByTestId('deletion-leads')).toHaveText('1');
+  await expect(page.getByLabel('Email')).toHaveValue('');
+  await shoot(page, 'privacy');
+
+  // the lead is found by nobody's name any more
+  expect(await (await api.get(`/api/admin/leads?q=${tag}`)).json()).toEqual([]);
+  await api.dispose();
+});
