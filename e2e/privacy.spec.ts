@@ -39,7 +39,9 @@ test('an admin deletes a consumer by email: confirmed, listed with the lead anon
     },
   });
   expect(imported.status()).toBe(200);
-  expect(await (await api.get(`/api/admin/leads?q=${tag}`)).json()).toHaveLength(1);
+  const found = await (await api.get(`/api/admin/leads?q=${tag}`)).json();
+  expect(found).toHaveLength(1);
+  const leadId = found[0].id as number;
 
   await loginAsAdmin(page);
   await page.getByRole('link', { name: 'Privacy' }).first().click();
@@ -65,7 +67,11 @@ test('an admin deletes a consumer by email: confirmed, listed with the lead anon
   await expect(page.getByLabel('Email')).toHaveValue('');
   await shoot(page, 'privacy');
 
-  // the lead is found by nobody's name any more
+  // the lead is found by nobody's name any more, and its drawer says why
   expect(await (await api.get(`/api/admin/leads?q=${tag}`)).json()).toEqual([]);
+  await page.goto(`/admin/leads?lead=${leadId}`);
+  await expect(page.getByTestId('lead-anonymized')).toContainText(
+    "The consumer's data was deleted on",
+  );
   await api.dispose();
 });

@@ -243,7 +243,12 @@ describe('consumer deletion', () => {
     // the agent's view of the lead: nothing of the consumer
     const seen = await a.client.get(`/api/agent/leads/${byPhone!.id}`);
     expect(seen.statusCode).toBe(200);
-    expect(seen.json()).toMatchObject({ id: byPhone!.id, firstName: null, phone: null });
+    expect(seen.json()).toMatchObject({
+      id: byPhone!.id,
+      firstName: null,
+      phone: null,
+      anonymizedAt: expect.any(String),
+    });
     expect(seen.body).not.toMatch(/Olive|Okafor/);
 
     // each CRM is told of its own lead, signed with its own secret

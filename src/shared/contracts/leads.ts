@@ -40,6 +40,8 @@ export const leadSchema = z.object({
   consentExpiresAt: z.string().nullable(),
   /** when an admin approved the agent's return of it */
   returnedAt: z.string().nullable(),
+  /** when the consumer's data was removed (a deletion request or the retention limit: docs/domain.md, Consumer deletion and retention) */
+  anonymizedAt: z.string().nullable(),
   /** when the lead answered STOP to a follow-up message */
   optedOutAt: z.string().nullable(),
   /** the agent's first contact: status change, connected call or follow-up (docs/domain.md, Analytics that explain) */

@@ -58,6 +58,7 @@ export function toLead(row: typeof leads.$inferSelect): Lead {
     consentVerifiedAt: row.consentVerifiedAt?.toISOString() ?? null,
     consentExpiresAt: row.consentExpiresAt?.toISOString() ?? null,
     returnedAt: row.returnedAt?.toISOString() ?? null,
+    anonymizedAt: row.anonymizedAt?.toISOString() ?? null,
     optedOutAt: row.optedOutAt?.toISOString() ?? null,
     firstContactAt: row.firstContactAt?.toISOString() ?? null,
   };
@@ -81,7 +82,8 @@ const LEAD_FIELDS = sql.raw(`select l.id, l.first_name as "firstName", l.last_na
   l.jornaya_lead_id as "jornayaLeadId", l.consent_ip as "consentIp",
   l.consent_outcome as "consentOutcome", ${isoText('l.consent_verified_at')} as "consentVerifiedAt",
   ${isoText('l.consent_expires_at')} as "consentExpiresAt",
-  ${isoText('l.returned_at')} as "returnedAt", ${isoText('l.opted_out_at')} as "optedOutAt",
+  ${isoText('l.returned_at')} as "returnedAt", ${isoText('l.anonymized_at')} as "anonymizedAt",
+  ${isoText('l.opted_out_at')} as "optedOutAt",
   ${isoText('l.first_contact_at')} as "firstContactAt", l.return_pending as "returnPending",
   l.on_dnc as "onDnc"`);
 

@@ -52,8 +52,16 @@ export function LeadConsent({ lead }: { lead: Lead }) {
       <h3 id="lead-consent-title" className="font-medium text-sm">
         Consent
       </h3>
+      {lead.anonymizedAt !== null && (
+        <p className="rounded-lg border border-dashed p-3 text-sm" data-testid="lead-anonymized">
+          The consumer's data was deleted on {dayOf(lead.anonymizedAt, timeZone)}: their name,
+          contact, address and consent are gone; the status and history stay.
+        </p>
+      )}
       {!recorded ? (
-        <p className="text-muted-foreground text-sm">No consent recorded</p>
+        lead.anonymizedAt === null && (
+          <p className="text-muted-foreground text-sm">No consent recorded</p>
+        )
       ) : (
         <dl className="space-y-1.5 rounded-lg border p-3 text-sm">
           {lead.consentAt && (
