@@ -180,7 +180,7 @@ export const passkeyAssertionBody = z.object({ response: passkeyAssertion });
 export type PasskeyAssertionBody = z.infer<typeof passkeyAssertionBody>;
 
 /** Removing a passkey: the last second factor needs a fresh assertion of a passkey of the user. */
-export const passkeyDeleteBody = z.object({ confirmation: passkeyAssertion.optional() }).optional();
+export const passkeyDeleteBody = z.object({ confirmation: passkeyAssertion.optional() }).nullish();
 export type PasskeyDeleteBody = z.infer<typeof passkeyDeleteBody>;
 
 export const passkeyRenameBody = z.object({

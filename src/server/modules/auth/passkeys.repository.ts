@@ -126,3 +126,8 @@ export async function takeChallenge(
     .returning({ userHandle: webauthnChallenges.userHandle });
   return rows[0] ?? null;
 }
+
+/** Every challenge handed out to the user (an admin's reset of their second factor). */
+export async function deleteChallengesOfUser(db: Db, userId: number) {
+  await db.delete(webauthnChallenges).where(eq(webauthnChallenges.userId, userId));
+}

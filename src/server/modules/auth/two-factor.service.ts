@@ -11,7 +11,7 @@ import { AppError, badRequest, conflict } from '../../lib/app-error';
 import { clientKey } from '../../lib/client-address';
 import type { SessionUser } from '../../types';
 import { takeHit } from '../rate-limits/rate-limits.service';
-import { countPasskeys, deletePasskeysOfUser } from './passkeys.repository';
+import { countPasskeys, deleteChallengesOfUser, deletePasskeysOfUser } from './passkeys.repository';
 import { createSession, hashToken, type SessionPolicy } from './sessions.repository';
 import {
   countUnusedRecoveryCodes,
@@ -227,5 +227,6 @@ export async function deleteAllSecondFactors(
   await deleteTwoFactor(db, userId);
   const passkeys = await deletePasskeysOfUser(db, userId);
   await deletePendingLoginsOfUser(db, userId);
+  await deleteChallengesOfUser(db, userId);
   return { totp, passkeys };
 }
