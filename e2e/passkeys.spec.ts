@@ -4,8 +4,8 @@
  * screen, logs out, signs in with it from the login page without email or password and lands on
  * the dashboard; with the password, the second step offers "Use a passkey"; an admin resets the
  * agent's lost second factor from the Agents screen. WebAuthn wants a secure context and a domain
- * as RP ID (never an IP address), so this spec runs its own server at http://localhost with
- * PUBLIC_URL saying so. Screenshots at 1280 and 375 px (axe-checked) go to .tmp/screenshots/.
+ * as RP ID (never an IP address), so this spec runs its own server (E2E_PORT + 1) at
+ * http://localhost with PUBLIC_URL saying so. Screenshots at 1280 and 375 px (axe-checked) go to .tmp/screenshots/.
  */
 import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
@@ -13,7 +13,7 @@ import { type Browser, expect, type Page, test } from '@playwright/test';
 import { OwnServer } from './own-server';
 import { E2E_ADMIN, uniqueEmail } from './support';
 
-const PORT = Number(process.env.E2E_PASSKEYS_PORT ?? Number(process.env.E2E_PORT ?? 3100) + 1);
+const PORT = Number(process.env.E2E_PORT ?? 3100) + 1;
 const BASE = `http://localhost:${PORT}`;
 const SHOTS = '.tmp/screenshots';
 const server = new OwnServer('passkeys', PORT);
