@@ -31,8 +31,8 @@ export async function takeHit(db: Db, key: string, rule: RateLimit, message: str
  */
 export async function refuseWhenSpent(db: Db, key: string, rule: RateLimit, message: string) {
   if ((await currentHits(db, key, rule.windowSeconds)) >= rule.limit) {
-    throw new AppError('TOO_MANY_REQUESTS', message, {
-      'retry-after': String(rule.windowSeconds),
-    });
+    // the seconds left in the window (windows start at multiples of its length since the epoch)
+    const left = rule.windowSeconds - (Math.floor(Date.now() / 1000) % rule.windowSeconds);
+    throw new AppError('TOO_MANY_REQUESTS', message, { 'retry-after': String(Math.max(1, left)) });
   }
 }
