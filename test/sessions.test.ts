@@ -554,6 +554,7 @@ async function offlineRequest(
     ensureSubscription: async () => {},
     spareAccount: async () => ({ email: 'spare@example.com', password: 'secret123' }),
     resetToken: async () => 'made-up-token',
+    spareUserId: async () => 1,
     packageWithSlug: async () => 1,
     perLeadPackage: async () => 1,
     importRecord: async () => 1,

@@ -75,7 +75,7 @@ describe('TOTP setup', () => {
     const agent = await registerAgent(ctx.app);
     const setup = (await agent.client.post('/api/auth/2fa/totp/setup')).json();
     let status = (await agent.client.get('/api/auth/2fa')).json();
-    expect(status).toEqual({ enabled: false, recoveryCodesLeft: 0 });
+    expect(status).toEqual({ enabled: false, recoveryCodesLeft: 0, passkeys: 0 });
     const wrong = await agent.client.post('/api/auth/2fa/totp/enable', { code: '000000x' });
     expect(wrong.statusCode).toBe(400);
     const ok = await agent.client.post('/api/auth/2fa/totp/enable', {
@@ -92,7 +92,7 @@ describe('TOTP setup', () => {
     expect(stored).toHaveLength(10);
     for (const row of stored) expect(codes).not.toContain(row.codeHash);
     status = (await agent.client.get('/api/auth/2fa')).json();
-    expect(status).toEqual({ enabled: true, recoveryCodesLeft: 10 });
+    expect(status).toEqual({ enabled: true, recoveryCodesLeft: 10, passkeys: 0 });
     // once on, no second setup: the secret is never answered again
     const again = await agent.client.post('/api/auth/2fa/totp/setup');
     expect(again.statusCode).toBe(409);
@@ -105,7 +105,10 @@ describe('login with two factors on', () => {
     const agent = await agentWithTotp();
     const { browser, res } = await passwordStep(agent);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ twoFactorRequired: true });
+    expect(res.json()).toEqual({
+      twoFactorRequired: true,
+      methods: { totp: true, passkey: false },
+    });
     expect(res.cookies.find((c) => c.name === 'lf_session')).toBeUndefined();
     const pending = res.cookies.find((c) => c.name === 'lf_2fa');
     expect(pending).toMatchObject({ httpOnly: true, path: '/api/auth/2fa' });

@@ -166,6 +166,9 @@ export async function createFixtures(ctx: TestContext): Promise<Fixtures> {
       const spare = await registerAgent(ctx.app, 'Spare');
       return { email: spare.email, password: spare.password };
     },
+    async spareUserId() {
+      return (await registerAgent(ctx.app, 'Spare')).id;
+    },
     async resetToken() {
       const spare = await registerAgent(ctx.app, 'Spare');
       const url = await adminResetLink(db, 'http://localhost', spare.id);

@@ -211,6 +211,54 @@ export const pendingLogins = pgTable(
   (t) => [index('pending_logins_user_idx').on(t.userId)],
 );
 
+/**
+ * A user's passkeys (WebAuthn credentials; docs/domain.md, Accounts: two factors): the credential
+ * id and COSE public key (base64url), the signature counter (a clone is refused when it does not
+ * grow), the transports the browser named, the user handle the credential carries, the user's name
+ * for it, and when it was last used.
+ */
+export const userPasskeys = pgTable(
+  'user_passkeys',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    credentialId: text('credential_id').notNull(),
+    publicKey: text('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: text('transports').array().notNull().default(sql`'{}'::text[]`),
+    /** the WebAuthn user.id (base64url), one per user: every passkey of a user carries the same */
+    userHandle: text('user_handle').notNull(),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('user_passkeys_credential_key').on(t.credentialId),
+    index('user_passkeys_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * WebAuthn challenges handed out and not yet answered: in the database so that any process can
+ * check the answer; taken once (a conditional delete), 5 minutes. `purpose` says which ceremony
+ * (register, confirm, second_factor, login) and `user_id` whose (none for a usernameless login).
+ */
+export const webauthnChallenges = pgTable(
+  'webauthn_challenges',
+  {
+    challenge: text('challenge').primaryKey(),
+    purpose: text('purpose').notNull(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    /** a registration's: the WebAuthn user.id the options named, for the passkey it makes */
+    userHandle: text('user_handle'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('webauthn_challenges_expires_idx').on(t.expiresAt)],
+);
+
 /** The footer's legal pages (docs/domain.md, Legal pages): the text an admin wrote for each. */
 export const legalPages = pgTable('legal_pages', {
   /** 'privacy' or 'terms' */

@@ -44,7 +44,7 @@ export interface AuthPluginOptions {
     user: SessionUser;
     tokenHash: string;
     endsAt: Date;
-    /** the user's TOTP is on */
+    /** two factors are on: the user's TOTP, or a passkey */
     twoFactor: boolean;
     /** the user's agency requires two factors of its members */
     agencyRequiresTwoFactor: boolean;
@@ -63,6 +63,10 @@ const SETUP_ONLY_ROUTES = new Set([
   'GET /api/auth/2fa',
   'POST /api/auth/2fa/totp/setup',
   'POST /api/auth/2fa/totp/enable',
+  // a passkey is a second factor too (decision 036)
+  'GET /api/auth/2fa/passkeys',
+  'POST /api/auth/2fa/passkeys/register/options',
+  'POST /api/auth/2fa/passkeys/register',
   'GET /api/legal/:page',
 ]);
 

@@ -58,5 +58,7 @@ export const AUDIT_ACTIONS = {
   passwordReset: 'auth.password_reset',
   twoFactorEnabled: 'auth.two_factor_enabled',
   twoFactorDisabled: 'auth.two_factor_disabled',
+  passkeyAdded: 'auth.passkey_added',
+  passkeyRemoved: 'auth.passkey_removed',
   webhookUrlChanged: 'delivery.webhook_url_changed',
 } as const;

@@ -88,10 +88,16 @@ export const meResponse = publicUser.extend({
 });
 export type MeResponse = z.infer<typeof meResponse>;
 
-/** Login's answer: the session's user, or the code step when two factors are on. */
+/**
+ * Login's answer: the session's user, or the second step when two factors are on, with the
+ * factors the user has (a code of the authenticator app or a recovery code; a passkey).
+ */
 export const loginResponse = z.union([
   userEnvelope,
-  z.object({ twoFactorRequired: z.literal(true) }),
+  z.object({
+    twoFactorRequired: z.literal(true),
+    methods: z.object({ totp: z.boolean(), passkey: z.boolean() }),
+  }),
 ]);
 export type LoginResponse = z.infer<typeof loginResponse>;
 
@@ -102,8 +108,11 @@ export const twoFactorCodeBody = z.object({
 export type TwoFactorCodeBody = z.infer<typeof twoFactorCodeBody>;
 
 export const twoFactorStatus = z.object({
+  /** the authenticator app (TOTP) is on */
   enabled: z.boolean(),
   recoveryCodesLeft: z.number().int(),
+  /** how many passkeys the user has: one is enough for two factors to be on */
+  passkeys: z.number().int(),
 });
 export type TwoFactorStatus = z.infer<typeof twoFactorStatus>;
 
@@ -118,3 +127,85 @@ export type TotpSetupResponse = z.infer<typeof totpSetupResponse>;
 /** Ten recovery codes, shown once, each usable once in place of a TOTP code. */
 export const recoveryCodesResponse = z.object({ recoveryCodes: z.array(z.string()) });
 export type RecoveryCodesResponse = z.infer<typeof recoveryCodesResponse>;
+
+/** A base64url field of a WebAuthn answer, bounded. */
+const b64url = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(/^[A-Za-z0-9_-]*$/, 'base64url');
+
+/**
+ * What the browser answers to navigator.credentials.get (as @simplewebauthn/browser's
+ * startAuthentication gives it): an assertion of a passkey.
+ */
+export const passkeyAssertion = z.object({
+  id: b64url(1400),
+  rawId: b64url(1400),
+  type: z.literal('public-key'),
+  response: z.object({
+    clientDataJSON: b64url(8192),
+    authenticatorData: b64url(8192),
+    signature: b64url(2048),
+    userHandle: b64url(512).optional(),
+  }),
+  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+  clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+});
+export type PasskeyAssertion = z.infer<typeof passkeyAssertion>;
+
+/** A new passkey: the browser's answer to navigator.credentials.create, and the user's name for it. */
+export const passkeyRegisterBody = z.object({
+  name: z.string().trim().min(1, 'Name the passkey').max(60),
+  response: z.object({
+    id: b64url(1400),
+    rawId: b64url(1400),
+    type: z.literal('public-key'),
+    response: z.object({
+      clientDataJSON: b64url(8192),
+      attestationObject: b64url(65_536),
+      authenticatorData: b64url(65_536).optional(),
+      transports: z.array(z.string().max(40)).max(10).optional(),
+      publicKeyAlgorithm: z.number().int().optional(),
+      publicKey: b64url(65_536).optional(),
+    }),
+    authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+    clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+  }),
+});
+export type PasskeyRegisterBody = z.infer<typeof passkeyRegisterBody>;
+
+/** The second step or a passkey sign-in: the assertion. */
+export const passkeyAssertionBody = z.object({ response: passkeyAssertion });
+export type PasskeyAssertionBody = z.infer<typeof passkeyAssertionBody>;
+
+/** Removing a passkey: the last second factor needs a fresh assertion of a passkey of the user. */
+export const passkeyDeleteBody = z.object({ confirmation: passkeyAssertion.optional() }).nullish();
+export type PasskeyDeleteBody = z.infer<typeof passkeyDeleteBody>;
+
+export const passkeyRenameBody = z.object({
+  name: z.string().trim().min(1, 'Name the passkey').max(60),
+});
+
+/** Options for navigator.credentials.create or .get, as @simplewebauthn/browser takes them. */
+export const webauthnOptions = z.looseObject({ challenge: z.string() });
+
+export const passkeyItem = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+});
+export type PasskeyItem = z.infer<typeof passkeyItem>;
+export const passkeyList = z.object({ passkeys: z.array(passkeyItem) });
+export type PasskeyList = z.infer<typeof passkeyList>;
+
+/** An admin's reset of a user's second factor: what was removed. */
+export const twoFactorResetResponse = z.object({
+  message: z.string(),
+  /** the authenticator app was on */
+  totp: z.boolean(),
+  /** passkeys removed */
+  passkeys: z.number().int(),
+});
+export type TwoFactorResetResponse = z.infer<typeof twoFactorResetResponse>;

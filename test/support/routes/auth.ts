@@ -2,6 +2,22 @@ import { uniqueEmail } from '../test-app';
 
 import { ADMIN_ONLY, PUBLIC, type RouteCase, SIGNED_IN } from './route-case';
 
+/** A WebAuthn answer of the right shape whose clientDataJSON names no challenge ('{}'). */
+const noChallenge = {
+  id: 'AAAA',
+  rawId: 'AAAA',
+  type: 'public-key',
+  clientExtensionResults: {},
+};
+const fakeAssertion = {
+  ...noChallenge,
+  response: { clientDataJSON: 'e30', authenticatorData: 'AAAA', signature: 'AAAA' },
+};
+const fakeAttestation = {
+  ...noChallenge,
+  response: { clientDataJSON: 'e30', attestationObject: 'AAAA' },
+};
+
 export const authRoutes: RouteCase[] = [
   {
     method: 'POST',
@@ -73,6 +89,80 @@ export const authRoutes: RouteCase[] = [
     request: () => ({ url: '/api/auth/2fa', body: { code: '123456' } }),
     invalid: () => ({ url: '/api/auth/2fa', body: {} }),
   },
+  // passkeys (docs/domain.md, Accounts: two factors): no caller has one, so every login here
+  // stays one step, and the answers that need a real authenticator are refusals
+  {
+    method: 'GET',
+    path: '/api/auth/2fa/passkeys',
+    expect: SIGNED_IN(200),
+    request: () => ({ url: '/api/auth/2fa/passkeys' }),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/2fa/passkeys/register/options',
+    expect: SIGNED_IN(200),
+    request: () => ({ url: '/api/auth/2fa/passkeys/register/options' }),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/2fa/passkeys/register',
+    // an answer to no challenge: refused
+    expect: SIGNED_IN(400),
+    request: () => ({
+      url: '/api/auth/2fa/passkeys/register',
+      body: { name: 'Matrix key', response: fakeAttestation },
+    }),
+    invalid: () => ({ url: '/api/auth/2fa/passkeys/register', body: { name: '' } }),
+  },
+  {
+    method: 'PATCH',
+    path: '/api/auth/2fa/passkeys/:id',
+    // nobody has a passkey: 404
+    expect: SIGNED_IN(404),
+    request: () => ({ url: '/api/auth/2fa/passkeys/2147483000', body: { name: 'Renamed' } }),
+    invalid: () => ({ url: '/api/auth/2fa/passkeys/2147483000', body: { name: '' } }),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/auth/2fa/passkeys/:id',
+    expect: SIGNED_IN(404),
+    request: () => ({ url: '/api/auth/2fa/passkeys/2147483000' }),
+    invalid: () => ({ url: '/api/auth/2fa/passkeys/0' }),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/2fa/passkeys/confirm/options',
+    // nobody has a passkey to confirm with: 409
+    expect: SIGNED_IN(409),
+    request: () => ({ url: '/api/auth/2fa/passkeys/confirm/options' }),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/2fa/passkeys/verify/options',
+    // no pending login: 401 for everyone
+    expect: PUBLIC(401),
+    request: () => ({ url: '/api/auth/2fa/passkeys/verify/options' }),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/2fa/passkeys/verify',
+    expect: PUBLIC(401),
+    request: () => ({ url: '/api/auth/2fa/passkeys/verify', body: { response: fakeAssertion } }),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/2fa/passkeys/login/options',
+    expect: PUBLIC(200),
+    request: () => ({ url: '/api/auth/2fa/passkeys/login/options' }),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/2fa/passkeys/login',
+    // an assertion of no known passkey: refused, the caller's session as it was
+    expect: PUBLIC(400),
+    request: () => ({ url: '/api/auth/2fa/passkeys/login', body: { response: fakeAssertion } }),
+    invalid: () => ({ url: '/api/auth/2fa/passkeys/login', body: { response: {} } }),
+  },
   {
     method: 'GET',
     path: '/api/auth/registration',
@@ -124,6 +214,17 @@ export const authRoutes: RouteCase[] = [
     expect: ADMIN_ONLY(201),
     request: () => ({ url: '/api/admin/invites', body: {} }),
     invalid: () => ({ url: '/api/admin/invites', body: { email: 'not an email' } }),
+  },
+  // admin: a lost second factor reset (docs/domain.md, Accounts: two factors), of a fresh agent
+  // whom no row signs in as (the reset ends the user's sessions)
+  {
+    method: 'POST',
+    path: '/api/admin/users/:id/two-factor/reset',
+    expect: ADMIN_ONLY(200),
+    request: async (fx) => ({
+      url: `/api/admin/users/${await fx.spareUserId()}/two-factor/reset`,
+    }),
+    invalid: () => ({ url: '/api/admin/users/0/two-factor/reset' }),
   },
   // admin: an account enabled or disabled (docs/domain.md, Offboarding); enabling agent A
   // leaves every other row's caller as it was

@@ -39,6 +39,8 @@ export interface Fixtures {
   importRecord(): Promise<number>;
   /** a registered agent that no caller is signed in as: for login as anonymous */
   spareAccount(): Promise<{ email: string; password: string }>;
+  /** the id of a registered agent that no caller is signed in as: for what ends its sessions */
+  spareUserId(): Promise<number>;
   /** the token of a fresh password reset link of a spare account (docs/domain.md, Accounts) */
   resetToken(): Promise<string>;
   /** a PENDING return of a fresh lead of agent A (docs/domain.md, Returns and credits), its id */

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { AUDIT_ACTIONS } from '../../../shared/contracts/audit';
 import {
   changePasswordBody,
@@ -7,6 +8,12 @@ import {
   loginResponse,
   meResponse,
   messageResponse,
+  passkeyAssertionBody,
+  passkeyDeleteBody,
+  passkeyItem,
+  passkeyList,
+  passkeyRegisterBody,
+  passkeyRenameBody,
   recoveryCodesResponse,
   registerBody,
   registrationInfo,
@@ -15,6 +22,7 @@ import {
   twoFactorCodeBody,
   twoFactorStatus,
   userEnvelope,
+  webauthnOptions,
 } from '../../../shared/contracts/auth';
 import type { UserRole } from '../../../shared/domain';
 import { AppError } from '../../lib/app-error';
@@ -29,6 +37,18 @@ import {
 import { recordAuditEvent } from '../audit/audit.service';
 import { login, logout, registerAgent } from './auth.service';
 import { LoginThrottle, RegistrationThrottle, ResetRequestThrottle } from './login-throttle';
+import {
+  authenticationOptions,
+  listPasskeys,
+  pendingLoginOptions,
+  registerPasskey,
+  registrationOptions,
+  relyingParty,
+  removeOwnPasskey,
+  renameOwnPasskey,
+  signInWithPasskey,
+  verifyPendingLoginByPasskey,
+} from './passkeys.service';
 import { changePassword, requestPasswordReset, resetPassword } from './passwords.service';
 import {
   disableTwoFactor,
@@ -48,6 +68,8 @@ export interface AuthRoutesOptions {
   email: EmailSender | null;
 }
 
+const passkeyParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+
 export const FORGOT_PASSWORD_ANSWER =
   'If an account exists for this email, we sent a link to reset the password.';
 
@@ -60,6 +82,8 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     windowMs: 15 * 60_000,
   });
   const resetRequests = new ResetRequestThrottle();
+  // passkeys answer to the portal's public address only (decision 036)
+  const rp = relyingParty(app.config.PUBLIC_URL);
 
   app.get('/api/auth/registration', { schema: { response: { 200: registrationInfo } } }, () => ({
     mode: app.config.REGISTRATION,
@@ -110,7 +134,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
           secure: app.config.COOKIE_SECURE,
           maxAge: PENDING_LOGIN_MS / 1000,
         });
-        return { twoFactorRequired: true as const };
+        return { twoFactorRequired: true as const, methods: result.methods };
       }
       const { user, token } = result;
       // rotate: once the login succeeded, the session presented with it is dropped and the new
@@ -199,9 +223,162 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     },
     async (request) => {
       const user = currentUser(request);
-      await disableTwoFactor(app.db, user.id, request.body.code, request.ip);
+      const { passkeysLeft } = await disableTwoFactor(
+        app.db,
+        user.id,
+        request.body.code,
+        request.ip,
+      );
       await auditOwnAccount(app.db, request.ip, user, AUDIT_ACTIONS.twoFactorDisabled);
-      return { message: 'Two-factor authentication is off' };
+      return {
+        message:
+          passkeysLeft > 0
+            ? 'The authenticator app is off; your passkeys still sign you in'
+            : 'Two-factor authentication is off',
+      };
+    },
+  );
+
+  // passkeys (docs/domain.md, Accounts: two factors; decision 036)
+  app.get(
+    '/api/auth/2fa/passkeys',
+    { onRequest: requireRole(), schema: { response: { 200: passkeyList } } },
+    async (request) => ({ passkeys: await listPasskeys(app.db, currentUser(request).id) }),
+  );
+
+  app.post(
+    '/api/auth/2fa/passkeys/register/options',
+    { onRequest: requireRole(), schema: { response: { 200: webauthnOptions } } },
+    async (request) => registrationOptions(app.db, rp, currentUser(request)),
+  );
+
+  app.post(
+    '/api/auth/2fa/passkeys/register',
+    {
+      onRequest: requireRole(),
+      schema: { body: passkeyRegisterBody, response: { 201: passkeyItem } },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const passkey = await registerPasskey(app.db, rp, user, request.body);
+      await auditOwnAccount(app.db, request.ip, user, AUDIT_ACTIONS.passkeyAdded, {
+        id: passkey.id,
+        name: passkey.name,
+      });
+      return reply.status(201).send(passkey);
+    },
+  );
+
+  app.patch(
+    '/api/auth/2fa/passkeys/:id',
+    {
+      onRequest: requireRole(),
+      schema: { params: passkeyParams, body: passkeyRenameBody, response: { 200: passkeyItem } },
+    },
+    async (request) =>
+      renameOwnPasskey(app.db, currentUser(request).id, request.params.id, request.body.name),
+  );
+
+  app.post(
+    '/api/auth/2fa/passkeys/confirm/options',
+    { onRequest: requireRole(), schema: { response: { 200: webauthnOptions } } },
+    async (request) => authenticationOptions(app.db, rp, 'confirm', currentUser(request).id),
+  );
+
+  app.delete(
+    '/api/auth/2fa/passkeys/:id',
+    {
+      onRequest: requireRole(),
+      schema: {
+        params: passkeyParams,
+        body: passkeyDeleteBody,
+        response: { 200: messageResponse },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      await removeOwnPasskey(
+        app.db,
+        rp,
+        user.id,
+        request.params.id,
+        request.body?.confirmation,
+        request.ip,
+      );
+      await auditOwnAccount(app.db, request.ip, user, AUDIT_ACTIONS.passkeyRemoved, {
+        id: request.params.id,
+      });
+      return { message: 'Passkey removed' };
+    },
+  );
+
+  // the login's second step by a passkey: the pending login's cookie, as the code step
+  app.post(
+    '/api/auth/2fa/passkeys/verify/options',
+    { schema: { response: { 200: webauthnOptions } } },
+    async (request) => pendingLoginOptions(app.db, rp, request.cookies[PENDING_LOGIN_COOKIE]),
+  );
+
+  app.post(
+    '/api/auth/2fa/passkeys/verify',
+    { schema: { body: passkeyAssertionBody, response: { 200: userEnvelope } } },
+    async (request, reply) => {
+      const { user, token } = await verifyPendingLoginByPasskey(
+        app.db,
+        rp,
+        request.cookies[PENDING_LOGIN_COOKIE],
+        request.body.response,
+        request.ip,
+        sessionPolicy(app),
+      );
+      await logout(app.db, request.sessionTokenHash);
+      reply.clearCookie(PENDING_LOGIN_COOKIE, { path: PENDING_COOKIE_PATH });
+      setSessionCookie(app, reply, token);
+      await auditOwnAccount(app.db, request.ip, user, AUDIT_ACTIONS.login, {
+        secondFactor: true,
+        method: 'passkey',
+      });
+      return { user };
+    },
+  );
+
+  // "Sign in with a passkey": no email and no password; the passkey is both factors
+  app.post(
+    '/api/auth/2fa/passkeys/login/options',
+    { schema: { response: { 200: webauthnOptions } } },
+    async () => authenticationOptions(app.db, rp, 'login', null),
+  );
+
+  app.post(
+    '/api/auth/2fa/passkeys/login',
+    { schema: { body: passkeyAssertionBody, response: { 200: userEnvelope } } },
+    async (request, reply) => {
+      let result: Awaited<ReturnType<typeof signInWithPasskey>>;
+      try {
+        result = await signInWithPasskey(
+          app.db,
+          rp,
+          request.body.response,
+          request.ip,
+          sessionPolicy(app),
+        );
+      } catch (err) {
+        if (err instanceof AppError && [400, 403, 429].includes(err.status)) {
+          await recordAuditEvent(app.db, {
+            actor: null,
+            ip: request.ip,
+            action: AUDIT_ACTIONS.loginFailed,
+            targetType: 'user',
+            after: { method: 'passkey', status: err.status },
+          });
+        }
+        throw err;
+      }
+      const { user, token } = result;
+      await logout(app.db, request.sessionTokenHash);
+      setSessionCookie(app, reply, token);
+      await auditOwnAccount(app.db, request.ip, user, AUDIT_ACTIONS.login, { method: 'passkey' });
+      return { user };
     },
   );
 

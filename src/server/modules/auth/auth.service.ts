@@ -25,7 +25,7 @@ import {
   hashToken,
   type SessionPolicy,
 } from './sessions.repository';
-import { isTwoFactorOn, startPendingLogin } from './two-factor.service';
+import { secondFactors, startPendingLogin } from './two-factor.service';
 import { findUserByEmail, insertUser, writeApproval, writeDisabled } from './users.repository';
 
 /** For modules that create users themselves (the demo seeder): the same argon2 profile and cap. */
@@ -146,7 +146,10 @@ export async function login(
   ip: string,
   throttle: LoginThrottle,
   policy: SessionPolicy,
-): Promise<{ user: SessionUser; token: string } | { pendingToken: string }> {
+): Promise<
+  | { user: SessionUser; token: string }
+  | { pendingToken: string; methods: { totp: boolean; passkey: boolean } }
+> {
   const email = body.email.trim().toLowerCase();
   // the attempt is counted before the password is checked (see LoginThrottle.reserve)
   const wait = throttle.reserve(email, ip);
@@ -168,7 +171,10 @@ export async function login(
   // said only to whoever knows the password: a guesser learns nothing new
   if (row.disabledAt !== null) throw new AppError('FORBIDDEN', ACCOUNT_DISABLED);
   // two factors on: no session yet, a pending login the code step completes
-  if (await isTwoFactorOn(db, row.id)) return { pendingToken: await startPendingLogin(db, row.id) };
+  const methods = await secondFactors(db, row.id);
+  if (methods.totp || methods.passkey) {
+    return { pendingToken: await startPendingLogin(db, row.id), methods };
+  }
   const token = await createSession(db, row.id, policy);
   const { id, name, role, approval } = row;
   return { user: { id, name, email: row.email, role, approval }, token };

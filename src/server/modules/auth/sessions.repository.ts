@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { agencies, agencyMembers, sessions, users, userTotp } from '../../db/schema';
+import { agencies, agencyMembers, sessions, userPasskeys, users, userTotp } from '../../db/schema';
 import type { SessionUser } from '../../types';
 
 export interface SessionPolicy {
@@ -38,6 +38,8 @@ function sessionUserStatement(db: Db) {
       lastSeenAt: sessions.lastSeenAt,
       expiresAt: sessions.expiresAt,
       twoFactorOnAt: userTotp.enabledAt,
+      // a passkey is two factors on as well (decision 036)
+      hasPasskey: sql<boolean>`exists (select 1 from ${userPasskeys} where ${userPasskeys.userId} = ${sessions.userId})`,
       agencyRequiresTwoFactor: agencies.requireTwoFactor,
     })
     .from(sessions)
@@ -103,7 +105,7 @@ export async function findSessionUser(
       approval: row.approval,
     },
     endsAt: new Date(Math.min(row.expiresAt.getTime(), lastSeenAt + policy.idleMs)),
-    twoFactor: row.twoFactorOnAt !== null,
+    twoFactor: row.twoFactorOnAt !== null || row.hasPasskey === true,
     agencyRequiresTwoFactor: row.agencyRequiresTwoFactor === true,
   };
 }

@@ -105,3 +105,8 @@ export async function deletePendingLogin(db: Db, tokenHash: string): Promise<boo
     .returning({ userId: pendingLogins.userId });
   return rows.length > 0;
 }
+
+/** Every pending login of the user (an admin's reset of their second factor). */
+export async function deletePendingLoginsOfUser(db: Db, userId: number) {
+  await db.delete(pendingLogins).where(eq(pendingLogins.userId, userId));
+}

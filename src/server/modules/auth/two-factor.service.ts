@@ -11,10 +11,12 @@ import { AppError, badRequest, conflict } from '../../lib/app-error';
 import { clientKey } from '../../lib/client-address';
 import type { SessionUser } from '../../types';
 import { takeHit } from '../rate-limits/rate-limits.service';
+import { countPasskeys, deleteChallengesOfUser, deletePasskeysOfUser } from './passkeys.repository';
 import { createSession, hashToken, type SessionPolicy } from './sessions.repository';
 import {
   countUnusedRecoveryCodes,
   deletePendingLogin,
+  deletePendingLoginsOfUser,
   deleteTwoFactor,
   findPendingLogin,
   findTotp,
@@ -27,6 +29,7 @@ import {
 import { findUserById } from './users.repository';
 
 export { TWO_FACTOR_SETUP_REQUIRED } from '../../../shared/contracts/auth';
+export { findTotp } from './two-factor.repository';
 
 export const TOTP_ISSUER = 'LeadFlow';
 /** how long the code step of a login waits after the right password */
@@ -62,11 +65,20 @@ export async function twoFactorStatus(db: Db, userId: number) {
   return {
     enabled,
     recoveryCodesLeft: enabled ? await countUnusedRecoveryCodes(db, userId) : 0,
+    passkeys: await countPasskeys(db, userId),
   };
 }
 
+/** The second factors a user has: the authenticator app (with its recovery codes), passkeys. */
+export async function secondFactors(db: Db, userId: number) {
+  const [totp, passkeys] = await Promise.all([findTotp(db, userId), countPasskeys(db, userId)]);
+  return { totp: Boolean(totp?.enabledAt), passkey: passkeys > 0 };
+}
+
+/** Two factors are on: TOTP is on, or the user has a passkey (decision 036). */
 export async function isTwoFactorOn(db: Db, userId: number): Promise<boolean> {
-  return Boolean((await findTotp(db, userId))?.enabledAt);
+  const factors = await secondFactors(db, userId);
+  return factors.totp || factors.passkey;
 }
 
 /** A new pending secret: shown in this answer only; 409 once TOTP is on. */
@@ -127,13 +139,23 @@ export async function enableTotp(db: Db, userId: number, code: string, ip: strin
   return { recoveryCodes: codes };
 }
 
-/** Turns two factors off: needs a current code or a recovery code. */
+/**
+ * Turns the authenticator app off (and its recovery codes): needs a current code or a recovery
+ * code. The user's passkeys stay; answers whether any does (two factors are then still on).
+ */
 export async function disableTwoFactor(db: Db, userId: number, code: string, ip: string) {
-  if (!(await isTwoFactorOn(db, userId))) throw conflict('Two-factor authentication is off');
+  if (!(await findTotp(db, userId))?.enabledAt) {
+    throw conflict(
+      (await countPasskeys(db, userId)) > 0
+        ? 'The authenticator app is off'
+        : 'Two-factor authentication is off',
+    );
+  }
   if (!(await checkCode(db, userId, code, ip, { enable: false, recovery: true }))) {
     throw badRequest(WRONG_CODE);
   }
   await deleteTwoFactor(db, userId);
+  return { passkeysLeft: await countPasskeys(db, userId) };
 }
 
 /** The right password of a user with two factors on: a pending login, its token for the cookie. */
@@ -158,17 +180,53 @@ export async function verifyPendingLogin(
   ip: string,
   policy: SessionPolicy,
 ): Promise<{ user: SessionUser; token: string }> {
-  const tokenHash = hashToken(pendingToken ?? '');
-  const pending = pendingToken ? await findPendingLogin(db, tokenHash) : null;
-  if (!pending) throw new AppError('UNAUTHORIZED', LOGIN_EXPIRED);
+  const pending = await pendingLoginOf(db, pendingToken);
   if (!(await checkCode(db, pending.userId, code, ip, { enable: false, recovery: true }))) {
     throw badRequest(WRONG_CODE);
   }
-  // used once: of two parallel right codes, one gets the session
-  if (!(await deletePendingLogin(db, tokenHash))) throw new AppError('UNAUTHORIZED', LOGIN_EXPIRED);
+  return completePendingLogin(db, pending, policy);
+}
+
+/** The live pending login behind the cookie's token: 401 when none (none, lapsed or used). */
+export async function pendingLoginOf(
+  db: Db,
+  pendingToken: string | undefined,
+): Promise<{ tokenHash: string; userId: number }> {
+  const tokenHash = hashToken(pendingToken ?? '');
+  const pending = pendingToken ? await findPendingLogin(db, tokenHash) : null;
+  if (!pending) throw new AppError('UNAUTHORIZED', LOGIN_EXPIRED);
+  return { tokenHash, userId: pending.userId };
+}
+
+/** The second factor was right: the pending login ends (once) and a session begins. */
+export async function completePendingLogin(
+  db: Db,
+  pending: { tokenHash: string; userId: number },
+  policy: SessionPolicy,
+): Promise<{ user: SessionUser; token: string }> {
+  // used once: of two parallel right answers, one gets the session
+  if (!(await deletePendingLogin(db, pending.tokenHash))) {
+    throw new AppError('UNAUTHORIZED', LOGIN_EXPIRED);
+  }
   const row = await findUserById(db, pending.userId);
   if (!row || row.disabledAt !== null) throw new AppError('UNAUTHORIZED', LOGIN_EXPIRED);
   const token = await createSession(db, row.id, policy);
   const { id, name, email, role, approval } = row;
   return { user: { id, name, email, role, approval }, token };
+}
+
+/**
+ * Every second factor of the user gone (an admin's reset: docs/domain.md, Accounts): TOTP and its
+ * recovery codes, passkeys, and any login waiting for its second step. Answers what there was.
+ */
+export async function deleteAllSecondFactors(
+  db: Db,
+  userId: number,
+): Promise<{ totp: boolean; passkeys: number }> {
+  const totp = Boolean((await findTotp(db, userId))?.enabledAt);
+  await deleteTwoFactor(db, userId);
+  const passkeys = await deletePasskeysOfUser(db, userId);
+  await deletePendingLoginsOfUser(db, userId);
+  await deleteChallengesOfUser(db, userId);
+  return { totp, passkeys };
 }

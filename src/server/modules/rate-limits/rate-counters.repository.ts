@@ -33,3 +33,15 @@ export async function countHit(
   if (!row) throw new Error('rate counter: no row');
   return { hits: Number(row.hits), secondsLeft: Math.max(1, Number(row.seconds_left)) };
 }
+
+/** The hits of `key` in the window that holds now, without counting one. */
+export async function currentHits(db: Db, key: string, windowSeconds: number): Promise<number> {
+  const [row] = await queryRows<{ hits: number }>(
+    db,
+    sql`select hits from rate_counters
+         where key = ${key}
+           and window_start = to_timestamp(floor(extract(epoch from now()) / ${windowSeconds}::int)
+                                           * ${windowSeconds}::int)`,
+  );
+  return Number(row?.hits ?? 0);
+}

@@ -6,7 +6,7 @@
  */
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
-import { countHit } from './rate-counters.repository';
+import { countHit, currentHits } from './rate-counters.repository';
 
 export interface RateLimit {
   /** hits allowed per window */
@@ -22,5 +22,17 @@ export async function takeHit(db: Db, key: string, rule: RateLimit, message: str
   const { hits, secondsLeft } = await countHit(db, key, rule.windowSeconds);
   if (hits > rule.limit) {
     throw new AppError('TOO_MANY_REQUESTS', message, { 'retry-after': String(secondsLeft) });
+  }
+}
+
+/**
+ * 429 (with `message`) when `key` has already used up this window's hits, without counting one:
+ * for limits that count failures only, checked before the work they guard.
+ */
+export async function refuseWhenSpent(db: Db, key: string, rule: RateLimit, message: string) {
+  if ((await currentHits(db, key, rule.windowSeconds)) >= rule.limit) {
+    // the seconds left in the window (windows start at multiples of its length since the epoch)
+    const left = rule.windowSeconds - (Math.floor(Date.now() / 1000) % rule.windowSeconds);
+    throw new AppError('TOO_MANY_REQUESTS', message, { 'retry-after': String(Math.max(1, left)) });
   }
 }

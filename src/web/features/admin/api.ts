@@ -1,5 +1,5 @@
 import type { AdminAgent, AdminStats } from '@shared/contracts/admin';
-import type { AdminUser } from '@shared/contracts/auth';
+import type { AdminUser, TwoFactorResetResponse } from '@shared/contracts/auth';
 import type { SubscriptionStatus } from '@shared/domain';
 import { DEFAULT_BUSINESS_TIME_ZONE } from '@shared/format';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -94,5 +94,16 @@ export function useSetUserDisabled() {
         agents?.map((a) => (a.id === user.id ? { ...a, disabled: user.disabled } : a)),
       );
     },
+  });
+}
+
+/**
+ * An admin's reset of a user's lost second factor (docs/domain.md, Accounts: two factors): their
+ * authenticator app, recovery codes and passkeys removed, their sessions ended.
+ */
+export function useResetTwoFactor() {
+  return useMutation({
+    mutationFn: (userId: number) =>
+      apiJson<TwoFactorResetResponse>('POST', `/api/admin/users/${userId}/two-factor/reset`),
   });
 }

@@ -3,6 +3,8 @@ import type {
   LoginBody,
   LoginResponse,
   MeResponse,
+  PasskeyItem,
+  PasskeyList,
   PublicUser,
   RecoveryCodesResponse,
   RegisterBody,
@@ -11,8 +13,14 @@ import type {
   TotpSetupResponse,
   TwoFactorStatus,
 } from '@shared/contracts/auth';
+import {
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+  startAuthentication,
+  startRegistration,
+} from '@simplewebauthn/browser';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiJson, apiRequest } from '@web/lib/api-client';
+import { apiJson, apiRequest, errorMessage } from '@web/lib/api-client';
 import { getQueryFn } from '@web/lib/query-client';
 
 type UserEnvelope = { user: PublicUser };
@@ -155,4 +163,107 @@ export function useChangePassword() {
     mutationFn: (body: ChangePasswordBody) =>
       apiJson<{ message: string }>('POST', '/api/auth/password/change', body),
   });
+}
+
+// passkeys (docs/domain.md, Accounts: two factors): the browser's WebAuthn ceremonies by
+// @simplewebauthn/browser, each between the server's options and the server's check
+
+/** Whether this browser can make and use passkeys at all. */
+export function passkeysSupported(): boolean {
+  return typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function';
+}
+
+/** An assertion of one of the user's passkeys for a ceremony whose options come from `optionsUrl`. */
+async function assertWithPasskey(optionsUrl: string) {
+  const optionsJSON = await apiJson<PublicKeyCredentialRequestOptionsJSON>('POST', optionsUrl);
+  return startAuthentication({ optionsJSON });
+}
+
+const passkeysKey = ['/api/auth/2fa/passkeys'] as const;
+
+export function usePasskeys() {
+  return useQuery({
+    queryKey: passkeysKey,
+    queryFn: getQueryFn<PasskeyList>({ on401: 'throw' }),
+  });
+}
+
+/** A new passkey: the server's options, the browser's authenticator, the server's check. */
+export function useAddPasskey() {
+  const refresh = useTwoFactorRefresh();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (name: string) => {
+      const optionsJSON = await apiJson<PublicKeyCredentialCreationOptionsJSON>(
+        'POST',
+        '/api/auth/2fa/passkeys/register/options',
+      );
+      const response = await startRegistration({ optionsJSON });
+      return apiJson<PasskeyItem>('POST', '/api/auth/2fa/passkeys/register', { name, response });
+    },
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: passkeysKey });
+      refresh();
+    },
+  });
+}
+
+/**
+ * Removes a passkey; `confirm`: the last second factor goes only with a fresh assertion of one of
+ * the user's passkeys.
+ */
+export function useRemovePasskey() {
+  const refresh = useTwoFactorRefresh();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ id, confirm }: { id: number; confirm: boolean }) => {
+      const confirmation = confirm
+        ? await assertWithPasskey('/api/auth/2fa/passkeys/confirm/options')
+        : undefined;
+      return apiJson<{ message: string }>(
+        'DELETE',
+        `/api/auth/2fa/passkeys/${id}`,
+        confirmation ? { confirmation } : undefined,
+      );
+    },
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: passkeysKey });
+      refresh();
+    },
+  });
+}
+
+/** "Sign in with a passkey": no email, no password; the passkey names its user. */
+export function usePasskeySignIn() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      const response = await assertWithPasskey('/api/auth/2fa/passkeys/login/options');
+      return apiJson<UserEnvelope>('POST', '/api/auth/2fa/passkeys/login', { response });
+    },
+    onSuccess: ({ user }) => signedIn(queryClient, user),
+  });
+}
+
+/** The login's second step by a passkey (the pending login is the server's). */
+export function useVerifyWithPasskey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      const response = await assertWithPasskey('/api/auth/2fa/passkeys/verify/options');
+      return apiJson<UserEnvelope>('POST', '/api/auth/2fa/passkeys/verify', { response });
+    },
+    onSuccess: ({ user }) => signedIn(queryClient, user),
+  });
+}
+
+/** What a failed passkey ceremony tells the user: the browser's refusal or the server's. */
+export function passkeyErrorMessage(error: unknown, fallback: string): string {
+  if (error instanceof Error && error.name === 'NotAllowedError') {
+    return 'The passkey request was cancelled or timed out';
+  }
+  if (error instanceof Error && error.name === 'InvalidStateError') {
+    return 'This device already holds a passkey for your account';
+  }
+  return errorMessage(error, fallback);
 }

@@ -1,9 +1,10 @@
 import type { AdminAgent } from '@shared/contracts/admin';
 import { Button } from '@web/components/ui/button';
+import { ConfirmDialog } from '@web/components/ui/confirm-dialog';
 import { toast } from '@web/components/ui/use-toast';
 import { errorMessage } from '@web/lib/api-client';
 import { useState } from 'react';
-import { useAccountLink, useDecideApproval } from '../api';
+import { useAccountLink, useDecideApproval, useResetTwoFactor } from '../api';
 import { AccountLinkDialog } from './account-link-dialog';
 
 /** Approve or Refuse an agent waiting for approval (docs/domain.md, Accounts). */
@@ -75,6 +76,54 @@ export function ResetLinkAction({ agent }: { agent: AdminAgent }) {
         onClose={() => setUrl(null)}
       />
     </>
+  );
+}
+
+/**
+ * "Reset 2FA": the agent lost their phone or passkey (docs/domain.md, Accounts: two factors). After
+ * a confirmation, their authenticator app, recovery codes and passkeys are removed and they are
+ * signed out; they sign in with the password and may set two factors up again.
+ */
+export function ResetTwoFactorAction({ agent }: { agent: AdminAgent }) {
+  const reset = useResetTwoFactor();
+  const [open, setOpen] = useState(false);
+  return (
+    <ConfirmDialog
+      open={open}
+      onOpenChange={setOpen}
+      trigger={
+        <Button size="sm" variant="outline" aria-label={`Reset two-factor for ${agent.name}`}>
+          Reset 2FA
+        </Button>
+      }
+      title={`Reset two-factor authentication of ${agent.name}?`}
+      description="Their authenticator app, recovery codes and passkeys are removed and they are signed out everywhere. Do this only once you know it is them asking: they then sign in with the password alone."
+      confirmLabel="Reset 2FA"
+      cancelLabel="Cancel"
+      destructive
+      pending={reset.isPending}
+      testId="reset-two-factor-dialog"
+      onConfirm={() =>
+        reset.mutate(agent.id, {
+          onSuccess: (answer) => {
+            setOpen(false);
+            toast({
+              title: 'Two-factor authentication reset',
+              description:
+                answer.totp || answer.passkeys > 0
+                  ? `${agent.name} is signed out and signs in with the password.`
+                  : `${agent.name} had no second factor; they are signed out.`,
+            });
+          },
+          onError: (error) =>
+            toast({
+              variant: 'destructive',
+              title: 'Reset failed',
+              description: errorMessage(error, 'Failed to reset'),
+            }),
+        })
+      }
+    />
   );
 }
 

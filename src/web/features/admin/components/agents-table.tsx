@@ -25,7 +25,7 @@ import { cn } from '@web/lib/utils';
 import { useMemo, useState } from 'react';
 import { AgentContactLine, LicencesCell } from '../../licences/components/agent-licences';
 import { useSetSubscriptionStatus, useSetUserDisabled } from '../api';
-import { ApprovalActions, ResetLinkAction } from './agent-account-actions';
+import { ApprovalActions, ResetLinkAction, ResetTwoFactorAction } from './agent-account-actions';
 
 const COLUMNS: DataColumn<AdminAgent>[] = [
   {
@@ -65,7 +65,8 @@ const COLUMNS: DataColumn<AdminAgent>[] = [
 
 /**
  * The account, under the agent's name where the narrowest table still shows it: Approve / Refuse
- * while waiting for approval (docs/domain.md, Accounts), else a password reset link to hand over.
+ * while waiting for approval (docs/domain.md, Accounts), else a password reset link to hand over
+ * and the reset of a lost second factor.
  */
 function AccountCell({ agent }: { agent: AdminAgent }) {
   return (
@@ -79,7 +80,10 @@ function AccountCell({ agent }: { agent: AdminAgent }) {
       {agent.approval === 'PENDING' ? (
         <ApprovalActions agent={agent} />
       ) : (
-        <ResetLinkAction agent={agent} />
+        <div className="flex flex-wrap gap-1.5">
+          <ResetLinkAction agent={agent} />
+          <ResetTwoFactorAction agent={agent} />
+        </div>
       )}
     </div>
   );

@@ -6,9 +6,10 @@ import { Spinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
 import { useWhenIdle } from '@web/hooks/use-when-idle';
 import { errorMessage, formFieldErrors } from '@web/lib/api-client';
+import { KeyRound } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { useLocation } from 'wouter';
-import { useLogin } from '../api';
+import { passkeyErrorMessage, passkeysSupported, useLogin, usePasskeySignIn } from '../api';
 import { TwoFactorCodeForm } from './two-factor-code-form';
 
 const FIELDS = ['email', 'password'] as const;
@@ -17,14 +18,15 @@ const FIELDS = ['email', 'password'] as const;
 export function LoginForm({ onCodeStep }: { onCodeStep?: (on: boolean) => void } = {}) {
   const [, navigate] = useLocation();
   const login = useLogin();
+  const passkeySignIn = usePasskeySignIn();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   // what the server refused, field by field, until that field changes
   const [errors, setErrors] = useState<Partial<Record<(typeof FIELDS)[number], string>>>({});
-  const busy = login.isPending;
+  const busy = login.isPending || passkeySignIn.isPending;
   const whenIdle = useWhenIdle(busy);
   // the password was right and two factors are on: the code step (the pending login is the server's)
-  const [codeStep, setCodeStep] = useState(false);
+  const [codeStep, setCodeStep] = useState<{ totp: boolean; passkey: boolean } | null>(null);
 
   function signedIn(role: PublicUser['role']) {
     toast({ title: 'Welcome back!', description: 'Login successful' });
@@ -39,7 +41,7 @@ export function LoginForm({ onCodeStep }: { onCodeStep?: (on: boolean) => void }
         onSuccess: (answer) => {
           if ('user' in answer) signedIn(answer.user.role);
           else {
-            setCodeStep(true);
+            setCodeStep(answer.methods);
             onCodeStep?.(true);
           }
         },
@@ -58,13 +60,26 @@ export function LoginForm({ onCodeStep }: { onCodeStep?: (on: boolean) => void }
     );
   }
 
+  function signInWithPasskey() {
+    passkeySignIn.mutate(undefined, {
+      onSuccess: ({ user }) => signedIn(user.role),
+      onError: (error) =>
+        toast({
+          variant: 'destructive',
+          title: 'Passkey sign-in failed',
+          description: passkeyErrorMessage(error, 'This passkey could not be verified'),
+        }),
+    });
+  }
+
   if (codeStep) {
     return (
       <TwoFactorCodeForm
+        methods={codeStep}
         onSignedIn={(user) => signedIn(user.role)}
         onRestart={() => {
           setPassword('');
-          setCodeStep(false);
+          setCodeStep(null);
           onCodeStep?.(false);
         }}
       />
@@ -105,9 +120,21 @@ export function LoginForm({ onCodeStep }: { onCodeStep?: (on: boolean) => void }
         }}
       />
       <Button type="submit" className="w-full" disabled={busy}>
-        {busy && <Spinner />}
+        {login.isPending && <Spinner />}
         Log In
       </Button>
+      {passkeysSupported() && (
+        <Button
+          type="button"
+          variant="outline"
+          className="w-full"
+          disabled={busy}
+          onClick={signInWithPasskey}
+        >
+          {passkeySignIn.isPending ? <Spinner /> : <KeyRound aria-hidden="true" />}
+          Sign in with a passkey
+        </Button>
+      )}
     </form>
   );
 }

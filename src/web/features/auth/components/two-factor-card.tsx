@@ -25,6 +25,8 @@ export function TwoFactorCard({ required = false }: { required?: boolean }) {
   const refresh = useTwoFactorRefresh();
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
   const enabled = status.data?.enabled ?? false;
+  // a passkey turns two factors on as well (the Passkeys card)
+  const on = enabled || (status.data?.passkeys ?? 0) > 0;
 
   return (
     <Card data-testid="two-factor-card">
@@ -33,14 +35,14 @@ export function TwoFactorCard({ required = false }: { required?: boolean }) {
           <h2 className="flex items-center gap-2">
             Two-factor authentication
             {status.data && (
-              <Badge variant={enabled ? 'default' : 'secondary'}>{enabled ? 'On' : 'Off'}</Badge>
+              <Badge variant={on ? 'default' : 'secondary'}>{on ? 'On' : 'Off'}</Badge>
             )}
           </h2>
         </CardTitle>
         <CardDescription>
-          {required && !enabled
-            ? 'Your account must use two-factor authentication: set it up to continue.'
-            : 'After your password, LeadFlow asks for a code from an authenticator app on your phone.'}
+          {required && !on
+            ? 'Your account must use two-factor authentication: set up an authenticator app or a passkey to continue.'
+            : 'After your password, LeadFlow asks for a code from an authenticator app on your phone (or for one of your passkeys).'}
         </CardDescription>
       </CardHeader>
       <CardContent>
