@@ -278,7 +278,8 @@ describe('cross-site requests', () => {
     }
     expect(STATE_CHANGING.length).toBeGreaterThan(12);
     expect(refused).toBe(STATE_CHANGING.length * Object.keys(CROSS_SITE).length);
-  });
+    // every state-changing route five times over, with the tables' checksums around each
+  }, 240_000);
 });
 
 describe('what browsers are told', () => {
