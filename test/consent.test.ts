@@ -135,7 +135,7 @@ describe('a source requiring TrustedForm, at the intake', () => {
       /not a TrustedForm certificate URL/,
     ],
   ])('refuses %s with 422 consent and stores nothing', async (_, certUrl, message) => {
-    const { admin, key } = await newSource('TRUSTEDFORM');
+    const { admin, key, source } = await newSource('TRUSTEDFORM');
     const who = contact();
     const before = standIn.requests.length;
     const url = certUrl();
@@ -154,6 +154,15 @@ describe('a source requiring TrustedForm, at the intake', () => {
       await admin.client.get(`/api/admin/leads?q=${encodeURIComponent(who.email)}`)
     ).json();
     expect(found).toEqual([]);
+    // counted in the source's refusals, under Consent
+    // the UTC day and the one before hold the business day, in any US zone
+    const today = new Date().toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const stats = (
+      await admin.client.get(`/api/admin/analytics/sources?from=${yesterday}&to=${today}`)
+    ).json();
+    const mine = stats.sources.find((s: { sourceId: number }) => s.sourceId === source.id);
+    expect(mine.refused).toMatchObject({ CONSENT: 1, DUPLICATE: 0 });
   });
 
   it('answers 503 with Retry-After when TrustedForm is down, and takes the lead once it is back', async () => {

@@ -230,6 +230,7 @@ describe('analytics that explain', () => {
           DUPLICATE: refused('DUPLICATE'),
           DNC: refused('DNC'),
           SUPPRESSED: refused('SUPPRESSED'),
+          CONSENT: refused('CONSENT'),
         },
         assigned: mine.filter((r) => r.agentId !== null).length,
         returned: mine.filter((r) => r.returnedAt).length,
@@ -278,7 +279,7 @@ describe('analytics that explain', () => {
              ${noon(today).toISOString()}::timestamptz - (g % 4) * interval '1 day'
                - (g % 40) * interval '1 minute'
         from generate_series(1, ${ROWS}) g`);
-    const expected = { INVALID: 12, DUPLICATE: 0, DNC: 0, SUPPRESSED: 0 };
+    const expected = { INVALID: 12, DUPLICATE: 0, DNC: 0, SUPPRESSED: 0, CONSENT: 0 };
     for (let g = 1; g <= ROWS; g++) if (g % 4 <= 2) expected[reasons[g % 3]] += 1;
 
     const refusedOf = async () => {

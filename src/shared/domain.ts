@@ -131,7 +131,7 @@ export type ConsentVerification = (typeof CONSENT_VERIFICATIONS)[number];
 export const CONSENT_OUTCOMES = ['VERIFIED'] as const;
 export type ConsentOutcome = (typeof CONSENT_OUTCOMES)[number];
 
-export const REFUSAL_REASONS = ['INVALID', 'DUPLICATE', 'DNC', 'SUPPRESSED'] as const;
+export const REFUSAL_REASONS = ['INVALID', 'DUPLICATE', 'DNC', 'SUPPRESSED', 'CONSENT'] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
 /** Follow-up messages (docs/domain.md, Follow-up messages and calls). */

@@ -13,6 +13,7 @@ export interface SourceRow {
   duplicate: number;
   dnc: number;
   suppressed: number;
+  consent: number;
 }
 
 /**
@@ -45,7 +46,8 @@ export function sourceRows(
                  coalesce(sum(n) filter (where reason = 'INVALID'), 0)::int as invalid,
                  coalesce(sum(n) filter (where reason = 'DUPLICATE'), 0)::int as duplicate,
                  coalesce(sum(n) filter (where reason = 'DNC'), 0)::int as dnc,
-                 coalesce(sum(n) filter (where reason = 'SUPPRESSED'), 0)::int as suppressed
+                 coalesce(sum(n) filter (where reason = 'SUPPRESSED'), 0)::int as suppressed,
+                 coalesce(sum(n) filter (where reason = 'CONSENT'), 0)::int as consent
             from refusal_counts
            where slot >= ${start} and slot < ${end}
            group by source_id),
@@ -58,7 +60,8 @@ export function sourceRows(
                coalesce(l.received, 0) as received, coalesce(l.assigned, 0) as assigned,
                coalesce(l.returned, 0) as returned, coalesce(l.converted, 0) as converted,
                coalesce(r.invalid, 0) as invalid, coalesce(r.duplicate, 0) as duplicate,
-               coalesce(r.dnc, 0) as dnc, coalesce(r.suppressed, 0) as suppressed
+               coalesce(r.dnc, 0) as dnc, coalesce(r.suppressed, 0) as suppressed,
+               coalesce(r.consent, 0) as consent
           from k
           left join sources s on s.id = k.source_id
           left join l on l.source_id is not distinct from k.source_id

@@ -106,6 +106,7 @@ export async function sourceStats(db: Db, timeZone: string, q: PeriodQuery): Pro
           DUPLICATE: r.duplicate,
           DNC: r.dnc,
           SUPPRESSED: r.suppressed,
+          CONSENT: r.consent,
         },
         assigned: r.assigned,
         returned: r.returned,

@@ -186,6 +186,7 @@ async function runImport(
         duplicates: progress.duplicates,
         dnc: progress.dnc,
         suppressed: progress.suppressed,
+        consent: progress.consent,
       });
     });
   } catch (err) {

@@ -194,7 +194,11 @@ export async function receiveLead(
   const { lead } = valid;
   // consent (docs/domain.md, Consent verified at intake): before the transaction, no lock held
   const checked = await checkIntakeConsent(db, config, sourceId, { ...lead, ...valid.consent });
-  if (checked.kind !== 'ok') return consentRefusal(checked);
+  if (checked.kind !== 'ok') {
+    // counted in the sources' refusals; TrustedForm unavailable decided nothing
+    if (checked.kind !== 'unavailable') await recordIntakeRefusal(db, sourceId, 'CONSENT');
+    return consentRefusal(checked);
+  }
   const consent: IntakeConsentColumns = { ...valid.consent, ...checked.columns };
   const day = businessDate(config.BUSINESS_TZ);
   const windowDays = config.DUPLICATE_WINDOW_DAYS ?? 30;

@@ -114,15 +114,16 @@ export async function recordImportRefusals(
     duplicates: number;
     dnc: number;
     suppressed: number;
+    consent: number;
   },
 ): Promise<void> {
   await session.run(
     `insert into lead_refusals (source_id, import_id, reason, n)
      select $1::int, $2::int, reason::refusal_reason, n
        from (values ('INVALID', $3::int), ('DUPLICATE', $4::int), ('DNC', $5::int),
-                    ('SUPPRESSED', $6::int)) v(reason, n)
+                    ('SUPPRESSED', $6::int), ('CONSENT', $7::int)) v(reason, n)
       where n > 0`,
-    [r.sourceId, r.importId, r.invalid, r.duplicates, r.dnc, r.suppressed],
+    [r.sourceId, r.importId, r.invalid, r.duplicates, r.dnc, r.suppressed, r.consent],
   );
 }
 

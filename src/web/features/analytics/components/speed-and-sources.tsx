@@ -210,12 +210,13 @@ function SpeedBody({
   );
 }
 
-const REFUSED = ['INVALID', 'DUPLICATE', 'DNC', 'SUPPRESSED'] as const;
+const REFUSED = ['INVALID', 'DUPLICATE', 'DNC', 'SUPPRESSED', 'CONSENT'] as const;
 const refusedLabel = {
   INVALID: 'Invalid',
   DUPLICATE: 'Duplicate',
   DNC: 'DNC',
   SUPPRESSED: 'Deleted consumer',
+  CONSENT: 'Consent',
 } as const;
 
 /** Per source: received, refused by reason, assigned, returned, converted, cost (docs/domain.md, Analytics that explain). */
