@@ -7,13 +7,13 @@
  * (E2E_PORT + 7, its own PGlite folder) pointed at the stand-in.
  */
 import { mkdirSync } from 'node:fs';
-import { expect, type Page, request, test } from '@playwright/test';
+import { expect, request, test } from '@playwright/test';
 import { TrustedFormStandIn } from '../test/support/trustedform-stand-in';
 import { OwnServer } from './own-server';
+import { SHOTS, shoot } from './screenshots';
 import { E2E_ADMIN, loginThroughUi } from './support';
 
 const PORT = Number(process.env.E2E_PORT ?? 3100) + 7;
-const SHOTS = '.tmp/screenshots';
 
 const standIn = new TrustedFormStandIn();
 const server = new OwnServer('consent', PORT);
@@ -32,17 +32,6 @@ test.afterAll(async () => {
   await server.stop();
   await standIn.stop();
 });
-
-async function shoot(page: Page, name: string) {
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: width === 1280 ? 900 : 812 });
-    await page.waitForFunction(() =>
-      document.getAnimations().every((a) => a.playState !== 'running'),
-    );
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png` });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 test('a TrustedForm source: a matched lead shows as verified in its drawer, a mismatched one is refused', async ({
   page,

@@ -7,32 +7,12 @@
  * 375 px (axe-checked) go to .tmp/screenshots/.
  */
 import { mkdirSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { createPackageApi, loginAdminApi, seedLeadsForAgent, uniqueTag } from './agent-fixtures';
+import { SHOTS, shoot } from './screenshots';
 import { createAgentViaApi, loginAsAdmin, loginThroughUi } from './support';
 
-const SHOTS = '.tmp/screenshots';
 test.beforeAll(() => mkdirSync(SHOTS, { recursive: true }));
-
-/** Screenshots at 1280 and 375 px, each width checked by axe (no serious or critical issue). */
-async function shoot(page: Page, name: string) {
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: width === 1280 ? 900 : 812 });
-    await page.waitForFunction(() =>
-      document.getAnimations().every((a) => a.playState !== 'running'),
-    );
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
-    const results = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .analyze();
-    const bad = results.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    expect(bad, `${name} at ${width} px`).toEqual([]);
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 const toast = (page: Page, text: string) =>
   page.getByTestId('toast-viewport').getByText(text, { exact: true });
@@ -132,7 +112,7 @@ test('a lead link opens its drawer for its agent only; My Leads lists the uncont
   await expect(rows.filter({ hasText: 'Quinn' }).getByTestId('return-pending')).toHaveText(
     'Return pending',
   );
-  await shoot(page, 'my-leads-sorted');
+  await shoot(page, 'my-leads-sorted', { axe: true });
 
   // the order is in the URL: a reload keeps it, back returns to the default
   await page.getByLabel('Sort by received').click();

@@ -8,14 +8,13 @@
  * http://localhost with PUBLIC_URL saying so. Screenshots at 1280 and 375 px (axe-checked) go to .tmp/screenshots/.
  */
 import { mkdirSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { OwnServer } from './own-server';
+import { SHOTS, shoot } from './screenshots';
 import { E2E_ADMIN, uniqueEmail } from './support';
 
 const PORT = Number(process.env.E2E_PORT ?? 3100) + 1;
 const BASE = `http://localhost:${PORT}`;
-const SHOTS = '.tmp/screenshots';
 const server = new OwnServer('passkeys', PORT);
 
 test.use({ baseURL: BASE });
@@ -30,24 +29,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await server.stop();
 });
-
-async function shoot(page: Page, name: string) {
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: width === 1280 ? 900 : 812 });
-    await page.waitForFunction(() =>
-      document.getAnimations().every((a) => a.playState !== 'running'),
-    );
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
-    const results = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .analyze();
-    const bad = results.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    expect(bad, `${name} at ${width} px`).toEqual([]);
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 const toast = (page: Page, text: string) =>
   page.getByTestId('toast-viewport').getByText(text, { exact: true });
@@ -112,10 +93,10 @@ test('an agent adds a passkey on the Account screen, logs out, and signs in with
   // the passkey turns two factors on
   await expect(page.getByTestId('two-factor-card').getByText('On', { exact: true })).toBeVisible();
   expect(await authenticator.credentials()).toHaveLength(1);
-  await shoot(page, 'passkeys-card');
+  await shoot(page, 'passkeys-card', { axe: true });
 
   await logOut(page);
-  await shoot(page, 'passkeys-login');
+  await shoot(page, 'passkeys-login', { axe: true });
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(toast(page, 'Login successful')).toBeVisible();
@@ -133,7 +114,7 @@ test('with the password, the second step asks for the passkey and signs in with 
   await expect(step.getByText('Confirm it is you with one of your passkeys.')).toBeVisible();
   // no session before the second factor
   expect((await page.request.get('/api/auth/me')).status()).toBe(401);
-  await shoot(page, 'passkeys-second-step');
+  await shoot(page, 'passkeys-second-step', { axe: true });
   await step.getByRole('button', { name: 'Use a passkey' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   expect((await page.request.get('/api/auth/me')).status()).toBe(200);

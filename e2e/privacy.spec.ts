@@ -3,21 +3,10 @@
  * deletes a consumer by email on the Privacy screen, confirms, and sees the request listed with
  * the lead it anonymized; the lead no longer carries the consumer's name.
  */
-import { mkdirSync } from 'node:fs';
-import { expect, type Page, request as playwrightRequest, test } from '@playwright/test';
+import { expect, request as playwrightRequest, test } from '@playwright/test';
 import { loginAdminApi, uniqueTag } from './agent-fixtures';
+import { shoot } from './screenshots';
 import { loginAsAdmin } from './support';
-
-const SHOTS = '.tmp/screenshots';
-
-async function shoot(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: width === 1280 ? 900 : 812 });
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 test('an admin deletes a consumer by email: confirmed, listed with the lead anonymized, the name gone', async ({
   page,

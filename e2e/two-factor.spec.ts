@@ -6,31 +6,12 @@
  * code step at 1280 and 375 px (axe-checked) go to .tmp/screenshots/.
  */
 import { mkdirSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { generate } from 'otplib';
+import { SHOTS, shoot } from './screenshots';
 import { createAgentViaApi, loginThroughUi } from './support';
 
-const SHOTS = '.tmp/screenshots';
 test.beforeAll(() => mkdirSync(SHOTS, { recursive: true }));
-
-async function shoot(page: Page, name: string) {
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: width === 1280 ? 900 : 812 });
-    await page.waitForFunction(() =>
-      document.getAnimations().every((a) => a.playState !== 'running'),
-    );
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
-    const results = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .analyze();
-    const bad = results.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    expect(bad, `${name} at ${width} px`).toEqual([]);
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 const toast = (page: Page, text: string) =>
   page.getByTestId('toast-viewport').getByText(text, { exact: true });
@@ -54,7 +35,7 @@ test('an agent sets up TOTP on the Account screen, then logs in with password an
   await expect(card.getByTestId('totp-qr')).toBeVisible();
   const secret = ((await card.getByTestId('totp-secret').textContent()) ?? '').replace(/\s/g, '');
   expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
-  await shoot(page, 'two-factor-setup');
+  await shoot(page, 'two-factor-setup', { axe: true });
 
   await card.getByLabel('Code from the app').fill(await codeAt(secret));
   await card.getByRole('button', { name: 'Turn on' }).click();
@@ -65,7 +46,7 @@ test('an agent sets up TOTP on the Account screen, then logs in with password an
   await expect(toast(page, 'Recovery codes copied')).toBeVisible();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   expect(copied.split('\n')).toHaveLength(10);
-  await shoot(page, 'two-factor-recovery-codes');
+  await shoot(page, 'two-factor-recovery-codes', { axe: true });
   await card.getByRole('button', { name: 'I saved them' }).click();
   await expect(card.getByText('On', { exact: true })).toBeVisible();
   await expect(card.getByText(/10 of 10 recovery codes left/)).toBeVisible();
@@ -81,7 +62,7 @@ test('an agent sets up TOTP on the Account screen, then logs in with password an
   await expect(codeField).toBeFocused();
   // no session before the code
   expect((await page.request.get('/api/auth/me')).status()).toBe(401);
-  await shoot(page, 'two-factor-code-step');
+  await shoot(page, 'two-factor-code-step', { axe: true });
 
   await codeField.fill('000000x');
   await page.getByRole('button', { name: 'Verify' }).click();

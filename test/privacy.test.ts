@@ -8,6 +8,7 @@ import { queryRows } from '../src/server/db/client';
 import { anonymizeExpiredLeads } from '../src/server/modules/privacy/privacy.service';
 import { createPackage, insertLeads, subscribe } from './support/admin-fixtures';
 import { uploadCsv } from './support/csv-upload';
+import { postIntakeLead, newSourceKey as sourceKey } from './support/intake-post';
 import { e164, uniqueEmail, uniquePhone } from './support/lead-contact';
 import { loginAdmin, registerAgent, setupTestApp } from './support/test-app';
 import { TwilioStandIn, toneWav } from './support/twilio-stand-in';
@@ -115,36 +116,10 @@ async function assignAndDeliver(leadId: number, userId: number, path: string) {
 }
 
 async function newSourceKey() {
-  const admin = await loginAdmin(ctx);
-  const source = (
-    await admin.client.post('/api/admin/sources', {
-      name: `Privacy source ${++seq}`,
-      costPerLeadCents: 0,
-    })
-  ).json();
-  const key = (await admin.client.post(`/api/admin/sources/${source.id}/keys`)).json();
-  return key.key as string;
+  return (await sourceKey(ctx)).key;
 }
 
-function postLead(key: string, over: Record<string, unknown>) {
-  return ctx.app.inject({
-    method: 'POST',
-    url: '/api/v1/leads',
-    headers: { authorization: `Bearer ${key}` },
-    payload: {
-      firstName: 'Ann',
-      lastName: 'Lee',
-      phone: uniquePhone(),
-      email: uniqueEmail('ann'),
-      city: 'Austin',
-      state: 'TX',
-      zip: '78701',
-      age: 67,
-      category: 'MEDICARE',
-      ...over,
-    },
-  });
-}
+const postLead = (key: string, over: Record<string, unknown>) => postIntakeLead(ctx, key, over);
 
 const leadRow = async (id: number) => {
   const [row] = await queryRows<Record<string, unknown>>(

@@ -20,6 +20,7 @@ import {
   leadStates,
   resetAssignmentData,
 } from './support/assignment-fixtures';
+import { newSourceKey, postIntakeLead } from './support/intake-post';
 import { uniqueEmail, uniquePhone } from './support/lead-contact';
 import { loginAdmin, registerAgent, setupTestApp } from './support/test-app';
 
@@ -185,32 +186,8 @@ describe('the schedule', () => {
   it('an agent outside their schedule gets no lead from the intake', async () => {
     const away = await createAgent(db(), { name: 'Away' });
     await setSchedule(away, 'UTC', NONE);
-    const admin = await loginAdmin(ctx);
-    const source = (
-      await admin.client.post('/api/admin/sources', {
-        name: `Source ${uniquePhone()}`,
-        costPerLeadCents: 1,
-      })
-    ).json();
-    const key = (await admin.client.post(`/api/admin/sources/${source.id}/keys`)).json().key;
-    const post = (externalId: string) =>
-      ctx.app.inject({
-        method: 'POST',
-        url: '/api/v1/leads',
-        headers: { authorization: `Bearer ${key}` },
-        payload: {
-          firstName: 'Ann',
-          lastName: 'Lee',
-          phone: uniquePhone(),
-          email: uniqueEmail('ann'),
-          city: 'Austin',
-          state: 'TX',
-          zip: '78701',
-          age: 67,
-          category: 'MEDICARE',
-          externalId,
-        },
-      });
+    const { key } = await newSourceKey(ctx);
+    const post = (externalId: string) => postIntakeLead(ctx, key, { externalId });
     const refused = await post('outside');
     expect(refused.statusCode, refused.body).toBe(201);
     expect(await agentOf(refused.json().id)).toBeNull();
