@@ -285,7 +285,7 @@ async function registerApiRoutes(
   await app.register(agentStatsRoutes);
   // the NEW leads that fit no agent for a reason: the assignment module's explanation
   await app.register(adminLeadsRoutes, {
-    unfitGroups: (reason) => newLeadGroupsUnfitBy(opts.database.db, opts.config, reason),
+    unfitGroups: (reason) => newLeadGroupsUnfitBy(opts.database.readDb, opts.config, reason),
   });
   await app.register(agentLeadsRoutes);
   await app.register(leadsExportRoutes);
