@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/server/app';
 import { queryRows } from '../src/server/db/client';
+import { sweepExpiredSessions } from '../src/server/modules/auth/session-sweeper';
 import { setupTestApp, testConfig } from './support/test-app';
 import { createTestDatabase } from './support/test-db';
 
@@ -151,6 +152,49 @@ describe('the request id', () => {
       expect(ids.size).toBe(5);
     } finally {
       await app.close();
+      await database.close();
+    }
+  });
+});
+
+describe('throttles kept in the database', () => {
+  it('two apps on one database share the login throttle; the sweeper deletes ended windows', async () => {
+    const database = await createTestDatabase();
+    const apps = [
+      await buildApp({ config: testConfig({ PROCESS_ROLE: 'web' }), database, serveSpa: false }),
+      await buildApp({ config: testConfig({ PROCESS_ROLE: 'web' }), database, serveSpa: false }),
+    ];
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        const res = await apps[i % 2].inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { email: 'guessed@example.com', password: `wrong-password-${i}` },
+        });
+        statuses.push(res.statusCode);
+      }
+      // five failures for one account from one address, counted together: the sixth is refused
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+      const windows = () =>
+        queryRows<{ key: string }>(database.db, sql`select key from throttle_windows`);
+      expect((await windows()).length).toBeGreaterThan(0);
+      await sweepExpiredSessions(apps[0]);
+      expect((await windows()).length).toBeGreaterThan(0); // still open: kept
+      await database.db.execute(
+        sql`update throttle_windows set resets_at = now() - interval '1 second'`,
+      );
+      await sweepExpiredSessions(apps[0]);
+      expect(await windows()).toEqual([]);
+      // an ended window limits nothing
+      const again = await apps[1].inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'guessed@example.com', password: 'wrong-password-7' },
+      });
+      expect(again.statusCode).toBe(401);
+    } finally {
+      for (const app of apps) await app.close();
       await database.close();
     }
   });
