@@ -44,15 +44,21 @@ export async function countAttempt(
   }));
 }
 
-/** Gives back one attempt to each key whose window is still open. */
+/**
+ * Gives back one attempt to each key whose window is still open. The rows are locked in key
+ * order, as countAttempt writes them: in any other order two attempts could deadlock.
+ */
 export async function uncountAttempt(db: Db, keys: readonly string[]): Promise<void> {
   if (keys.length === 0) return;
   await db.execute(
-    sql`update throttle_windows set hits = hits - 1
-         where key in (${sql.join(
-           keys.map((key) => sql`${key}`),
-           sql`, `,
-         )}) and hits > 0 and resets_at > now()`,
+    sql`update throttle_windows t set hits = t.hits - 1
+          from (select key from throttle_windows
+                 where key in (${sql.join(
+                   keys.map((key) => sql`${key}`),
+                   sql`, `,
+                 )}) and hits > 0 and resets_at > now()
+                 order by key for update) locked
+         where t.key = locked.key`,
   );
 }
 
