@@ -102,15 +102,20 @@ describe('POST /api/v1/leads: keys', () => {
 
   it('answers 429 with Retry-After past 50 requests a second per key', async () => {
     const { key } = await newSourceKey();
-    // invalid bodies, one after another as fast as they are answered (no lead is written),
-    // until the bucket of 50 runs dry; what went through stays within 50 a second
+    // invalid bodies (no lead is written), 100 at once, until the key's second's worth of 50 runs
+    // dry; what went through stays within 50 a second (the count is the database's: every
+    // process shares it)
     const started = Date.now();
     let passed = 0;
     let limited: Awaited<ReturnType<typeof postLead>> | null = null;
-    for (let i = 0; i < 2000 && !limited; i++) {
-      const res = await postLead(key, { city: 'x' });
-      if (res.statusCode === 429) limited = res;
-      else passed++;
+    for (let round = 0; round < 20 && !limited; round++) {
+      const answers = await Promise.all(
+        Array.from({ length: 100 }, () => postLead(key, { city: 'x' })),
+      );
+      for (const res of answers) {
+        if (res.statusCode === 429) limited ??= res;
+        else passed++;
+      }
     }
     expect(limited?.statusCode).toBe(429);
     expect(Number(limited?.headers['retry-after'])).toBeGreaterThanOrEqual(1);

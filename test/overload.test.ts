@@ -17,7 +17,10 @@ describe.runIf(TEST_DB === 'postgres')('every database connection busy', () => {
       const busy = await admin.client.get('/api/admin/stats');
       expect(busy.statusCode).toBe(503);
       expect(busy.headers['retry-after']).toBe('1');
-      expect(busy.json()).toEqual({ message: 'The server is busy: please try again in a moment' });
+      expect(busy.json()).toEqual({
+        message: 'The server is busy: please try again in a moment',
+        requestId: busy.headers['x-request-id'],
+      });
     } finally {
       for (const client of held) client.release();
     }

@@ -92,7 +92,10 @@ describe('concurrent registrations', () => {
     expect(busy.length).toBeGreaterThan(0);
     for (const res of busy) {
       expect(res.headers['retry-after']).toBe('1');
-      expect(res.json()).toEqual({ message: 'The server is busy: please try again in a moment' });
+      expect(res.json()).toEqual({
+        message: 'The server is busy: please try again in a moment',
+        requestId: res.headers['x-request-id'],
+      });
     }
     const [stored] = await roomy.database.db
       .select({ n: count() })

@@ -398,11 +398,15 @@ describe('login throttling under a burst', () => {
 });
 
 describe('5xx answers', () => {
-  const GENERIC = JSON.stringify({ message: 'Internal server error' });
-
-  function expectGeneric500(res: { statusCode: number; body: string }, what: string) {
+  /** the message, and the request's id (its X-Request-Id, for the operator's log): nothing else */
+  function expectGeneric500(
+    res: { statusCode: number; body: string; headers: Record<string, unknown> },
+    what: string,
+  ) {
     expect(res.statusCode, `${what}: ${res.body}`).toBe(500);
-    expect(res.body, what).toBe(GENERIC);
+    const requestId = res.headers['x-request-id'];
+    expect(requestId, what).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.body, what).toBe(JSON.stringify({ message: 'Internal server error', requestId }));
     for (const leak of ['at ', 'select', 'Error:', 'insert', 'from ', '.ts:']) {
       expect(res.body.toLowerCase(), what).not.toContain(leak.toLowerCase());
     }
@@ -444,7 +448,15 @@ describe('5xx answers', () => {
               database: 'down',
               lastAssignmentRun: null,
               businessTimeZone: 'America/New_York',
+              requestId: res.headers['x-request-id'],
             });
+          } else if (route.path === '/api/health/live') {
+            expect(res.statusCode).toBe(200);
+          } else if (route.path === '/metrics') {
+            expect(res.statusCode).toBe(404); // no METRICS_TOKEN: not served
+          } else if (route.path === '/api/health/ready') {
+            expect(res.statusCode).toBe(503);
+            expect(res.json()).toMatchObject({ status: 'not ready', database: 'down' });
           } else {
             expectGeneric500(res, `${route.method} ${route.path} as ${caller}`);
           }
@@ -492,6 +504,7 @@ describe('5xx answers', () => {
         message: expect.stringMatching(
           /^Assignment run #\d+ failed; the error is recorded in the run history$/,
         ),
+        requestId: run.headers['x-request-id'],
       });
       const anonymous = await app.inject({ method: 'GET', url: '/api/health' });
       expect(anonymous.json().lastAssignmentRun.error).toBe('The assignment run failed');
@@ -523,6 +536,7 @@ describe('5xx answers', () => {
           database: 'down',
           lastAssignmentRun: null,
           businessTimeZone: 'America/New_York',
+          requestId: health.headers['x-request-id'],
         });
         for (const url of ['/api/packages', '/api/auth/me']) {
           const res = await app.inject({ method: 'GET', url, headers: { cookie: 'lf_session=x' } });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import {
   serializerCompiler,
@@ -6,10 +7,12 @@ import {
 } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config/env';
 import type { Database } from './db/client';
-import { createLeadPorts } from './events/handlers';
-import { startLeadSearchIndexer } from './jobs/lead-search-indexer';
+import { createLeadPorts, type LeadPorts } from './events/handlers';
+import { type AssignmentScheduler, startAssignmentScheduler } from './jobs/assignment-scheduler';
+import { type LeadSearchIndexer, startLeadSearchIndexer } from './jobs/lead-search-indexer';
 import { createPgBossQueue, type JobQueueOptions } from './jobs/pg-boss-queue';
 import { settleAbandonedImportsAtStart } from './jobs/settle-abandoned-imports';
+import { httpDuration, setGaugeSources } from './lib/metrics';
 import { adminAgenciesRoutes } from './modules/agencies/agencies-admin.routes';
 import { agencyRoutes } from './modules/agencies/agency.routes';
 import { agencyInviteRoutes } from './modules/agencies/agency-invites.routes';
@@ -40,6 +43,8 @@ import { newLeadGroupsUnfitBy } from './modules/explanation/explanation.service'
 import { followUpRoutes } from './modules/follow-ups/follow-ups.routes';
 import { smsCallbackRoutes } from './modules/follow-ups/sms-callbacks.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { jobQueueBacklog } from './modules/health/health.service';
+import { metricsRoutes } from './modules/health/metrics.routes';
 import { importsRoutes } from './modules/imports/imports.routes';
 import { intakeRoutes } from './modules/intake/intake.routes';
 import { adminLeadsRoutes } from './modules/leads/leads-admin.routes';
@@ -47,7 +52,7 @@ import { agentLeadsRoutes } from './modules/leads/leads-agent.routes';
 import { leadsExportRoutes } from './modules/leads/leads-export.routes';
 import { legalRoutes } from './modules/legal/legal.routes';
 import { licencesRoutes } from './modules/licences/licences.routes';
-import { startLiveEvents } from './modules/notifications/live-events';
+import { type LiveEvents, startLiveEvents } from './modules/notifications/live-events';
 import { liveEventsRoutes } from './modules/notifications/live-events.routes';
 import { notificationsRoutes } from './modules/notifications/notifications.routes';
 import { packagesRoutes } from './modules/packages/packages.routes';
@@ -108,10 +113,27 @@ function serverTimeouts(config: AppConfig) {
   };
 }
 
+/** An X-Request-Id a trusted proxy may hand on: short, and nothing a log line could be forged with. */
+const FORWARDED_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+
 /** Builds the Fastify app without listening: used by server.ts and by the tests. */
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
+  const role = opts.config.PROCESS_ROLE;
+  // docs/OPERATIONS.md: a web process serves the API, a worker process the background work
+  const servesApi = role !== 'worker';
+  const runsWorkers = role !== 'web';
   const app = Fastify({
     logger: opts.logger ?? false,
+    // every log line of a request and every 5xx answer carries its id (plugins/errors): unique
+    // across processes, or the load balancer's when it is trusted (TRUST_PROXY) to send one
+    genReqId: (req) => {
+      const forwarded = req.headers['x-request-id'];
+      return opts.config.TRUST_PROXY &&
+        typeof forwarded === 'string' &&
+        FORWARDED_REQUEST_ID.test(forwarded)
+        ? forwarded
+        : randomUUID();
+    },
     bodyLimit: DEFAULT_BODY_LIMIT,
     ...serverTimeouts(opts.config),
     trustProxy: opts.config.TRUST_PROXY,
@@ -124,6 +146,32 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.decorate('database', opts.database);
   app.decorate('db', opts.database.db);
 
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  // GET /metrics: each answer's time by route pattern (never the raw URL: bounded labels)
+  app.addHook('onResponse', async (request, reply) => {
+    httpDuration.observe(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        status: String(reply.statusCode),
+      },
+      reply.elapsedTime / 1000,
+    );
+  });
+  setGaugeSources({
+    queues: () => jobQueueBacklog(opts.database.db),
+    pools: () =>
+      (
+        [
+          ['main', opts.database.pool],
+          ['read', opts.database.readPool],
+        ] as const
+      ).flatMap(([pool, p]) =>
+        p ? [{ pool, inUse: p.totalCount - p.idleCount, waiting: p.waitingCount }] : [],
+      ),
+  });
   await app.register(errorsPlugin);
   await app.register(requestTargetPlugin);
   await app.register(securityPlugin, { secure: opts.config.COOKIE_SECURE });
@@ -137,9 +185,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   // background work that lives with the app: the admin search's indexer, settling imports
   // a crashed process left RUNNING
-  const searchIndexer = startLeadSearchIndexer(app);
-  settleAbandonedImportsAtStart(app);
-  startSessionSweeper(app);
+  const searchIndexer = servesApi ? startLeadSearchIndexer(app) : null;
+  if (servesApi) settleAbandonedImportsAtStart(app);
+  if (runsWorkers) startSessionSweeper(app);
   // the ports the modules are given (docs/ARCHITECTURE.md, "Events, jobs and ports"): the job
   // queue (pg-boss in the same database), email, and the lead-event bus whose handlers
   // (notifications, deliveries, follow-ups) events/handlers.ts registers, once, here
@@ -150,6 +198,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     pollingIntervalSeconds,
     sweepIntervalMs,
     concurrency,
+    workers: runsWorkers,
+    stopTimeoutMs: opts.config.SHUTDOWN_GRACE_MS,
   });
   const leadPorts = createLeadPorts(opts.config, queue.port, runtime);
   app.decorate('leadPorts', leadPorts);
@@ -170,22 +220,64 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     agencySeats: billing?.seats ?? null,
     walletRecharge: billing?.wallet ?? null,
   });
+  // the daily assignment run (ASSIGNMENT_SCHEDULE), where the workers run
+  let scheduler: AssignmentScheduler | null = null;
+  if (runsWorkers && opts.config.SCHEDULER) {
+    app.addHook('onReady', async () => {
+      scheduler = startAssignmentScheduler({
+        db: opts.database.db,
+        config: opts.config,
+        events,
+        log: app.log,
+      });
+    });
+  }
   app.addHook('onClose', async () => {
+    await scheduler?.stop();
     await queue.stop();
+  });
+  app.decorate('processState', {
+    role,
+    queueRunning: () => queue.running,
+    workersExpected: runsWorkers && enabled !== false,
   });
   // the process's one LISTEN for live events (docs/domain.md, Delivery of assigned leads); open streams end before the server
   // waits for its connections to close
-  const live = await startLiveEvents(opts.database, app.log);
-  app.addHook('preClose', async () => live.endStreams());
-  app.addHook('onClose', async () => {
-    await live.close();
-  });
+  const live = servesApi ? await startLiveEvents(opts.database, app.log) : null;
+  if (live) {
+    app.addHook('preClose', async () => live.endStreams());
+    app.addHook('onClose', async () => {
+      await live.close();
+    });
+  }
 
   // the API's OpenAPI document and reference: before the routes, so that it sees them all
   await app.register(openApiPlugin);
 
-  // the route table: one plugin per entity and role (docs/ARCHITECTURE.md)
+  // the route table: one plugin per entity and role (docs/ARCHITECTURE.md); a worker process
+  // answers its health and metrics only
   await app.register(healthRoutes);
+  await app.register(metricsRoutes);
+  if (servesApi)
+    await registerApiRoutes(app, opts, { events, leadPorts, billing, live, searchIndexer });
+  await app.register(spaPlugin, { enabled: servesApi && (opts.serveSpa ?? true) });
+  return app;
+}
+
+interface ApiParts {
+  events: LeadPorts['events'];
+  leadPorts: LeadPorts;
+  billing: ReturnType<typeof createBilling>;
+  live: LiveEvents | null;
+  searchIndexer: LeadSearchIndexer | null;
+}
+
+/** The API's routes: in the processes that serve it (PROCESS_ROLE all or web). */
+async function registerApiRoutes(
+  app: FastifyInstance,
+  opts: BuildAppOptions,
+  { events, leadPorts, billing, live, searchIndexer }: ApiParts,
+): Promise<void> {
   await app.register(authRoutes, { email: leadPorts.email });
   await app.register(authAdminRoutes);
   await app.register(adminUsersRoutes);
@@ -194,12 +286,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(agentStatsRoutes);
   // the NEW leads that fit no agent for a reason: the assignment module's explanation
   await app.register(adminLeadsRoutes, {
-    unfitGroups: (reason) => newLeadGroupsUnfitBy(opts.database.db, opts.config, reason),
+    unfitGroups: (reason) => newLeadGroupsUnfitBy(opts.database.readDb, opts.config, reason),
   });
   await app.register(agentLeadsRoutes);
   await app.register(leadsExportRoutes);
   await app.register(importsRoutes, {
-    afterCommit: () => searchIndexer.kick(),
+    afterCommit: () => searchIndexer?.kick(),
     onImported: assignAfterImport(opts.database.db, opts.config, events),
   });
   await app.register(assignmentRoutes, { events });
@@ -235,7 +327,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(privacyRoutes, { privacy: leadPorts.delivery });
   await app.register(intakeRoutes, { events });
   await app.register(notificationsRoutes);
-  await app.register(liveEventsRoutes, { live });
+  if (live) await app.register(liveEventsRoutes, { live });
   // follow-up messages and calls through Twilio (docs/domain.md, Follow-up messages and calls), and the provider's signed callbacks
   await app.register(profileRoutes);
   await app.register(followUpRoutes);
@@ -244,7 +336,4 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(callsRoutes);
   await app.register(smsCallbackRoutes);
   await app.register(voiceCallbackRoutes);
-
-  await app.register(spaPlugin, { enabled: opts.serveSpa ?? true });
-  return app;
 }

@@ -2,7 +2,6 @@ import { buildApp } from './app';
 import { loadConfig } from './config/env';
 import { migrateDatabase, openDatabase } from './db/client';
 import { createLeadPorts } from './events/handlers';
-import { startAssignmentScheduler } from './jobs/assignment-scheduler';
 import { NO_JOB_QUEUE } from './jobs/job-queue';
 import { ensureFirstAdmin, firstAdminBox } from './modules/auth/bootstrap-admin';
 import { seedDemo } from './modules/demo/seed-demo';
@@ -12,7 +11,9 @@ async function main() {
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
+    readUrl: config.DATABASE_READ_URL,
   });
+  // once, by one process: the migrator holds a lock while it runs (docs/OPERATIONS.md)
   await migrateDatabase(database);
   const firstAdmin = await ensureFirstAdmin(database.db, {
     email: config.ADMIN_EMAIL,
@@ -32,28 +33,28 @@ async function main() {
     logger: { level: config.LOG_LEVEL },
   });
 
-  const scheduler = config.SCHEDULER
-    ? startAssignmentScheduler({
-        db: database.db,
-        config,
-        events: app.leadPorts.events,
-        log: app.log,
-      })
-    : null;
-
+  // SIGTERM (docs/OPERATIONS.md): stop accepting connections, let the requests in flight and the
+  // running jobs finish (SHUTDOWN_GRACE_MS for the jobs; the process gives up a little later),
+  // close the pool, exit 0
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    const timer = setTimeout(() => process.exit(1), 10_000).unref();
+    const timer = setTimeout(() => {
+      app.log.error({ signal }, 'shutdown took too long: exiting');
+      process.exit(1);
+    }, config.SHUTDOWN_GRACE_MS + 5_000).unref();
+    let code = 0;
     try {
-      await scheduler?.stop();
       await app.close();
       await database.close();
+    } catch (err) {
+      app.log.error({ err }, 'shutdown failed');
+      code = 1;
     } finally {
       clearTimeout(timer);
-      process.exit(0);
+      process.exit(code);
     }
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
@@ -61,7 +62,9 @@ async function main() {
 
   await app.listen({ port: config.PORT, host: config.HOST });
   const where = config.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${config.DATA_DIR}`;
-  console.log(`LeadFlow is running at http://${config.HOST}:${config.PORT} (database: ${where})`);
+  console.log(
+    `LeadFlow is running at http://${config.HOST}:${config.PORT} (database: ${where}, role: ${config.PROCESS_ROLE})`,
+  );
   // requests naming any other host get 421 (DNS-rebinding defence): say which are served
   console.log(`Answering for hosts: ${config.ALLOWED_HOSTS.join(', ')} (ALLOWED_HOSTS)`);
   // last, so that it is not lost in the build's output above

@@ -23,6 +23,14 @@ declare module 'fastify' {
      * plugin options.
      */
     leadPorts: LeadPorts;
+    /** what this process runs (PROCESS_ROLE), for /api/health/ready */
+    processState: {
+      role: AppConfig['PROCESS_ROLE'];
+      /** pg-boss is up (every role writes jobs; all and worker run them) */
+      queueRunning(): boolean;
+      /** this process is meant to run the queue's workers */
+      workersExpected: boolean;
+    };
   }
   interface FastifyRequest {
     user: SessionUser | null;

@@ -82,6 +82,20 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: z.string().url().optional(),
+  /**
+   * a read replica (docs/OPERATIONS.md): analytics, exports and the assignment's explanation read
+   * from it; unset: they read from DATABASE_URL. PostgreSQL only.
+   */
+  DATABASE_READ_URL: z.string().url().optional(),
+  /**
+   * what this process runs (docs/OPERATIONS.md): all (HTTP and the background work), web (HTTP
+   * only), worker (the job queue's workers, the schedule and the sweepers; /api/health only)
+   */
+  PROCESS_ROLE: z.enum(['all', 'web', 'worker']).default('all'),
+  /** the bearer token GET /metrics asks for; unset: /metrics is not served (404) */
+  METRICS_TOKEN: z.string().min(16, 'use at least 16 characters').optional(),
+  /** on SIGTERM: how long requests in flight and running jobs get to finish */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   DATA_DIR: z.string().min(1).default('./data'),
   ADMIN_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z
@@ -253,6 +267,11 @@ export function loadConfig(
   if (cfg.HEADERS_TIMEOUT_MS > cfg.REQUEST_TIMEOUT_MS) {
     throw new Error(
       'Invalid configuration:\n  HEADERS_TIMEOUT_MS: must not be longer than REQUEST_TIMEOUT_MS',
+    );
+  }
+  if (cfg.DATABASE_READ_URL && !cfg.DATABASE_URL) {
+    throw new Error(
+      'Invalid configuration:\n  DATABASE_READ_URL: needs DATABASE_URL (a replica of PostgreSQL)',
     );
   }
   if (Boolean(cfg.VAPID_PUBLIC_KEY) !== Boolean(cfg.VAPID_PRIVATE_KEY)) {

@@ -17,8 +17,15 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface Database {
   kind: 'pglite' | 'postgres';
   db: Db;
+  /**
+   * where analytics, exports and the assignment's explanation read (DATABASE_READ_URL, a
+   * replica); the main database when none is configured. Never written through.
+   */
+  readDb: Db;
   /** node-postgres pool (PostgreSQL only): for COPY streams and dedicated connections. */
   pool?: pg.Pool;
+  /** the replica's pool, when DATABASE_READ_URL is set */
+  readPool?: pg.Pool;
   /** the embedded engine (PGlite only). */
   pglite?: PGlite;
   close(): Promise<void>;
@@ -35,27 +42,61 @@ export interface OpenOptions {
   /** an already opened PGlite (tests load one from a migrated template) */
   pglite?: PGlite;
   poolSize?: number;
+  /** a read replica of databaseUrl (PostgreSQL only) */
+  readUrl?: string;
+}
+
+/**
+ * Our session settings, and the URL's own `options` after them (a replica's URL may add
+ * `-c default_transaction_read_only=on`): node-postgres would let the URL's replace ours.
+ */
+function withSessionOptions(
+  connectionString: string,
+  ours: string,
+): { connectionString: string; options?: string } {
+  const url = new URL(connectionString);
+  const theirs = url.searchParams.get('options');
+  if (!theirs) return { connectionString, options: ours };
+  url.searchParams.set('options', `${ours} ${theirs}`);
+  return { connectionString: url.toString() };
+}
+
+function newPool(connectionString: string, max: number): pg.Pool {
+  const pool = new pg.Pool({
+    max,
+    // a dead database answers health checks quickly instead of hanging them
+    connectionTimeoutMillis: 5000,
+    // named statements (queryPreparedRows, the session lookup) are planned once per connection:
+    // left to choose, PostgreSQL re-plans a `limit $n` page on every run (decision 011)
+    // jit off: these are short statements, and a misestimated cost (an assignment run sets
+    // enable_sort off for its reads) made PostgreSQL spend 0.4 s compiling one of them
+    ...withSessionOptions(connectionString, '-c plan_cache_mode=force_generic_plan -c jit=off'),
+  });
+  pool.on('error', () => {
+    /* idle client errors are surfaced by the next query */
+  });
+  return pool;
 }
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({
-      connectionString: opts.databaseUrl,
-      max: opts.poolSize ?? 10,
-      // a dead database answers health checks quickly instead of hanging them
-      connectionTimeoutMillis: 5000,
-      // named statements (queryPreparedRows, the session lookup) are planned once per connection:
-      // left to choose, PostgreSQL re-plans a `limit $n` page on every run (decision 011)
-      // jit off: these are short statements, and a misestimated cost (an assignment run sets
-      // enable_sort off for its reads) made PostgreSQL spend 0.4 s compiling one of them
-      options: '-c plan_cache_mode=force_generic_plan -c jit=off',
-    });
-    pool.on('error', () => {
-      /* idle client errors are surfaced by the next query */
-    });
+    const pool = newPool(opts.databaseUrl, opts.poolSize ?? 10);
     const db = drizzlePg(pool, { schema }) as unknown as Db;
-    return { kind: 'postgres', db, pool, close: () => pool.end() };
+    if (!opts.readUrl) return { kind: 'postgres', db, readDb: db, pool, close: () => pool.end() };
+    const readPool = newPool(opts.readUrl, opts.poolSize ?? 10);
+    const readDb = drizzlePg(readPool, { schema }) as unknown as Db;
+    return {
+      kind: 'postgres',
+      db,
+      readDb,
+      pool,
+      readPool,
+      close: async () => {
+        await Promise.all([pool.end(), readPool.end()]);
+      },
+    };
   }
+  if (opts.readUrl) throw new Error('DATABASE_READ_URL needs DATABASE_URL (PostgreSQL)');
   let pglite = opts.pglite;
   if (!pglite) {
     if (opts.dataDir && !opts.dataDir.startsWith('memory://'))
@@ -64,12 +105,28 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   }
   const db = drizzlePglite(pglite, { schema }) as unknown as Db;
   const engine = pglite;
-  return { kind: 'pglite', db, pglite: engine, close: () => engine.close() };
+  return { kind: 'pglite', db, readDb: db, pglite: engine, close: () => engine.close() };
 }
 
+/** The advisory lock processes starting together take to migrate one at a time. */
+const MIGRATION_LOCK = 0x1f0_039;
+
+/**
+ * Applies the migrations not yet applied. On PostgreSQL under an advisory lock held on a
+ * connection of its own: processes started together migrate one after the other, and the
+ * later ones find nothing left to do (docs/OPERATIONS.md, Upgrades).
+ */
 export async function migrateDatabase(database: Database): Promise<void> {
-  if (database.kind === 'postgres') {
-    await migratePg(database.db as never, { migrationsFolder: MIGRATIONS_DIR });
+  if (database.kind === 'postgres' && database.pool) {
+    // a connection outside the pool: a pool of one would otherwise leave the migrator none
+    const lock = new pg.Client(database.pool.options);
+    await lock.connect();
+    try {
+      await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      await migratePg(database.db as never, { migrationsFolder: MIGRATIONS_DIR });
+    } finally {
+      await lock.end().catch(() => undefined);
+    }
   } else {
     await migratePglite(database.db as never, { migrationsFolder: MIGRATIONS_DIR });
   }

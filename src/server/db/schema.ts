@@ -811,6 +811,12 @@ export const apiKeys = pgTable(
     createdAt: createdAt(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /**
+     * the key's rate (SECURITY.md, Intake API keys) as a theoretical arrival time: each request
+     * moves it on by 1/rate from now or from itself, whichever is later, and is refused when that
+     * would put it more than a second ahead. Kept here so that every process counts together.
+     */
+    rateTat: timestamp('rate_tat', { withTimezone: true }),
   },
   (t) => [index('api_keys_source_idx').on(t.sourceId)],
 );
@@ -1318,3 +1324,14 @@ export const privacyTasks = pgTable(
     index('privacy_tasks_pending_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'PENDING'`),
   ],
 );
+
+/**
+ * Attempt counters whose window starts with its first attempt (the login, registration and
+ * password-reset throttles: decision 039), shared by every process: a key (what is limited, and
+ * for whom), its attempts, and when its window ends.
+ */
+export const throttleWindows = pgTable('throttle_windows', {
+  key: text('key').primaryKey(),
+  hits: integer('hits').notNull(),
+  resetsAt: timestamp('resets_at', { withTimezone: true }).notNull(),
+});

@@ -22,6 +22,13 @@ export interface JobQueueOptions {
   sweepIntervalMs?: number;
   /** delivery jobs one process runs at once */
   concurrency?: number;
+  /**
+   * false: this process only writes jobs (PROCESS_ROLE=web); no worker, no sweeper, no
+   * maintenance: the worker processes run them
+   */
+  workers?: boolean;
+  /** how long stop() lets running jobs finish before failing them for a retry (SHUTDOWN_GRACE_MS) */
+  stopTimeoutMs?: number;
 }
 
 /** The queue of an app, a script or a bench: its port for the modules, and its workers. */
@@ -29,11 +36,16 @@ export interface PgBossQueue {
   readonly port: JobQueue;
   /** Starts pg-boss, the workers and the sweepers (again every 10 s while the database is away). */
   start(ctx: JobContext): Promise<void>;
+  /** pg-boss is up, with its workers where this process runs them */
+  readonly running: boolean;
+  /** Stops taking jobs, lets running ones finish (stopTimeoutMs), fails what is left for a retry. */
   stop(): Promise<void>;
 }
 
-function bossFor(database: Database): PgBoss {
+function bossFor(database: Database, workers: boolean): PgBoss {
   const common = {
+    // a process that only writes jobs leaves the queue's upkeep to the workers
+    supervise: workers,
     schema: 'pgboss',
     useListenNotify: true,
     // no cron schedules here; the daily assignment has its own scheduler
@@ -61,6 +73,7 @@ export function createPgBossQueue(
   const timers: NodeJS.Timeout[] = [];
   const sweeping = new Set<Promise<unknown>>();
   const polling = options.pollingIntervalSeconds ?? 2;
+  const workers = options.workers ?? true;
 
   const port: JobQueue = {
     get running() {
@@ -109,7 +122,7 @@ export function createPgBossQueue(
   };
 
   const bringUp = async (ctx: JobContext) => {
-    const started = bossFor(database);
+    const started = bossFor(database, workers);
     started.on('error', (err) => log.error({ err }, 'job queue error'));
     try {
       await started.start();
@@ -119,6 +132,7 @@ export function createPgBossQueue(
       throw err;
     }
     boss = started;
+    if (!workers) return;
     for (const name of jobNames) await work(started, name, ctx);
     for (const sweep of SWEEPS) {
       let running: Promise<unknown> | null = null;
@@ -142,6 +156,9 @@ export function createPgBossQueue(
 
   return {
     port,
+    get running() {
+      return boss !== null;
+    },
     async start(ctx) {
       if (options.enabled === false) return;
       // the app starts even with the database away (health answers 503): the queue tries again
@@ -165,9 +182,11 @@ export function createPgBossQueue(
       const running = boss;
       boss = null;
       await Promise.allSettled([...sweeping]);
-      await running?.stop({ graceful: true, timeout: 5_000 }).catch((err: unknown) => {
-        log.error({ err }, 'job queue: stop failed');
-      });
+      await running
+        ?.stop({ graceful: true, timeout: options.stopTimeoutMs ?? 5_000 })
+        .catch((err: unknown) => {
+          log.error({ err }, 'job queue: stop failed');
+        });
     },
   };
 }

@@ -83,6 +83,8 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthPluginOption
   app.decorateRequest('twoFactorSetupRequired', false);
   app.addHook('onRequest', async (request) => {
     if (!request.routeOptions.url?.startsWith('/api/')) return;
+    // the load balancer's probes answer for the process, whoever asks: no session looked up
+    if (PROBES.has(request.routeOptions.url)) return;
     const token = request.cookies[SESSION_COOKIE];
     if (!token || token.length > 128) return;
     let session: Awaited<ReturnType<AuthPluginOptions['findSession']>>;
@@ -112,6 +114,9 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthPluginOption
     }
   });
 });
+
+/** The probes (docs/OPERATIONS.md): they never read the session, so a database away cannot fail live. */
+const PROBES = new Set(['/api/health/live', '/api/health/ready']);
 
 /**
  * onRequest hook: a signed-in user of the given role (any role when omitted). The agent's routes

@@ -19,14 +19,17 @@ const MESSAGE_BY_STATUS: Record<number, string> = {
 
 /**
  * One error handler: JSON {message} with the right status (a failed schema adds `errors`, one
- * per field); nothing internal leaves on a 5xx.
+ * per field); nothing internal leaves on a 5xx, only the request's id (`requestId`, also in the
+ * X-Request-Id header and on the request's log lines) for the operator to find the cause by.
  */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
     if (error instanceof AppError) {
-      const body = error.fields.length
-        ? { message: error.message, errors: error.fields }
-        : { message: error.message };
+      const body = {
+        message: error.message,
+        ...(error.fields.length ? { errors: error.fields } : {}),
+        ...(error.status >= 500 ? { requestId: request.id } : {}),
+      };
       return reply.status(error.status).headers(error.headers).send(body);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
@@ -45,13 +48,13 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     if (isPoolExhausted(error)) {
       // every database connection stayed busy past the pool's wait: overload, not a fault
       request.log.warn('no database connection free in time: answered 503');
-      return reply
-        .status(503)
-        .header('retry-after', '1')
-        .send({ message: 'The server is busy: please try again in a moment' });
+      return reply.status(503).header('retry-after', '1').send({
+        message: 'The server is busy: please try again in a moment',
+        requestId: request.id,
+      });
     }
     request.log.error({ err: error }, 'request failed');
-    return reply.status(500).send({ message: 'Internal server error' });
+    return reply.status(500).send({ message: 'Internal server error', requestId: request.id });
   });
 });
 

@@ -4,6 +4,8 @@
  */
 export const OPERATION_SUMMARIES: Record<string, string> = {
   'GET /api/health': 'Health of the server and its channels',
+  'GET /api/health/live': 'Liveness probe: the process answers',
+  'GET /api/health/ready': 'Readiness probe: database, migrations and workers',
   'POST /api/auth/register': 'Create an agent account',
   'POST /api/auth/login': 'Log in',
   'POST /api/auth/logout': 'Log out',

@@ -97,12 +97,29 @@ export type AssignmentRunResult = z.infer<typeof assignmentRunResult>;
 /** A delivery channel's state: recent attempts succeed, all fail, or it is not set up. */
 const channelState = z.enum(['OPERATIONAL', 'FAILING', 'NOT_CONFIGURED']);
 
+/** GET /api/health/live: the process answers */
+export const livenessResponse = z.object({ status: z.literal('ok') });
+
+/** GET /api/health/ready: 200 when this process can take traffic, 503 and why not otherwise */
+export const readinessResponse = z.object({
+  status: z.enum(['ready', 'not ready']),
+  database: z.enum(['ok', 'down']),
+  /** every migration this build ships is applied ('unknown' while the database is down) */
+  migrations: z.enum(['ok', 'pending', 'unknown']),
+  /** the job queue's workers, where this process runs them (PROCESS_ROLE) */
+  workers: z.enum(['ok', 'down', 'not run here']),
+  /** the request's id, as in the server's log (on a 503) */
+  requestId: z.string().optional(),
+});
+
 export const healthResponse = z.object({
   status: z.enum(['ok', 'degraded']),
   database: z.enum(['ok', 'down']),
   lastAssignmentRun: assignmentRun.nullable(),
   /** BUSINESS_TZ: the zone in which "today" and every shown time are meant */
   businessTimeZone: z.string(),
+  /** the request's id, as in the server's log (on a 503) */
+  requestId: z.string().optional(),
   /** the delivery channels (docs/domain.md, Delivery of assigned leads) and the queue's backlog; absent when the database is down */
   channels: z
     .object({

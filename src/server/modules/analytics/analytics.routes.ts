@@ -15,18 +15,18 @@ export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/analytics',
     { ...admin, schema: { querystring: periodQuery, response: { 200: analytics } } },
-    (request) => getAnalytics(app.db, app.config.BUSINESS_TZ, request.query),
+    (request) => getAnalytics(app.database.readDb, app.config.BUSINESS_TZ, request.query),
   );
 
   app.get(
     '/api/admin/analytics/speed-to-lead',
     { ...admin, schema: { querystring: periodQuery, response: { 200: speedToLead } } },
-    (request) => readSpeedToLead(app.db, app.config.BUSINESS_TZ, request.query),
+    (request) => readSpeedToLead(app.database.readDb, app.config.BUSINESS_TZ, request.query),
   );
 
   app.get(
     '/api/admin/analytics/sources',
     { ...admin, schema: { querystring: periodQuery, response: { 200: sourceStats } } },
-    (request) => readSourceStats(app.db, app.config.BUSINESS_TZ, request.query),
+    (request) => readSourceStats(app.database.readDb, app.config.BUSINESS_TZ, request.query),
   );
 };

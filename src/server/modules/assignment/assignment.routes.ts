@@ -9,7 +9,7 @@ import { assignLeadManually } from './manual-assignment.service';
 import { runAssignment } from './run-assignment.service';
 
 const runsQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) });
-const failure = z.object({ message: z.string() });
+const failure = z.object({ message: z.string(), requestId: z.string() });
 
 /** The engine's runs (run now, recent runs) and an admin's assignment of one lead by hand. */
 export const assignmentRoutes: FastifyPluginAsyncZod<{ events: LeadEvents }> = async (
@@ -32,6 +32,7 @@ export const assignmentRoutes: FastifyPluginAsyncZod<{ events: LeadEvents }> = a
         request.log.error({ runId: run.id, error: run.error }, 'assignment run failed');
         return reply.status(500).send({
           message: `Assignment run #${run.id} failed; the error is recorded in the run history`,
+          requestId: request.id,
         });
       }
       return run;

@@ -6,12 +6,14 @@
  * A SCHEDULE run carries the key 'daily:<business date>' under a unique constraint: a second
  * process (or a restart) asking for the same date finds it taken and does nothing.
  */
+
 import type { AssignmentRun } from '../../../shared/contracts/admin';
 import type { AssignmentTrigger, LeadCategory } from '../../../shared/domain';
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
 import type { LeadEvents } from '../../events/lead-events';
 import { businessDate as businessDateOf } from '../../lib/business-time';
+import { engineRunSeconds, leadsAssigned } from '../../lib/metrics';
 import { assignLeadsOfRun, type WriteOutcome } from '../leads/lead-life.service';
 import {
   finishRun,
@@ -62,6 +64,20 @@ export function scheduleKeyOf(businessDate: string): string {
  * key, so the next start retries a failed scheduled run.
  */
 export async function runAssignment(
+  db: Db,
+  config: EngineConfig,
+  options: RunOptions,
+): Promise<RunResult | null> {
+  const run = await runAssignmentOnce(db, config, options);
+  // GET /metrics: the run's time and the leads it gave out, by trigger
+  if (run) {
+    engineRunSeconds.observe({ trigger: options.trigger }, run.durationMs / 1000);
+    if (run.assigned > 0) leadsAssigned.inc({ trigger: options.trigger }, run.assigned);
+  }
+  return run;
+}
+
+async function runAssignmentOnce(
   db: Db,
   config: EngineConfig,
   options: RunOptions,

@@ -35,8 +35,14 @@ import {
   setSessionCookie,
 } from '../../plugins/auth';
 import { recordAuditEvent } from '../audit/audit.service';
+import { DatabaseWindows } from '../rate-limits/rate-limits.service';
 import { login, logout, registerAgent } from './auth.service';
-import { LoginThrottle, RegistrationThrottle, ResetRequestThrottle } from './login-throttle';
+import {
+  DEFAULT_LIMITS,
+  LoginThrottle,
+  RegistrationThrottle,
+  ResetRequestThrottle,
+} from './login-throttle';
 import {
   authenticationOptions,
   listPasskeys,
@@ -75,13 +81,18 @@ export const FORGOT_PASSWORD_ANSWER =
 
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, opts) => {
   // one login throttle: a wrong current password on "Change password" counts as a failed login
-  const throttle = new LoginThrottle();
-  const registrations = new RegistrationThrottle({
-    perAddress: app.config.REGISTRATIONS_PER_ADDRESS,
-    total: app.config.REGISTRATIONS_TOTAL,
-    windowMs: 15 * 60_000,
-  });
-  const resetRequests = new ResetRequestThrottle();
+  // kept in the database: every process behind the load balancer counts together (decision 039)
+  const windows = (windowMs: number) => new DatabaseWindows(app.db, windowMs);
+  const throttle = new LoginThrottle(DEFAULT_LIMITS, windows);
+  const registrations = new RegistrationThrottle(
+    {
+      perAddress: app.config.REGISTRATIONS_PER_ADDRESS,
+      total: app.config.REGISTRATIONS_TOTAL,
+      windowMs: 15 * 60_000,
+    },
+    windows,
+  );
+  const resetRequests = new ResetRequestThrottle(windows);
   // passkeys answer to the portal's public address only (decision 036)
   const rp = relyingParty(app.config.PUBLIC_URL);
 

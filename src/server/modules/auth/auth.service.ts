@@ -64,14 +64,15 @@ export async function registerAgent(
 ): Promise<SessionUser> {
   const problem = passwordProblem(body.password);
   if (problem) throw badRequest(problem);
-  const wait = throttle.reserve(ip);
+  const wait = await throttle.reserve(ip);
   if (wait > 0) throw tooMany(wait, 'Too many registrations. Try again later.');
   let passwordHash: string;
   try {
     if (mode === 'invite') await checkInvite(db, body.invite, body.email);
     passwordHash = await hashPassword(body.password);
   } catch (err) {
-    if (!(err instanceof AppError && err.code === 'FORBIDDEN')) throttle.release(ip);
+    if (!(err instanceof AppError && err.code === 'FORBIDDEN'))
+      await throttle.release(ip).catch(() => undefined);
     throw err;
   }
   const values = {
@@ -152,7 +153,7 @@ export async function login(
 > {
   const email = body.email.trim().toLowerCase();
   // the attempt is counted before the password is checked (see LoginThrottle.reserve)
-  const wait = throttle.reserve(email, ip);
+  const wait = await throttle.reserve(email, ip);
   if (wait > 0) throw tooManyFailedAttempts(wait);
   let row: Awaited<ReturnType<typeof findUserByEmail>>;
   let ok: boolean;
@@ -162,11 +163,11 @@ export async function login(
     if (!row) await burnPasswordCheck(body.password);
   } catch (err) {
     // never checked (busy, database down): the attempt does not count against anyone
-    throttle.release(email, ip);
+    await throttle.release(email, ip).catch(() => undefined);
     throw err;
   }
   if (!row || !ok) throw new AppError('UNAUTHORIZED', 'Invalid email or password');
-  throttle.recordSuccess(email, ip);
+  await throttle.recordSuccess(email, ip);
   if (row.approval === 'REFUSED') throw new AppError('FORBIDDEN', NOT_APPROVED_MESSAGE.REFUSED);
   // said only to whoever knows the password: a guesser learns nothing new
   if (row.disabledAt !== null) throw new AppError('FORBIDDEN', ACCOUNT_DISABLED);

@@ -10,8 +10,35 @@ export interface Limit {
 }
 
 /**
- * Attempt counters in fixed windows, kept in process memory (docs/decisions/002): each key counts
- * up to its limit within `windowMs` of its first attempt.
+ * Where a throttle keeps its attempt windows: in the database for the app (every process counts
+ * together, decision 039: rate-limits' DatabaseWindows), in memory for the throttles' unit tests.
+ * `now` is the memory's clock; the database keeps its own.
+ */
+export interface AttemptWindows {
+  /** Counts one attempt against every key when each has room: 0, or the milliseconds to wait. */
+  take(limits: readonly Limit[], now?: number): Promise<number>;
+  /** Gives back one attempt taken from each key. */
+  giveBack(keys: readonly string[], now?: number): Promise<void>;
+  /** Forgets a key's window. */
+  forget(key: string): Promise<void>;
+}
+
+/** Opens the attempt windows of one throttle, `windowMs` long each. */
+export type WindowsFactory = (windowMs: number) => AttemptWindows;
+
+/** Attempt windows in this process's memory (unit tests): see AttemptWindows. */
+export const memoryWindows: WindowsFactory = (windowMs) => {
+  const windows = new FixedWindows(windowMs);
+  return {
+    take: async (limits, now) => windows.take(limits, now),
+    giveBack: async (keys, now) => windows.giveBack(keys, now),
+    forget: async (key) => windows.forget(key),
+  };
+};
+
+/**
+ * Attempt counters in fixed windows, kept in process memory: each key counts up to its limit
+ * within `windowMs` of its first attempt.
  */
 export class FixedWindows {
   private readonly windows = new Map<string, Window>();

@@ -1,9 +1,15 @@
 import { AppError } from '../../lib/app-error';
 import { clientKey } from '../../lib/client-address';
-import { FixedWindows, type Limit } from './fixed-windows';
+import {
+  type AttemptWindows,
+  type Limit,
+  memoryWindows,
+  type WindowsFactory,
+} from './fixed-windows';
 
 /**
- * Failed-login limits, in a fixed window, kept in process memory (docs/decisions/002):
+ * Failed-login limits, in a fixed window opened by the first attempt, kept where `windows` keeps
+ * them: the app's are in the database, shared by every process (decision 039):
  * - perAccountAddress: wrong passwords for one account from one client address. Reaching it locks
  *   that account for that address only, so someone guessing from elsewhere cannot lock the owner
  *   out: the right password from another address still signs in.
@@ -36,10 +42,13 @@ export function tooManyFailedAttempts(waitMs: number): AppError {
 }
 
 export class LoginThrottle {
-  private readonly windows: FixedWindows;
+  private readonly windows: AttemptWindows;
 
-  constructor(private readonly limits: ThrottleLimits = DEFAULT_LIMITS) {
-    this.windows = new FixedWindows(limits.windowMs);
+  constructor(
+    private readonly limits: ThrottleLimits = DEFAULT_LIMITS,
+    windows: WindowsFactory = memoryWindows,
+  ) {
+    this.windows = windows(limits.windowMs);
   }
 
   private keys(email: string, ip: string): Limit[] {
@@ -51,18 +60,13 @@ export class LoginThrottle {
     ];
   }
 
-  /** Milliseconds until the caller may try again, or 0 when allowed. */
-  retryAfter(email: string, ip: string, now = Date.now()): number {
-    return this.windows.wait(this.keys(email, ip), now);
-  }
-
   /**
    * Checks the limits and, when the attempt is allowed, counts it as a failure at once, before
    * the password is checked: concurrent attempts cannot all pass through the same free slot
    * (50 parallel guesses would otherwise all be checked). A success gives the slot back.
    * Answers the milliseconds to wait (the attempt is not counted), or 0 when allowed.
    */
-  reserve(email: string, ip: string, now = Date.now()): number {
+  reserve(email: string, ip: string, now = Date.now()): Promise<number> {
     return this.windows.take(this.keys(email, ip), now);
   }
 
@@ -70,18 +74,18 @@ export class LoginThrottle {
    * The right password: this address's failures on the account are forgiven, and the account
    * and the address get back the slot reserve() took. Failures from other addresses stay counted.
    */
-  recordSuccess(email: string, ip: string, now = Date.now()): void {
+  async recordSuccess(email: string, ip: string, now = Date.now()): Promise<void> {
     const [pair, ...rest] = this.keys(email, ip);
-    this.windows.forget(pair.key);
-    this.windows.giveBack(
+    await this.windows.forget(pair.key);
+    await this.windows.giveBack(
       rest.map((l) => l.key),
       now,
     );
   }
 
   /** The password was never checked (the server was too busy): the attempt does not count. */
-  release(email: string, ip: string, now = Date.now()): void {
-    this.windows.giveBack(
+  release(email: string, ip: string, now = Date.now()): Promise<void> {
+    return this.windows.giveBack(
       this.keys(email, ip).map((l) => l.key),
       now,
     );
@@ -94,10 +98,13 @@ export class LoginThrottle {
  * way is no faster than a login attempt (the per-address limits match).
  */
 export class RegistrationThrottle {
-  private readonly windows: FixedWindows;
+  private readonly windows: AttemptWindows;
 
-  constructor(private readonly limits: { perAddress: number; total: number; windowMs: number }) {
-    this.windows = new FixedWindows(limits.windowMs);
+  constructor(
+    private readonly limits: { perAddress: number; total: number; windowMs: number },
+    windows: WindowsFactory = memoryWindows,
+  ) {
+    this.windows = windows(limits.windowMs);
   }
 
   private keys(ip: string): Limit[] {
@@ -108,13 +115,13 @@ export class RegistrationThrottle {
   }
 
   /** Counts the attempt, or answers the milliseconds to wait (nothing counted). */
-  reserve(ip: string, now = Date.now()): number {
+  reserve(ip: string, now = Date.now()): Promise<number> {
     return this.windows.take(this.keys(ip), now);
   }
 
   /** The attempt was never carried out (the server was too busy): it does not count. */
-  release(ip: string, now = Date.now()): void {
-    this.windows.giveBack(
+  release(ip: string, now = Date.now()): Promise<void> {
+    return this.windows.giveBack(
       this.keys(ip).map((l) => l.key),
       now,
     );
@@ -126,20 +133,21 @@ export class RegistrationThrottle {
  * window, like registrations: an unknown email counts as a known one, so the limit tells nothing.
  */
 export class ResetRequestThrottle {
-  private readonly windows: FixedWindows;
+  private readonly windows: AttemptWindows;
 
   constructor(
+    windows: WindowsFactory = memoryWindows,
     private readonly limits: { perAddress: number; perEmail: number; windowMs: number } = {
       perAddress: 30,
       perEmail: 5,
       windowMs: 15 * 60_000,
     },
   ) {
-    this.windows = new FixedWindows(limits.windowMs);
+    this.windows = windows(limits.windowMs);
   }
 
   /** Counts the request, or answers the milliseconds to wait (nothing counted). */
-  reserve(email: string, ip: string, now = Date.now()): number {
+  reserve(email: string, ip: string, now = Date.now()): Promise<number> {
     return this.windows.take(
       [
         { key: `f:${clientKey(ip)}`, max: this.limits.perAddress },

@@ -56,7 +56,7 @@ export async function requestPasswordReset(
   mail: ResetMail,
 ): Promise<void> {
   const email = body.email.toLowerCase();
-  const wait = throttle.reserve(email, ip);
+  const wait = await throttle.reserve(email, ip);
   if (wait > 0) {
     throw new AppError('TOO_MANY_REQUESTS', 'Too many reset requests. Try again later.', {
       'retry-after': String(Math.ceil(wait / 1000)),
@@ -117,7 +117,7 @@ export async function changePassword(
 ): Promise<void> {
   const problem = passwordProblem(body.newPassword);
   if (problem) throw badField('newPassword', problem);
-  const wait = throttle.reserve(user.email, ip);
+  const wait = await throttle.reserve(user.email, ip);
   if (wait > 0) throw tooManyFailedAttempts(wait);
   let ok: boolean;
   let row: Awaited<ReturnType<typeof findUserById>>;
@@ -125,11 +125,11 @@ export async function changePassword(
     row = await findUserById(db, user.id);
     ok = row ? await verifyPassword(row.passwordHash, body.currentPassword) : false;
   } catch (err) {
-    throttle.release(user.email, ip);
+    await throttle.release(user.email, ip).catch(() => undefined);
     throw err;
   }
   if (!row || !ok) throw badField('currentPassword', 'The current password is wrong');
-  throttle.recordSuccess(user.email, ip);
+  await throttle.recordSuccess(user.email, ip);
   await setPasswordHash(db, row.id, await hashPassword(body.newPassword));
   await deleteUserSessions(db, row.id, sessionTokenHash);
 }

@@ -124,6 +124,8 @@ export interface ClaimedDelivery {
   leadId: number;
   agentId: number;
   attempts: number;
+  /** seconds since the delivery was recorded (the lead assigned): its lag when this attempt succeeds */
+  ageSeconds: number;
 }
 
 /**
@@ -146,7 +148,8 @@ export function claimDeliveries(
     sql`update deliveries d set attempts = d.attempts + 1, next_attempt_at = null, updated_at = now()
       where d.agent_id = ${where.agentId} and d.channel = ${where.channel}
         and d.status = 'PENDING' and ${which}
-      returning d.id, d.lead_id as "leadId", d.agent_id as "agentId", d.attempts`,
+      returning d.id, d.lead_id as "leadId", d.agent_id as "agentId", d.attempts,
+                extract(epoch from now() - d.created_at)::float8 as "ageSeconds"`,
   );
 }
 

@@ -12,6 +12,7 @@ import type { Db } from '../../db/client';
 import type { AssignedLeads } from '../../events/lead-events';
 import type { JobQueue, QueuedJob } from '../../jobs/job-queue';
 import type { JobInput, JobPayload } from '../../jobs/registry';
+import { deliveryAttempts, deliveryLag } from '../../lib/metrics';
 import {
   notifyDeliveriesFailed,
   notifyWebhookDisabled,
@@ -248,6 +249,12 @@ export async function processDeliveryBatch(
       ),
     );
   });
+  // GET /metrics: each attempt by channel and outcome; the lag of each delivered lead
+  for (const o of settled) {
+    deliveryAttempts.inc({ channel: job.channel, outcome: o.attemptStatus });
+    if (o.attemptStatus === 'SENT')
+      deliveryLag.observe({ channel: job.channel }, byId.get(o.id)!.ageSeconds);
+  }
 }
 
 /**

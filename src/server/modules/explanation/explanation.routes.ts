@@ -15,7 +15,7 @@ export const explanationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/leads/:id/explain',
     { ...admin, schema: { params: leadParams, response: { 200: leadExplanation } } },
-    (request) => explainLead(app.db, app.config, request.params.id),
+    (request) => explainLead(app.database.readDb, app.config, request.params.id),
   );
 
   app.get(
@@ -27,12 +27,13 @@ export const explanationRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: leadFit },
       },
     },
-    (request) => leadFitForAgent(app.db, app.config, request.params.id, request.params.agentId),
+    (request) =>
+      leadFitForAgent(app.database.readDb, app.config, request.params.id, request.params.agentId),
   );
 
   app.get(
     '/api/admin/leads/unfit-reasons',
     { ...admin, schema: { response: { 200: unfitReasons } } },
-    () => unfitNewLeads(app.db, app.config),
+    () => unfitNewLeads(app.database.readDb, app.config),
   );
 };

@@ -3,9 +3,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { intakeAccepted, intakeLeadBody, intakeRefused } from '../../../shared/contracts/sources';
 import type { LeadEvents } from '../../events/lead-events';
 import { AppError } from '../../lib/app-error';
-import { findApiKey, noteApiKeyUsed } from '../sources/api-keys.service';
+import { leadsAssigned, leadsReceived } from '../../lib/metrics';
+import { findApiKey, takeApiKeyRate } from '../sources/api-keys.service';
 import { type IntakeInput, receiveLead } from './intake.service';
-import { KeyRateLimiter } from './key-rate';
 
 export interface IntakeRoutesOptions {
   /** the bus a lead assigned at once is announced on (events/handlers.ts) */
@@ -27,7 +27,7 @@ const unauthorized = (message: string) =>
  * without a CORS preflight this app never grants).
  */
 export const intakeRoutes: FastifyPluginAsyncZod<IntakeRoutesOptions> = async (app, opts) => {
-  const limiter = new KeyRateLimiter(opts.ratePerSecond ?? 50);
+  const ratePerSecond = opts.ratePerSecond ?? 50;
   const sourceOf = new WeakMap<FastifyRequest, number>();
 
   app.post(
@@ -44,16 +44,13 @@ export const intakeRoutes: FastifyPluginAsyncZod<IntakeRoutesOptions> = async (a
         const key = await findApiKey(app.db, match[1]);
         if (!key) throw unauthorized('Unknown API key');
         if (!key.usable) throw unauthorized('This API key is revoked or its source is inactive');
-        const wait = limiter.take(key.keyId);
-        if (wait > 0) {
+        // the key's rate, kept in the database: every process counts together (decision 039)
+        if (!(await takeApiKeyRate(app.db, key.keyId, ratePerSecond))) {
           throw new AppError('TOO_MANY_REQUESTS', 'Too many requests for this API key', {
-            'Retry-After': String(wait),
+            'Retry-After': '1',
           });
         }
         sourceOf.set(request, key.sourceId);
-        await noteApiKeyUsed(app.db, key.keyId).catch((err) =>
-          request.log.warn({ err }, 'could not record the API key use'),
-        );
       },
       schema: {
         body: intakeLeadBody,
@@ -77,6 +74,12 @@ export const intakeRoutes: FastifyPluginAsyncZod<IntakeRoutesOptions> = async (a
         sourceId,
         body as IntakeInput,
       );
+      leadsReceived.inc({
+        source: String(sourceId),
+        outcome: outcome.kind === 'refused' ? `refused_${outcome.reason}` : outcome.kind,
+      });
+      if (outcome.kind === 'accepted' && outcome.answer.status === 'ASSIGNED')
+        leadsAssigned.inc({ trigger: 'INTAKE' });
       if (outcome.kind === 'invalid') {
         return reply.status(422).send({
           message: `The lead is invalid: ${outcome.errors.map((e) => e.message).join('; ')}`,

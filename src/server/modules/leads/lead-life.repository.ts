@@ -4,6 +4,7 @@
  * intake, the agent, a return, a call, a message). No other module writes `leads` or
  * `lead_history` (test/table-owners.test.ts).
  */
+
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type {
   AgentSettableStatus,
@@ -21,6 +22,7 @@ import {
   queryRows,
 } from '../../db/client';
 import { leadHistory, leads } from '../../db/schema';
+import { speedToLead } from '../../lib/metrics';
 import { periodCapsHoldSql } from '../fit/fit-rule-sql.service';
 import { chargeAssignedLeads, creditLeadBack } from '../wallet/wallet.service';
 import type { BulkSession } from './lead-group-writer';
@@ -371,10 +373,14 @@ export async function writeStatusChange(
  */
 export async function markFirstContact(tx: Db, leadId: number, at?: Date): Promise<void> {
   const when = at ? sql`${at.toISOString()}::timestamptz` : sql`now()`;
-  await tx.execute(
+  const [first] = await queryRows<{ seconds: number | null }>(
+    tx,
     sql`update leads set first_contact_at = ${when}
-         where id = ${leadId} and first_contact_at is null`,
+         where id = ${leadId} and first_contact_at is null
+     returning extract(epoch from first_contact_at - assigned_at)::float8 as seconds`,
   );
+  // GET /metrics: speed to lead, from the assignment to this first contact
+  if (first?.seconds != null) speedToLead.observe(Math.max(0, Number(first.seconds)));
 }
 
 /**

@@ -22,7 +22,7 @@ export const leadsExportRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const csv = exportLeadsCsv(app.db, {
+      const csv = exportLeadsCsv(app.database.readDb, {
         status: request.query.status,
         q: request.query.q || undefined,
       });

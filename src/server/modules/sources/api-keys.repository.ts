@@ -69,6 +69,23 @@ export async function findKeyByHash(db: Db, keyHash: string): Promise<KeyHolder 
   return row ?? null;
 }
 
-export async function touchKey(db: Db, keyId: number): Promise<void> {
-  await db.execute(sql`update api_keys set last_used_at = now() where id = ${keyId}`);
+/**
+ * One request of the key against its rate (decision 039), as a generic cell rate: the key's
+ * theoretical arrival time moves on by 1/rate from itself or from now, whichever is later, unless
+ * that puts it more than a second ahead (a second's worth of requests at once, then the rate).
+ * An allowed request also records the key's use. One statement, in the database, so every
+ * process counts together; false when refused.
+ */
+export async function takeKeyRate(db: Db, keyId: number, perSecond: number): Promise<boolean> {
+  const rows = await queryPreparedRows<{ ok: number }>(
+    db,
+    sql`update api_keys
+           set rate_tat = greatest(rate_tat, now()) + make_interval(secs => ${1 / perSecond}::float8),
+               last_used_at = now()
+         where id = ${keyId}
+           and greatest(rate_tat, now()) + make_interval(secs => ${1 / perSecond}::float8)
+               <= now() + interval '1 second'
+     returning 1 as ok`,
+  );
+  return rows.length > 0;
 }

@@ -13,7 +13,7 @@ import {
   type KeyHolder,
   listKeyRows,
   revokeKeyRow,
-  touchKey,
+  takeKeyRate,
 } from './api-keys.repository';
 import { getSource } from './sources.service';
 
@@ -55,17 +55,10 @@ export function findApiKey(db: Db, token: string): Promise<KeyHolder | null> {
   return findKeyByHash(db, hashApiKey(token));
 }
 
-/** How often a key's lastUsedAt is written at most: not a write per request. */
-export const LAST_USED_WRITE_MS = 60_000;
-const lastWritten = new Map<number, number>();
-
 /**
- * Records that the key was used, at most once a minute per key and process (lastUsedAt is
- * therefore up to a minute behind). Awaited: a failed write is the caller's to log.
+ * Counts a request of the key against its rate (`perSecond`, a second's worth at once), in the
+ * database so that every process counts together, and records the key's use: true when allowed.
  */
-export async function noteApiKeyUsed(db: Db, keyId: number, now = Date.now()): Promise<void> {
-  const last = lastWritten.get(keyId);
-  if (last !== undefined && now - last < LAST_USED_WRITE_MS) return;
-  lastWritten.set(keyId, now);
-  await touchKey(db, keyId);
+export function takeApiKeyRate(db: Db, keyId: number, perSecond: number): Promise<boolean> {
+  return takeKeyRate(db, keyId, perSecond);
 }
