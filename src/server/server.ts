@@ -45,6 +45,10 @@ async function main() {
       app.log.error({ signal }, 'shutdown took too long: exiting');
       process.exit(1);
     }, config.SHUTDOWN_GRACE_MS + 5_000).unref();
+    // a keep-alive connection whose request was in flight when closing began turns idle only
+    // after its answer, and the server's close waits for it for ever: close such ones as they come
+    const idle = setInterval(() => app.server.closeIdleConnections(), 100);
+    idle.unref();
     let code = 0;
     try {
       await app.close();
@@ -53,6 +57,7 @@ async function main() {
       app.log.error({ err }, 'shutdown failed');
       code = 1;
     } finally {
+      clearInterval(idle);
       clearTimeout(timer);
       process.exit(code);
     }
