@@ -403,8 +403,10 @@ describe('Stripe unavailable', () => {
         await deliver(invoice),
       ]) {
         expect(res.statusCode, res.body).toBe(503);
+        // a 5xx names its request, for the operator's logs
         expect(res.json()).toEqual({
           message: 'Payments are unavailable right now: please try again in a moment',
+          requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
         });
       }
     } finally {

@@ -124,9 +124,13 @@ describe('the body deadline', () => {
 
 /**
  * DELETE routes that take a body: a push device named by its endpoint, turning two factors off
- * with a code.
+ * with a code, removing a passkey (the last one with a passkey's confirmation).
  */
-const DELETE_WITH_BODY = new Set(['/api/agent/push/subscriptions', '/api/auth/2fa']);
+const DELETE_WITH_BODY = new Set([
+  '/api/agent/push/subscriptions',
+  '/api/auth/2fa',
+  '/api/auth/2fa/passkeys/:id',
+]);
 
 describe('routes that take no body', () => {
   const NO_BODY = ROUTES.filter(

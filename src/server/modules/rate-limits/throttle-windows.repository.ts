@@ -5,6 +5,16 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/client';
 
+/**
+ * A key as PostgreSQL text can hold it: a lone UTF-16 surrogate or a NUL (a login's email may
+ * carry one) becomes U+FFFD, so such an attempt is counted like any other instead of failing.
+ */
+function storable(key: string): string {
+  return key
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
+    .replaceAll('\0', '\uFFFD');
+}
+
 export interface Limit {
   key: string;
   max: number;
@@ -20,10 +30,11 @@ export async function countAttempt(
   limits: readonly Limit[],
   windowMs: number,
 ): Promise<{ key: string; hits: number; max: number; msLeft: number }[]> {
+  const stored = limits.map((l) => ({ key: storable(l.key), max: l.max }));
   const rows = await queryRows<{ key: string; hits: number; max: number; ms_left: number }>(
     db,
     sql`with lim as (
-          select * from jsonb_to_recordset(${JSON.stringify(limits)}::jsonb) as l(key text, max int)),
+          select * from jsonb_to_recordset(${JSON.stringify(stored)}::jsonb) as l(key text, max int)),
         hit as (
           insert into throttle_windows as t (key, hits, resets_at)
           select key, 1, now() + make_interval(secs => ${windowMs / 1000}::float8)
@@ -54,7 +65,7 @@ export async function uncountAttempt(db: Db, keys: readonly string[]): Promise<v
     sql`update throttle_windows t set hits = t.hits - 1
           from (select key from throttle_windows
                  where key in (${sql.join(
-                   keys.map((key) => sql`${key}`),
+                   keys.map((key) => sql`${storable(key)}`),
                    sql`, `,
                  )}) and hits > 0 and resets_at > now()
                  order by key for update) locked
@@ -64,7 +75,7 @@ export async function uncountAttempt(db: Db, keys: readonly string[]): Promise<v
 
 /** Forgets a key's window (a success clears its failures). */
 export async function forgetWindow(db: Db, key: string): Promise<void> {
-  await db.execute(sql`delete from throttle_windows where key = ${key}`);
+  await db.execute(sql`delete from throttle_windows where key = ${storable(key)}`);
 }
 
 /** Deletes the windows that ended (the sweeper's: such a row limits nothing). */
