@@ -219,7 +219,8 @@ test.describe('route guards', () => {
     await expect(page.getByTestId('portal-title')).toHaveText('Admin Portal');
     const menu = page.getByRole('navigation', { name: 'Admin Portal' });
     // the spec's five, then the delivery product's two (issue 14), the DNC list and the
-    // returns queue (issue 16), the agencies (issue 25), the audit log (issue 28)
+    // returns queue (issue 16), the agencies (issue 25), the audit log and consumers' deletion
+    // requests (issue 28)
     await expect(menu.getByRole('link')).toHaveText([
       'Dashboard',
       'Packages',
@@ -232,6 +233,7 @@ test.describe('route guards', () => {
       'Deliveries',
       'Agencies',
       'Audit',
+      'Privacy',
       'Settings',
     ]);
   });
