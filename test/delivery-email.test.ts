@@ -5,6 +5,7 @@ import { queryRows } from '../src/server/db/client';
 import { createPackage, insertLeads, subscribe } from './support/admin-fixtures';
 import { SmtpReceiver } from './support/smtp-receiver';
 import { loginAdmin, registerAgent, setupTestApp } from './support/test-app';
+import { waitFor } from './support/wait-for';
 
 /** A real SMTP receiver: every message, parsed back, with when it was accepted. */
 const smtp = new SmtpReceiver();
@@ -22,16 +23,6 @@ afterAll(async () => {
 
 // registered after the receiver's beforeAll, so the app reads its port from `overrides`
 const ctx = setupTestApp(overrides, { deliveryQueue: { pollingIntervalSeconds: 0.5 } });
-
-async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>) {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const mailTo = (email: string) => inbox.filter((m) => m.to.includes(email));
 

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../src/server/db/client';
 import { createPackage, insertLeads, subscribe } from './support/admin-fixtures';
 import { loginAdmin, registerAgent, setupTestApp } from './support/test-app';
+import { waitFor } from './support/wait-for';
 
 /** What the receiver got: every call, its verified event, in order. */
 interface Received {
@@ -103,16 +104,6 @@ const ctx = setupTestApp(
     },
   },
 );
-
-async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>) {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 let seq = 0;
 /** An agent on a package with the CRM service, its webhook set to a receiver path. */

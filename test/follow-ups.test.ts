@@ -21,6 +21,7 @@ import {
 import { SmtpReceiver } from './support/smtp-receiver';
 import { loginAdmin, setupTestApp } from './support/test-app';
 import { TwilioStandIn } from './support/twilio-stand-in';
+import { waitFor } from './support/wait-for';
 
 const standIn = new TwilioStandIn();
 /** A real SMTP receiver: every message, parsed back. */
@@ -72,16 +73,6 @@ const messagesOf = (leadId: number) =>
         to_char(send_after at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "sendAfter"
       from follow_up_messages where lead_id = ${leadId} order by id`,
   );
-
-async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>) {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** The lead's messages once none is QUEUED any more. */
 const settled = (leadId: number, count: number) =>

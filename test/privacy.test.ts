@@ -12,6 +12,7 @@ import { postIntakeLead, newSourceKey as sourceKey } from './support/intake-post
 import { e164, uniqueEmail, uniquePhone } from './support/lead-contact';
 import { loginAdmin, registerAgent, setupTestApp } from './support/test-app';
 import { TwilioStandIn, toneWav } from './support/twilio-stand-in';
+import { waitFor as waitUntil } from './support/wait-for';
 
 /** What the test CRM got: each call with its event, verified with the agent's secret. */
 interface Received {
@@ -72,16 +73,9 @@ const ctx = setupTestApp(overrides, {
   deliveryQueue: { pollingIntervalSeconds: 0.5, sweepIntervalMs: 300 },
 });
 const db = () => ctx.database.db;
-
-async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>) {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** A deletion's tasks are jobs of their own: 20 s to settle. */
+const waitFor = <T>(what: string, probe: () => Promise<T | null | undefined | false>) =>
+  waitUntil(what, probe, 20_000);
 
 let seq = 0;
 /** An agent with the CRM service, the webhook set to a receiver path. */
