@@ -47,6 +47,7 @@ import {
   fitProfile,
 } from '../src/server/modules/fit/fit-rule.service';
 import { fitSqlParams } from '../src/server/modules/fit/fit-rule-sql.service';
+import { createFitRoster } from '../src/server/modules/fit/fit-roster.service';
 import { pickAgent } from '../src/server/modules/intake/intake.repository';
 import { previewPreferences } from '../src/server/modules/preferences/preferences-preview.service';
 import { MISFIT_REASONS, type MisfitReason } from '../src/shared/contracts/explanation';
@@ -326,6 +327,9 @@ describe('the fit rule: every user agrees with its definition', () => {
     timeout: 600_000,
   }, async () => {
     const db = database.db;
+    const roster = createFitRoster(db, (err) => {
+      throw err;
+    });
     let checkedPairs = 0;
     const seen = new Set<MisfitReason | null>();
     const property = fc.asyncProperty(instanceArb, async ({ agencies, agents, leads }) => {
@@ -336,6 +340,9 @@ describe('the fit rule: every user agrees with its definition', () => {
         windows: windowsAround(now),
       };
       await store(db, agents, now, ctx.businessDate, agencies);
+      // the stored agents changed the version: the copy is read again
+      expect(await roster.candidates(db, fitLead(leads[0]), ctx, [])).toBeNull();
+      await roster.refresh();
       const used = await assignedOnDate(db, ctx.businessDate);
       const agencyUsed = await agencyAssignedOnDate(db, ctx.businessDate);
       const facts = await readAllAgents(db);
@@ -408,6 +415,25 @@ describe('the fit rule: every user agrees with its definition', () => {
         });
         if (fitting.length === 0) expect(picked).toBeNull();
         else expect(fitting).toContain(picked?.id);
+
+        // the intake's pick from the process's copy of the agents (decision 043): its
+        // candidates are the agents the rule fits capacity aside, and its pick one that fits
+        const candidates = await roster.candidates(db, lead, ctx, []);
+        expect(candidates, 'the copy is the data the database holds').not.toBeNull();
+        expect(candidates?.map((c) => c.id).sort((x, y) => x - y)).toEqual(
+          profiles
+            .filter((a) => a.quota > 0 && firstMisfit(a, lead, false) === null)
+            .map((a) => a.id)
+            .sort((x, y) => x - y),
+        );
+        const pickedFromCopy = await pickAgent(db, {
+          fit: fitSqlParams(lead, ctx),
+          businessDate: ctx.businessDate,
+          exclude: [],
+          candidates: candidates ?? [],
+        });
+        if (fitting.length === 0) expect(pickedFromCopy).toBeNull();
+        else expect(fitting).toContain(pickedFromCopy?.id);
 
         // the explanation's furthest reason over the NEW leads
         const furthest = Math.max(

@@ -8,9 +8,11 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/server/app';
 import { queryRows } from '../src/server/db/client';
 import { createAgent, resetAssignmentData } from './support/assignment-fixtures';
+import { newSourceKey, postIntakeLead } from './support/intake-post';
 import { uniqueEmail, uniquePhone } from './support/lead-contact';
 import { loginAdmin, setupTestApp, testConfig } from './support/test-app';
 import { createTestDatabase, TEST_DB } from './support/test-db';
+import { waitFor } from './support/wait-for';
 
 const TOKEN = 'metrics-token-of-the-test-0123456789';
 const ctx = setupTestApp({ METRICS_TOKEN: TOKEN, ASSIGN_ON_IMPORT: false });
@@ -145,5 +147,58 @@ describe('what it counts', () => {
       expect(after).toMatch(/^leadflow_db_pool_in_use\{pool="main"\} \d+$/m);
       expect(after).toMatch(/^leadflow_db_pool_waiting\{pool="main"\} 0$/m);
     }
+  });
+});
+
+describe("the intake's copy of the agents (decision 043)", () => {
+  const picks = async () => {
+    const text = await scrape();
+    return {
+      memory: sample(text, 'leadflow_intake_picks_total', { by: 'memory' }),
+      database: sample(text, 'leadflow_intake_picks_total', { by: 'database' }),
+    };
+  };
+
+  it('picks from memory once the copy is read; a change to an agent counts for the very next lead', async () => {
+    await resetAssignmentData(ctx.database.db);
+    const { key } = await newSourceKey(ctx);
+    const texan = await createAgent(ctx.database.db, { quota: 100, states: ['TX'] });
+    const send = async (state: 'TX' | 'CA') => {
+      const res = await postIntakeLead(ctx, key, {
+        state,
+        city: state === 'TX' ? 'Austin' : 'Fresno',
+        zip: state === 'TX' ? '78701' : '93650',
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const [row] = await queryRows<{ agent_id: number | null }>(
+        ctx.database.db,
+        sql`select agent_id from leads where id = ${res.json().id}`,
+      );
+      return row.agent_id;
+    };
+
+    // the first lead after the agent was stored: the database answers, the copy is read again
+    const before = await picks();
+    expect(await send('TX')).toBe(texan);
+    const first = await picks();
+    expect(first).toEqual({ memory: before.memory, database: before.database + 1 });
+    // then the copy answers, with the same agent
+    await waitFor('a pick from memory', async () => {
+      expect(await send('TX')).toBe(texan);
+      return (await picks()).memory > first.memory;
+    });
+
+    // the agent now prefers California: the very next Texan lead finds no agent
+    await ctx.database.db.execute(
+      sql`update preferences set states = '{CA}' where user_id = ${texan}`,
+    );
+    const changed = await picks();
+    expect(await send('TX')).toBeNull();
+    expect((await picks()).database).toBe(changed.database + 1);
+    expect(await send('CA')).toBe(texan);
+    await waitFor('the new copy answering', async () => {
+      expect(await send('TX')).toBeNull();
+      return (await picks()).memory > changed.memory;
+    });
   });
 });

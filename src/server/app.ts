@@ -40,6 +40,7 @@ import type { DeliveryRuntime } from './modules/delivery/delivery-runtime';
 import { dncRoutes } from './modules/dnc/dnc.routes';
 import { explanationRoutes } from './modules/explanation/explanation.routes';
 import { newLeadGroupsUnfitBy } from './modules/explanation/explanation.service';
+import { createFitRoster } from './modules/fit/fit-roster.service';
 import { followUpRoutes } from './modules/follow-ups/follow-ups.routes';
 import { smsCallbackRoutes } from './modules/follow-ups/sms-callbacks.routes';
 import { healthRoutes } from './modules/health/health.routes';
@@ -325,7 +326,11 @@ async function registerApiRoutes(
   await app.register(auditRoutes);
   // consumer deletion (docs/domain.md, Consumer deletion and retention)
   await app.register(privacyRoutes, { privacy: leadPorts.delivery });
-  await app.register(intakeRoutes, { events });
+  // the intake's copy of the agents' fit columns, read again when they change (decision 043)
+  const roster = createFitRoster(opts.database.db, (err) =>
+    app.log.error({ err }, 'fit roster: could not read the agents'),
+  );
+  await app.register(intakeRoutes, { events, roster });
   await app.register(notificationsRoutes);
   if (live) await app.register(liveEventsRoutes, { live });
   // follow-up messages and calls through Twilio (docs/domain.md, Follow-up messages and calls), and the provider's signed callbacks

@@ -1335,3 +1335,16 @@ export const throttleWindows = pgTable('throttle_windows', {
   hits: integer('hits').notNull(),
   resetsAt: timestamp('resets_at', { withTimezone: true }).notNull(),
 });
+
+/**
+ * The changes to what the fit rule reads of an agent (decision 043): one row per statement that
+ * wrote users' fit columns, subscriptions, packages, preferences, agencies, agency_members,
+ * agent_schedules or agent_caps (the trigger fit_roster_changed). The sum of the weights is the
+ * version of that data a transaction sees; each web process keeps the agents' fit columns in
+ * memory with the version it read them at, and reads them again when the sum moved. Rows are
+ * folded into one (their weights summed) now and then, which leaves the sum unchanged.
+ */
+export const fitRosterChanges = pgTable('fit_roster_changes', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  weight: bigint('weight', { mode: 'number' }).notNull().default(1),
+});

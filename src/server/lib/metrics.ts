@@ -34,6 +34,13 @@ export const leadsAssigned = new client.Counter({
   registers: [registry],
 });
 
+export const intakePicks = new client.Counter({
+  name: 'leadflow_intake_picks_total',
+  help: "The intake's picks of an agent, by where the fit was asked (memory: the process's copy of the agents; database: the fit rule's SQL, while that copy is being read again)",
+  labelNames: ['by'] as const,
+  registers: [registry],
+});
+
 export const speedToLead = new client.Histogram({
   name: 'leadflow_speed_to_lead_seconds',
   help: "Time from a lead's assignment to the agent's first contact",

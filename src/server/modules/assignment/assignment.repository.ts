@@ -2,12 +2,13 @@
  * The assignment engine's queries: a few set-based statements per run, never one per lead or per
  * agent. They take a Db so that they run inside the run's transaction.
  */
+
 import { desc, eq, sql } from 'drizzle-orm';
 import type { AssignmentRun } from '../../../shared/contracts/admin';
 import type { AssignmentTrigger, LeadCategory } from '../../../shared/domain';
 import { type Db, queryRows } from '../../db/client';
 import { assignmentRuns } from '../../db/schema';
-import { FIT_AGENCY_JOIN, FIT_AGENT_COLUMNS } from '../fit/fit-rule-sql.service';
+import { readActiveAgents as readFitAgents } from '../fit/fit-roster.service';
 import type { AgentRow } from './eligibility';
 import type { LeadGroup } from './lead-classes';
 import { lockQuotasExclusive } from './quota-lock';
@@ -22,22 +23,9 @@ export async function lockRuns(tx: Db): Promise<void> {
   await lockQuotasExclusive(tx);
 }
 
-/**
- * Agents (role AGENT) with an ACTIVE subscription to a package, with their preferences, licence
- * and pause: what the fit rule reads of them.
- */
+/** Agents (role AGENT) with an ACTIVE subscription: what the fit rule reads of them (modules/fit). */
 export async function readActiveAgents(tx: Db): Promise<AgentRow[]> {
-  return queryRows<AgentRow>(
-    tx,
-    sql`select ${FIT_AGENT_COLUMNS}
-          from users u
-          join subscriptions s on s.user_id = u.id and s.status = 'ACTIVE'
-          join packages p on p.id = s.package_id
-          left join preferences pr on pr.user_id = u.id
-          ${FIT_AGENCY_JOIN}
-         where u.role = 'AGENT'
-         order by u.id`,
-  );
+  return (await readFitAgents(tx)) as AgentRow[];
 }
 
 interface GroupRow {

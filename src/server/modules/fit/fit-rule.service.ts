@@ -274,6 +274,12 @@ export type LeadReason = keyof typeof LEAD_CONDITIONS;
 const AGENT_CHECKS = Object.entries(AGENT_CONDITIONS) as [AgentReason, AgentCheck][];
 const LEAD_CHECKS = Object.entries(LEAD_CONDITIONS) as [LeadReason, LeadCheck][];
 
+/** The first agent condition the agent fails at this moment; null: it may receive leads. */
+export function firstAgentMisfit(agent: FitAgent, ctx: FitContext): AgentReason | null {
+  for (const [reason, holds] of AGENT_CHECKS) if (!holds(agent, ctx)) return reason;
+  return null;
+}
+
 /** The agent, ready to be checked against many leads. */
 export function fitProfile(
   agent: FitAgent,
@@ -282,16 +288,9 @@ export function fitProfile(
   agencyAssignedToday = 0,
   period: PeriodCounts = { week: 0, month: 0 },
 ): FitProfile {
-  let agentReason: MisfitReason | null = null;
-  for (const [reason, holds] of AGENT_CHECKS) {
-    if (!holds(agent, ctx)) {
-      agentReason = reason;
-      break;
-    }
-  }
   return {
     ...agent,
-    agentReason,
+    agentReason: firstAgentMisfit(agent, ctx),
     assignedToday,
     agencyAssignedToday: agent.agencyId === null ? 0 : agencyAssignedToday,
     assignedThisWeek: period.week,

@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { type Db, queryPreparedRows, queryRows } from '../../db/client';
+import type { RosterCandidate } from '../fit/fit-roster.service';
 import {
   type FitSqlParams,
   fitsSql,
@@ -41,6 +42,11 @@ export interface PickInput {
   businessDate: string;
   /** agents that already lost a race for this lead */
   exclude: number[];
+  /**
+   * the agents the lead fits, capacity aside, as this process's copy of their fit columns
+   * answered (decision 043); absent: the statement asks the fit rule's SQL rendering itself
+   */
+  candidates?: RosterCandidate[];
 }
 
 export interface PickedAgent {
@@ -55,30 +61,23 @@ export interface PickedAgent {
  * The fitting agent with the lowest (a + 1) / q (a: leads today by any trigger, q: the package's
  * leads per day), ties to the agent whose last lead today is oldest (none today counts as
  * oldest), then the lower id. One prepared statement (its plan is kept per connection): the fit
- * is the fit rule's SQL rendering (modules/fit); a per agent by one index-only probe of
+ * is the candidates this process's copy of the agents answered, or else the fit rule's SQL
+ * rendering (modules/fit); a per agent by one index-only probe of
  * (assigned_on, agent_id) (at most q entries each), never a scan of today's leads; the time of
  * the last lead (a heap read) only for the agents tied at the lowest ratio. A member of an agency
  * whose daily cap is reached is left out (the fit rule's AGENCY_CAP_FULL).
  */
 export async function pickAgent(tx: Db, input: PickInput): Promise<PickedAgent | null> {
-  const exclude = `{${input.exclude.join(',')}}`;
   const day = input.businessDate;
+  if (input.candidates?.length === 0) return null;
+  const fit = input.candidates
+    ? sql`select * from unnest(${`{${input.candidates.map((c) => c.id).join(',')}}`}::int[],
+                               ${`{${input.candidates.map((c) => c.quota).join(',')}}`}::int[])
+            as f(id, q)`
+    : fitByRule(input);
   const [row] = await queryPreparedRows<PickedAgent>(
     tx,
-    sql`with fit as (
-          select u.id, ${QUOTA_SQL} as q
-            from packages p
-            join subscriptions s on s.package_id = p.id and s.status = 'ACTIVE'
-            left join preferences pr on pr.user_id = s.user_id
-            -- each subscriber's account read by its key (offset 0 keeps it so): the packages of
-            -- the lead's category and the preferences narrow the agents first, not a pass over
-            -- every account
-            cross join lateral (select * from users where users.id = s.user_id offset 0) u
-           where p.category = ${input.fit.lead.category}::lead_category
-             and p.leads_per_day > 0
-             and u.role = 'AGENT'
-             and u.id <> all(${exclude}::int[])
-             and ${fitsSql(input.fit)}),
+    sql`with fit as (${fit}),
         counted as (
           select f.id, f.q, t.a, ag.id as agency_id, ag.daily_cap
             from fit f
@@ -105,4 +104,22 @@ export async function pickAgent(tx: Db, input: PickInput): Promise<PickedAgent |
          limit 1`,
   );
   return row ?? null;
+}
+
+/** The fitting agents by the fit rule's SQL rendering: every subscriber of the lead's category. */
+function fitByRule(input: PickInput) {
+  const exclude = `{${input.exclude.join(',')}}`;
+  return sql`select u.id, ${QUOTA_SQL} as q
+            from packages p
+            join subscriptions s on s.package_id = p.id and s.status = 'ACTIVE'
+            left join preferences pr on pr.user_id = s.user_id
+            -- each subscriber's account read by its key (offset 0 keeps it so): the packages of
+            -- the lead's category and the preferences narrow the agents first, not a pass over
+            -- every account
+            cross join lateral (select * from users where users.id = s.user_id offset 0) u
+           where p.category = ${input.fit.lead.category}::lead_category
+             and p.leads_per_day > 0
+             and u.role = 'AGENT'
+             and u.id <> all(${exclude}::int[])
+             and ${fitsSql(input.fit)}`;
 }

@@ -4,12 +4,15 @@ import { intakeAccepted, intakeLeadBody, intakeRefused } from '../../../shared/c
 import type { LeadEvents } from '../../events/lead-events';
 import { AppError } from '../../lib/app-error';
 import { leadsAssigned, leadsReceived } from '../../lib/metrics';
+import type { FitRoster } from '../fit/fit-roster.service';
 import { findApiKey, takeApiKeyRate } from '../sources/api-keys.service';
 import { type IntakeInput, receiveLead } from './intake.service';
 
 export interface IntakeRoutesOptions {
   /** the bus a lead assigned at once is announced on (events/handlers.ts) */
   events: LeadEvents;
+  /** this process's copy of the agents' fit columns (decision 043); null: the pick asks SQL alone */
+  roster?: FitRoster | null;
   /** requests per second per key (50 by default: SECURITY.md, Intake API keys) */
   ratePerSecond?: number;
 }
@@ -73,6 +76,7 @@ export const intakeRoutes: FastifyPluginAsyncZod<IntakeRoutesOptions> = async (a
         opts.events,
         sourceId,
         body as IntakeInput,
+        opts.roster ?? null,
       );
       leadsReceived.inc({
         source: String(sourceId),

@@ -8,13 +8,15 @@ import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
 import type { LeadEvents } from '../../events/lead-events';
 import { businessDate } from '../../lib/business-time';
+import { intakePicks } from '../../lib/metrics';
 import { lockQuotasShared } from '../assignment/quota.service';
 import {
   type ConsentConfig,
   type ConsentVerdict,
   checkIntakeConsent,
 } from '../consent/consent.service';
-import { fitLead } from '../fit/fit-rule.service';
+import type { FitRoster } from '../fit/fit-roster.service';
+import { type FitContext, fitLead } from '../fit/fit-rule.service';
 import { fitSqlParams } from '../fit/fit-rule-sql.service';
 import {
   assignReceivedLead,
@@ -185,6 +187,7 @@ export async function receiveLead(
   events: LeadEvents,
   sourceId: number,
   input: IntakeInput,
+  roster: FitRoster | null = null,
 ): Promise<IntakeOutcome> {
   const valid = validateIntakeLead(input);
   if (Array.isArray(valid)) {
@@ -205,7 +208,17 @@ export async function receiveLead(
 
   for (let attempt = 1; ; attempt++) {
     try {
-      return await storeAndAssign(db, config, events, sourceId, lead, consent, day, windowDays);
+      return await storeAndAssign(
+        db,
+        config,
+        events,
+        sourceId,
+        lead,
+        consent,
+        day,
+        windowDays,
+        roster,
+      );
     } catch (err) {
       if (err instanceof ImportedMeanwhile) {
         // the lead written is rolled back with its transaction; the refusal is counted apart
@@ -248,6 +261,7 @@ function storeAndAssign(
   consent: IntakeConsentColumns,
   day: string,
   windowDays: number,
+  roster: FitRoster | null,
 ): Promise<IntakeOutcome> {
   return db.transaction(async (tx) => {
     // waits for an engine run in flight, so the run's read of the quotas and its write never
@@ -272,7 +286,7 @@ function storeAndAssign(
       };
     }
     if (await findLeadImportedMeanwhile(tx, lead, id, windowDays)) throw new ImportedMeanwhile();
-    const assigned = await assignAtOnce(tx, id, lead, day, config);
+    const assigned = await assignAtOnce(tx, id, lead, day, config, roster);
     // leadsAssigned: notifications, deliveries, follow-ups, in this transaction
     if (assigned) await events.emit(tx, 'leadsAssigned', { leadIds: [id] });
     return {
@@ -317,15 +331,21 @@ async function assignAtOnce(
   lead: LeadValues,
   day: string,
   config: Pick<AppConfig, 'ENROLLMENT_WINDOWS'>,
+  roster: FitRoster | null,
 ): Promise<boolean> {
   const exclude: number[] = [];
-  const fit = fitSqlParams(fitLead(lead), {
+  const ctx: FitContext = {
     now: new Date(),
     businessDate: day,
     windows: config.ENROLLMENT_WINDOWS,
-  });
+  };
+  const fitting = fitLead(lead);
+  const fit = fitSqlParams(fitting, ctx);
   for (let attempt = 0; attempt < PICK_ATTEMPTS; attempt++) {
-    const agent = await pickAgent(tx, { fit, businessDate: day, exclude });
+    // the process's copy of the agents when it is the data this transaction sees (decision 043)
+    const candidates = (await roster?.candidates(tx, fitting, ctx, exclude)) ?? undefined;
+    intakePicks.inc({ by: candidates ? 'memory' : 'database' });
+    const agent = await pickAgent(tx, { fit, businessDate: day, exclude, candidates });
     if (!agent) return false;
     if (
       await assignReceivedLead(tx, {

@@ -1,0 +1,129 @@
+/**
+ * Each process's copy of the agents' fit columns (decision 043), for the intake's pick: the agents
+ * with an ACTIVE subscription as the fit rule reads them, grouped by their package's category,
+ * with the version of that data they were read at. A pick first reads the version its own
+ * statement sees (one small read); when it equals the copy's, the agent and lead conditions are
+ * asked here, in memory, with the fit rule's own TypeScript definition (fit-rule.service.ts), and
+ * only the fitting agents go to the database, where capacity is counted. When the version moved
+ * (an agent paused, a preference saved, a subscription started...) the pick answers "unknown"
+ * this time, the caller asks the database for the whole rule, and the copy is read again in the
+ * background: a change is never missed, even by the next request of the one who made it.
+ */
+import type { Db } from '../../db/client';
+import { foldRosterChanges, readActiveAgents, readRosterVersion } from './fit-roster.repository';
+import {
+  type FitAgent,
+  type FitContext,
+  type FitLead,
+  type FitProfile,
+  firstAgentMisfit,
+  firstLeadMisfit,
+  fitProfile,
+} from './fit-rule.service';
+
+export { readActiveAgents } from './fit-roster.repository';
+
+/** An agent the lead fits (every agent and lead condition), as capacity is counted for it. */
+export interface RosterCandidate {
+  id: number;
+  quota: number;
+  agencyId: number | null;
+  agencyCap: number | null;
+}
+
+export interface FitRoster {
+  /**
+   * The agents the lead fits at `ctx.now`, capacity aside, out of `exclude`; null when this copy
+   * is not the data `db` sees (the caller asks the database instead).
+   */
+  candidates(
+    db: Db,
+    lead: FitLead,
+    ctx: FitContext,
+    exclude: readonly number[],
+  ): Promise<RosterCandidate[] | null>;
+  /** Reads the copy now (a test, or a process that wants it before its first lead). */
+  refresh(): Promise<void>;
+}
+
+/** Change rows kept before they are folded into one. */
+const FOLD_ABOVE = 100;
+
+interface Copy {
+  version: number;
+  byCategory: Map<string, FitProfile[]>;
+}
+
+export function createFitRoster(
+  db: Db,
+  onError: (err: unknown) => void = () => undefined,
+): FitRoster {
+  let copy: Copy | null = null;
+  let loading: Promise<void> | null = null;
+
+  const load = async () => {
+    await foldRosterChanges(db, FOLD_ABOVE);
+    // the agents and the version from one snapshot
+    const next = await db.transaction(
+      async (tx) => {
+        const version = await readRosterVersion(tx);
+        const agents = await readActiveAgents(tx);
+        return { version, agents };
+      },
+      { isolationLevel: 'repeatable read', accessMode: 'read only' },
+    );
+    copy = { version: next.version, byCategory: byCategory(next.agents) };
+  };
+
+  const reload = () => {
+    if (!loading) {
+      loading = load()
+        .catch(onError)
+        .finally(() => {
+          loading = null;
+        });
+    }
+    return loading;
+  };
+
+  return {
+    async candidates(tx, lead, ctx, exclude) {
+      const version = await readRosterVersion(tx);
+      const current = copy;
+      if (current === null || current.version !== version) {
+        void reload();
+        return null;
+      }
+      const out: RosterCandidate[] = [];
+      for (const agent of current.byCategory.get(lead.category) ?? []) {
+        if (agent.quota <= 0 || firstLeadMisfit(agent, lead) !== null) continue;
+        if (firstAgentMisfit(agent, ctx) !== null || exclude.includes(agent.id)) continue;
+        out.push({
+          id: agent.id,
+          quota: agent.quota,
+          agencyId: agent.agencyId,
+          agencyCap: agent.agencyCap,
+        });
+      }
+      return out;
+    },
+    refresh: reload,
+  };
+}
+
+/**
+ * The agents by their package's category, each made ready for many leads once (cities
+ * normalized). Capacity is not read here, and the time-bound agent conditions (a pause, a
+ * schedule, an enrollment window) are asked at each lead's own moment.
+ */
+function byCategory(agents: FitAgent[]): Map<string, FitProfile[]> {
+  const out = new Map<string, FitProfile[]>();
+  const noClock = { now: new Date(0), businessDate: '1970-01-01', windows: {} };
+  for (const agent of agents) {
+    if (agent.category === null) continue;
+    const list = out.get(agent.category) ?? [];
+    list.push(fitProfile(agent, noClock as FitContext));
+    out.set(agent.category, list);
+  }
+  return out;
+}
