@@ -49,9 +49,15 @@ export interface FitRoster {
 /** Change rows kept before they are folded into one. */
 const FOLD_ABOVE = 100;
 
+/** A category's agents: those open to every state, and the others under each state they take. */
+interface CategoryAgents {
+  anyState: FitProfile[];
+  byState: Map<string, FitProfile[]>;
+}
+
 interface Copy {
   version: number;
-  byCategory: Map<string, FitProfile[]>;
+  byCategory: Map<string, CategoryAgents>;
 }
 
 export function createFitRoster(
@@ -95,15 +101,21 @@ export function createFitRoster(
         return null;
       }
       const out: RosterCandidate[] = [];
-      for (const agent of current.byCategory.get(lead.category) ?? []) {
-        if (agent.quota <= 0 || firstLeadMisfit(agent, lead) !== null) continue;
-        if (firstAgentMisfit(agent, ctx) !== null || exclude.includes(agent.id)) continue;
-        out.push({
-          id: agent.id,
-          quota: agent.quota,
-          agencyId: agent.agencyId,
-          agencyCap: agent.agencyCap,
-        });
+      const agents = current.byCategory.get(lead.category);
+      if (!agents) return out;
+      // only agents whose state preference can take the lead's state are asked; the whole rule
+      // is asked of each of them
+      for (const list of [agents.anyState, agents.byState.get(lead.state) ?? []]) {
+        for (const agent of list) {
+          if (agent.quota <= 0 || firstLeadMisfit(agent, lead) !== null) continue;
+          if (firstAgentMisfit(agent, ctx) !== null || exclude.includes(agent.id)) continue;
+          out.push({
+            id: agent.id,
+            quota: agent.quota,
+            agencyId: agent.agencyId,
+            agencyCap: agent.agencyCap,
+          });
+        }
       }
       return out;
     },
@@ -112,18 +124,28 @@ export function createFitRoster(
 }
 
 /**
- * The agents by their package's category, each made ready for many leads once (cities
- * normalized). Capacity is not read here, and the time-bound agent conditions (a pause, a
- * schedule, an enrollment window) are asked at each lead's own moment.
+ * The agents by their package's category, and within it by the states their preferences take
+ * (an empty list takes every state: the fit rule's STATE condition), each made ready for many
+ * leads once (cities normalized). Capacity is not read here, and the time-bound agent conditions
+ * (a pause, a schedule, an enrollment window) are asked at each lead's own moment.
  */
-function byCategory(agents: FitAgent[]): Map<string, FitProfile[]> {
-  const out = new Map<string, FitProfile[]>();
+function byCategory(agents: FitAgent[]): Map<string, CategoryAgents> {
+  const out = new Map<string, CategoryAgents>();
   const noClock = { now: new Date(0), businessDate: '1970-01-01', windows: {} };
   for (const agent of agents) {
     if (agent.category === null) continue;
-    const list = out.get(agent.category) ?? [];
-    list.push(fitProfile(agent, noClock as FitContext));
-    out.set(agent.category, list);
+    let category = out.get(agent.category);
+    if (!category) {
+      category = { anyState: [], byState: new Map() };
+      out.set(agent.category, category);
+    }
+    const profile = fitProfile(agent, noClock as FitContext);
+    if (agent.states.length === 0) category.anyState.push(profile);
+    for (const state of new Set(agent.states)) {
+      const list = category.byState.get(state) ?? [];
+      list.push(profile);
+      category.byState.set(state, list);
+    }
   }
   return out;
 }

@@ -165,8 +165,33 @@ export function pausedAt(agent: Pick<FitAgent, 'pausedAt' | 'pausedUntil'>, now:
 
 const clockFormatters = new Map<string, Intl.DateTimeFormat>();
 
-/** The weekday and HH:MM (24 h) of an instant in a time zone. */
-export function localClock(timeZone: string, at: Date): { day: Weekday; time: string } {
+/** The clocks of the current minute, by time zone: many agents are asked about one moment. */
+const minuteClocks = { minute: Number.NaN, byZone: new Map<string, LocalClock>() };
+
+interface LocalClock {
+  day: Weekday;
+  time: string;
+}
+
+/**
+ * The weekday and HH:MM (24 h) of an instant in a time zone (every zone's offset is a whole
+ * number of minutes, so one minute has one answer per zone).
+ */
+export function localClock(timeZone: string, at: Date): LocalClock {
+  const minute = Math.floor(at.getTime() / 60_000);
+  if (minute !== minuteClocks.minute) {
+    minuteClocks.minute = minute;
+    minuteClocks.byZone.clear();
+  }
+  let clock = minuteClocks.byZone.get(timeZone);
+  if (!clock) {
+    clock = formatClock(timeZone, at);
+    minuteClocks.byZone.set(timeZone, clock);
+  }
+  return clock;
+}
+
+function formatClock(timeZone: string, at: Date): LocalClock {
   let formatter = clockFormatters.get(timeZone);
   if (!formatter) {
     formatter = new Intl.DateTimeFormat('en-US', {
