@@ -48,6 +48,28 @@ const CONNECTIONS = 50;
 /** keys used round-robin: each key has its own rate limit (default 50 requests/s) */
 const KEYS = 40;
 
+const BENCH_METRICS_TOKEN = 'bench-metrics-token-0123456789abcdef';
+
+/** The intake's counters in /metrics, each summed over its labels. */
+async function scrapeCounts(url: string) {
+  const res = await fetch(`${url}/metrics`, {
+    headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` },
+  });
+  if (res.status !== 200) throw new Error(`GET /metrics: ${res.status}`);
+  const text = await res.text();
+  const sum = (name: string, labels = '') =>
+    text
+      .split('\n')
+      .filter((line) => line.startsWith(`${name}{`) && line.includes(labels))
+      .reduce((total, line) => total + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+  return {
+    received: sum('leadflow_leads_received_total'),
+    assigned: sum('leadflow_leads_assigned_total', 'trigger="INTAKE"'),
+    memoryPicks: sum('leadflow_intake_picks_total', 'by="memory"'),
+    databasePicks: sum('leadflow_intake_picks_total', 'by="database"'),
+  };
+}
+
 const fmt = (n: number) => n.toLocaleString('en-US');
 export const percentile = (sorted: number[], p: number) =>
   sorted.length === 0
@@ -301,8 +323,12 @@ export function runIntakeBench(): Promise<BenchReport> {
         `loaded ${fmt(LEADS)} leads and ${fmt(AGENTS)} agents in ${Math.round(performance.now() - t)} ms`,
       );
 
-      // 1. intake throughput: no email, no webhooks (the intake alone)
-      server = await startServer({ database: { databaseUrl: url } });
+      // 1. intake throughput: no email, no webhooks (the intake alone); /metrics scraped around
+      // the burst, its counters compared with what the bench was answered and the database holds
+      server = await startServer({
+        database: { databaseUrl: url },
+        env: { METRICS_TOKEN: BENCH_METRICS_TOKEN },
+      });
       const health = await healthLoad(server);
       const { sourceId, keys } = await sourceWithKeys(server);
       let n = 0;
@@ -331,7 +357,14 @@ export function runIntakeBench(): Promise<BenchReport> {
         });
       await post(500);
       server.drainErrors();
+      const scrapedBefore = await scrapeCounts(server.url);
+      const [assignedBefore] = await query<{ n: number }>(
+        url,
+        `select count(*)::int as n from leads where source_id = $1 and status = 'ASSIGNED'`,
+        [sourceId],
+      );
       const burst = await post(REQUESTS);
+      const scrapedAfter = await scrapeCounts(server.url);
       const leadsPerS = Math.round(burst.latency.totalCount / burst.duration);
       const codes = Object.entries(burst.statusCodeStats)
         .map(([code, s]) => `${code} x${s.count}`)
@@ -344,6 +377,22 @@ export function runIntakeBench(): Promise<BenchReport> {
         [sourceId],
       );
       const missed = await missedLeads(url, sourceId);
+      const burstAnswers = Object.values(burst.statusCodeStats).reduce(
+        (sum, c) => sum + c.count,
+        0,
+      );
+      const answeredAssigned = stored.assigned - assignedBefore.n;
+      const metricsReceived = scrapedAfter.received - scrapedBefore.received;
+      const metricsAssigned = scrapedAfter.assigned - scrapedBefore.assigned;
+      const memoryPicks = scrapedAfter.memoryPicks - scrapedBefore.memoryPicks;
+      const databasePicks = scrapedAfter.databasePicks - scrapedBefore.databasePicks;
+      figures.push(
+        figure('/metrics leads received during the burst', metricsReceived, 'leads', {
+          baseline: { label: 'requests answered to the bench', value: burstAnswers },
+          goal: { text: 'equal', met: metricsReceived === burstAnswers },
+          detail: `assigned by the intake: /metrics ${metricsAssigned}, database ${answeredAssigned}; picks from the process's copy of the agents ${memoryPicks}, from the database ${databasePicks}`,
+        }),
+      );
       figures.push(
         figure('intake at 50 connections', leadsPerS, 'leads/s', {
           baseline: { label: 'GET /api/health at 50 connections', value: health.rps },
