@@ -129,8 +129,10 @@ export async function checkIntakeConsent(
   config: ConsentConfig,
   sourceId: number,
   lead: Omit<ConsentSubject, 'reference'> & { externalId: string | null },
+  /** the source's rule when the caller has read it already */
+  known?: SourceConsentRule,
 ): Promise<ConsentVerdict> {
-  const source = await findSourceConsent(db, sourceId);
+  const source = known ?? (await findSourceConsent(db, sourceId));
   if (!anyRule(config, source)) return { kind: 'ok', columns: {} };
   return checkConsent(config, source, {
     ...lead,

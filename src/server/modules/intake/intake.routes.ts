@@ -5,7 +5,7 @@ import type { LeadEvents } from '../../events/lead-events';
 import { AppError } from '../../lib/app-error';
 import { leadsAssigned, leadsReceived } from '../../lib/metrics';
 import type { FitRoster } from '../fit/fit-roster.service';
-import { findApiKey, takeApiKeyRate } from '../sources/api-keys.service';
+import { type KeyRequest, takeApiKeyRequest } from '../sources/api-keys.service';
 import { type IntakeInput, receiveLead } from './intake.service';
 
 export interface IntakeRoutesOptions {
@@ -31,7 +31,7 @@ const unauthorized = (message: string) =>
  */
 export const intakeRoutes: FastifyPluginAsyncZod<IntakeRoutesOptions> = async (app, opts) => {
   const ratePerSecond = opts.ratePerSecond ?? 50;
-  const sourceOf = new WeakMap<FastifyRequest, number>();
+  const sourceOf = new WeakMap<FastifyRequest, KeyRequest>();
 
   app.post(
     '/api/v1/leads',
@@ -44,16 +44,17 @@ export const intakeRoutes: FastifyPluginAsyncZod<IntakeRoutesOptions> = async (a
         const header = request.headers.authorization ?? '';
         const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
         if (!match) throw unauthorized('Send the source API key as Authorization: Bearer <key>');
-        const key = await findApiKey(app.db, match[1]);
+        // the key, its source, and the key's rate, kept in the database: every process counts
+        // together (decision 039); one statement
+        const key = await takeApiKeyRequest(app.db, match[1], ratePerSecond);
         if (!key) throw unauthorized('Unknown API key');
         if (!key.usable) throw unauthorized('This API key is revoked or its source is inactive');
-        // the key's rate, kept in the database: every process counts together (decision 039)
-        if (!(await takeApiKeyRate(app.db, key.keyId, ratePerSecond))) {
+        if (!key.allowed) {
           throw new AppError('TOO_MANY_REQUESTS', 'Too many requests for this API key', {
             'Retry-After': '1',
           });
         }
-        sourceOf.set(request, key.sourceId);
+        sourceOf.set(request, key);
       },
       schema: {
         body: intakeLeadBody,
@@ -61,7 +62,8 @@ export const intakeRoutes: FastifyPluginAsyncZod<IntakeRoutesOptions> = async (a
       },
     },
     async (request, reply) => {
-      const sourceId = sourceOf.get(request) as number;
+      const key = sourceOf.get(request) as KeyRequest;
+      const sourceId = key.sourceId;
       const body = request.body as unknown;
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
         return reply.status(422).send({
@@ -76,7 +78,7 @@ export const intakeRoutes: FastifyPluginAsyncZod<IntakeRoutesOptions> = async (a
         opts.events,
         sourceId,
         body as IntakeInput,
-        opts.roster ?? null,
+        { roster: opts.roster ?? null, source: key.source },
       );
       leadsReceived.inc({
         source: String(sourceId),

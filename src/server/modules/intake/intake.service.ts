@@ -14,6 +14,7 @@ import {
   type ConsentConfig,
   type ConsentVerdict,
   checkIntakeConsent,
+  type SourceConsentRule,
 } from '../consent/consent.service';
 import type { FitRoster } from '../fit/fit-roster.service';
 import { type FitContext, fitLead } from '../fit/fit-rule.service';
@@ -187,8 +188,13 @@ export async function receiveLead(
   events: LeadEvents,
   sourceId: number,
   input: IntakeInput,
-  roster: FitRoster | null = null,
+  /**
+   * the process's copy of the agents (decision 043), and the source's consent rule when the
+   * caller read it with the key
+   */
+  using: { roster?: FitRoster | null; source?: SourceConsentRule } = {},
 ): Promise<IntakeOutcome> {
+  const roster = using.roster ?? null;
   const valid = validateIntakeLead(input);
   if (Array.isArray(valid)) {
     await recordIntakeRefusal(db, sourceId, 'INVALID');
@@ -196,7 +202,13 @@ export async function receiveLead(
   }
   const { lead } = valid;
   // consent (docs/domain.md, Consent verified at intake): before the transaction, no lock held
-  const checked = await checkIntakeConsent(db, config, sourceId, { ...lead, ...valid.consent });
+  const checked = await checkIntakeConsent(
+    db,
+    config,
+    sourceId,
+    { ...lead, ...valid.consent },
+    using.source,
+  );
   if (checked.kind !== 'ok') {
     // counted in the sources' refusals; TrustedForm unavailable decided nothing
     if (checked.kind !== 'unavailable') await recordIntakeRefusal(db, sourceId, 'CONSENT');

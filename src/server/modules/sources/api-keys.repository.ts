@@ -1,6 +1,7 @@
 /** Statements on `api_keys`: stored as a sha256 hash, listed by prefix (docs/domain.md, Sources and the intake API). */
 import { sql } from 'drizzle-orm';
 import type { ApiKey } from '../../../shared/contracts/sources';
+import type { ConsentVerification } from '../../../shared/domain';
 import { type Db, queryPreparedRows, queryRows } from '../../db/client';
 
 const iso = (column: string) =>
@@ -57,35 +58,51 @@ export interface KeyHolder {
   usable: boolean;
 }
 
-/** The key with this hash and whether it may send leads: one index lookup per intake request. */
-export async function findKeyByHash(db: Db, keyHash: string): Promise<KeyHolder | null> {
-  const [row] = await queryPreparedRows<KeyHolder>(
-    db,
-    sql`select k.id as "keyId", k.source_id as "sourceId",
-               (k.revoked_at is null and s.active) as "usable"
-          from api_keys k join sources s on s.id = k.source_id
-         where k.key_hash = ${keyHash}`,
-  );
-  return row ?? null;
+/** A usable key's request counted against its rate, with what the intake reads of its source. */
+export interface KeyRequest extends KeyHolder {
+  /** the request is within the key's rate (false for a key that is not usable: nothing counted) */
+  allowed: boolean;
+  /** the source's name and consent rule (docs/domain.md, Consent verified at intake) */
+  source: { name: string; consentVerification: ConsentVerification };
 }
 
 /**
- * One request of the key against its rate (decision 039), as a generic cell rate: the key's
- * theoretical arrival time moves on by 1/rate from itself or from now, whichever is later, unless
- * that puts it more than a second ahead (a second's worth of requests at once, then the rate).
- * An allowed request also records the key's use. One statement, in the database, so every
- * process counts together; false when refused.
+ * The intake's first statement: the key with this hash, with its source's name and consent rule,
+ * and for a usable key one request counted against its rate (decision 039), as a generic cell
+ * rate: the key's theoretical arrival time moves on by 1/rate from itself or from now, whichever
+ * is later, unless that puts it more than a second ahead (a second's worth of requests at once,
+ * then the rate). An allowed request also records the key's use. One statement, in the
+ * database, so every process counts together.
  */
-export async function takeKeyRate(db: Db, keyId: number, perSecond: number): Promise<boolean> {
-  const rows = await queryPreparedRows<{ ok: number }>(
+export async function takeKeyRequest(
+  db: Db,
+  keyHash: string,
+  perSecond: number,
+): Promise<KeyRequest | null> {
+  const step = 1 / perSecond;
+  const [row] = await queryPreparedRows<
+    KeyHolder & { allowed: boolean; name: string; consentVerification: ConsentVerification }
+  >(
     db,
-    sql`update api_keys
-           set rate_tat = greatest(rate_tat, now()) + make_interval(secs => ${1 / perSecond}::float8),
-               last_used_at = now()
-         where id = ${keyId}
-           and greatest(rate_tat, now()) + make_interval(secs => ${1 / perSecond}::float8)
-               <= now() + interval '1 second'
-     returning 1 as ok`,
+    sql`with k as (
+          select k.id, k.source_id, (k.revoked_at is null and s.active) as usable,
+                 s.name, s.consent_verification
+            from api_keys k join sources s on s.id = k.source_id
+           where k.key_hash = ${keyHash}),
+        taken as (
+          update api_keys
+             set rate_tat = greatest(rate_tat, now()) + make_interval(secs => ${step}::float8),
+                 last_used_at = now()
+           where id = (select id from k where usable)
+             and greatest(rate_tat, now()) + make_interval(secs => ${step}::float8)
+                 <= now() + interval '1 second'
+          returning id)
+        select k.id as "keyId", k.source_id as "sourceId", k.usable,
+               exists (select 1 from taken) as allowed,
+               k.name, k.consent_verification as "consentVerification"
+          from k`,
   );
-  return rows.length > 0;
+  if (!row) return null;
+  const { name, consentVerification, ...key } = row;
+  return { ...key, source: { name, consentVerification } };
 }

@@ -8,12 +8,11 @@ import type { ApiKey, CreatedApiKey } from '../../../shared/contracts/sources';
 import type { Db } from '../../db/client';
 import { notFound } from '../../lib/app-error';
 import {
-  findKeyByHash,
   insertKey,
-  type KeyHolder,
+  type KeyRequest,
   listKeyRows,
   revokeKeyRow,
-  takeKeyRate,
+  takeKeyRequest,
 } from './api-keys.repository';
 import { getSource } from './sources.service';
 
@@ -47,18 +46,18 @@ export async function revokeApiKey(db: Db, sourceId: number, keyId: number): Pro
   return row;
 }
 
-export type { KeyHolder };
-
-/** The key a bearer token names, or null for a token that is no key at all. */
-export function findApiKey(db: Db, token: string): Promise<KeyHolder | null> {
-  if (!token.startsWith(API_KEY_PREFIX) || token.length > 200) return Promise.resolve(null);
-  return findKeyByHash(db, hashApiKey(token));
-}
+export type { KeyRequest };
 
 /**
- * Counts a request of the key against its rate (`perSecond`, a second's worth at once), in the
- * database so that every process counts together, and records the key's use: true when allowed.
+ * The key a bearer token names, with one request counted against its rate (`perSecond`, a
+ * second's worth at once) when it is usable, in the database so that every process counts
+ * together; null for a token that is no key at all.
  */
-export function takeApiKeyRate(db: Db, keyId: number, perSecond: number): Promise<boolean> {
-  return takeKeyRate(db, keyId, perSecond);
+export function takeApiKeyRequest(
+  db: Db,
+  token: string,
+  perSecond: number,
+): Promise<KeyRequest | null> {
+  if (!token.startsWith(API_KEY_PREFIX) || token.length > 200) return Promise.resolve(null);
+  return takeKeyRequest(db, hashApiKey(token), perSecond);
 }
