@@ -60,13 +60,14 @@ export const AGENT_CONDITIONS_SQL: Record<AgentReason, Render> = {
   PAUSED: (p) =>
     sql`not (u.paused_at is not null
              and (u.paused_until is null or u.paused_until > ${p.now.toISOString()}::timestamptz))`,
+  // the agents outside their hours at `now`, found once per statement (an uncorrelated
+  // subquery: a hashed set), not once per agent; user_id is never null, so `not in` is exact
   OUTSIDE_SCHEDULE: (p) =>
-    sql`not exists (
-          select 1 from agent_schedules sc
+    sql`u.id not in (
+          select sc.user_id from agent_schedules sc
            cross join lateral (
              select ${p.now.toISOString()}::timestamptz at time zone sc.time_zone as t) lt
-           where sc.user_id = u.id
-             and not coalesce(
+           where not coalesce(
                to_char(lt.t, 'HH24:MI') >= (sc.days -> to_char(lt.t, 'dy') ->> 'start')
                and to_char(lt.t, 'HH24:MI') < (sc.days -> to_char(lt.t, 'dy') ->> 'end'), false))`,
   ENROLLMENT_WINDOW: (p) =>
