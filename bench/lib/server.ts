@@ -79,6 +79,8 @@ export async function startServer(opts: StartOptions): Promise<BenchServer> {
     ASSIGN_ON_IMPORT: 'false',
     ADMIN_EMAIL,
     ADMIN_PASSWORD,
+    // the bench's admin signs in with its password alone (it has no authenticator app)
+    REQUIRE_2FA_FOR_ADMINS: 'false',
     ...db,
     ...opts.env,
   };
