@@ -76,7 +76,9 @@ export interface ReasonGroup {
  * statement over the agents, instead of 10,000 rows sent to be checked one by one; prepared (its
  * text never varies), so repeated explanations skip parsing and planning. The pass over every
  * agent reads only what the reason needs; what the answer shows of an agent (name, quota, caps,
- * per-lead price) is read for the agents it names alone, a few hundred rows (decision 041).
+ * per-lead price) is read for the agents it names alone, a few hundred rows (decision 041). The
+ * pass is materialized as (id, reason) pairs, so the grouping sorts those and not the wide rows
+ * the reasons were read from.
  */
 export async function agentReasonsForLead(
   db: Db,
@@ -85,7 +87,7 @@ export async function agentReasonsForLead(
 ): Promise<ReasonGroup[]> {
   return queryPreparedRows<ReasonGroup>(
     db,
-    sql`with a as (
+    sql`with a as materialized (
           select u.id, ${firstMisfitSql(params)} as reason
             from users u
             ${FIT_JOINS}
