@@ -74,7 +74,11 @@ export interface ReasonGroup {
  * database up to AGE (the quota is the caller's: it needs today's counts of the few agents left),
  * grouped by reason: counts, and the first `named` agents of each (every agent that fits). One
  * statement over the agents, instead of 10,000 rows sent to be checked one by one; prepared (its
- * text never varies), so repeated explanations skip parsing and planning.
+ * text never varies), so repeated explanations skip parsing and planning. The pass over every
+ * agent reads only what the reason needs; what the answer shows of an agent (name, quota, caps,
+ * per-lead price) is read for the agents it names alone, a few hundred rows (decision 041). The
+ * pass is materialized as (id, reason) pairs, so the grouping sorts those and not the wide rows
+ * the reasons were read from.
  */
 export async function agentReasonsForLead(
   db: Db,
@@ -83,26 +87,29 @@ export async function agentReasonsForLead(
 ): Promise<ReasonGroup[]> {
   return queryPreparedRows<ReasonGroup>(
     db,
-    sql`with a as (
-          select u.id, u.name, ${QUOTA_SQL} as quota, fa.agency_id, fa.daily_cap,
-                 (select c.weekly from agent_caps c where c.user_id = u.id) as weekly_cap,
-                 (select c.monthly from agent_caps c where c.user_id = u.id) as monthly_cap,
-                 ${PER_LEAD_SQL} as per_lead,
-                 ${firstMisfitSql(params)} as reason
+    sql`with a as materialized (
+          select u.id, ${firstMisfitSql(params)} as reason
             from users u
             ${FIT_JOINS}
            where u.role = 'AGENT'),
-        ranked as (
-          select a.*, row_number() over (partition by reason order by id) as k from a)
-        select reason, count(*)::int as count,
-               coalesce(json_agg(json_build_object('id', id, 'name', name, 'quota', quota,
-                                                   'agencyId', agency_id, 'agencyCap', daily_cap,
-                                                   'weeklyCap', weekly_cap, 'monthlyCap', monthly_cap,
-                                                   'perLead', per_lead)
-                                 order by id)
-                          filter (where reason is null or k <= ${named}), '[]') as agents
-          from ranked
-         group by reason`,
+        g as (
+          select reason, count(*)::int as count,
+                 case when reason is null then array_agg(id order by id)
+                      else (array_agg(id order by id))[1:${named}] end as shown
+            from a
+           group by reason)
+        select g.reason, g.count,
+               coalesce((
+                 select json_agg(json_build_object('id', u.id, 'name', u.name, 'quota', ${QUOTA_SQL},
+                          'agencyId', fa.agency_id, 'agencyCap', fa.daily_cap,
+                          'weeklyCap', (select c.weekly from agent_caps c where c.user_id = u.id),
+                          'monthlyCap', (select c.monthly from agent_caps c where c.user_id = u.id),
+                          'perLead', ${PER_LEAD_SQL})
+                        order by u.id)
+                   from users u
+                   ${FIT_JOINS}
+                  where u.id = any(g.shown)), '[]') as agents
+          from g`,
   );
 }
 

@@ -28,10 +28,20 @@ export function encodeLeadRows(
   importId: number,
   sourceId: number | null = null,
 ): string {
+  const encode = leadRowEncoder(importId, sourceId);
+  let out = '';
+  for (const l of batch) out += encode(l);
+  return out;
+}
+
+/** One parsed lead as one COPY text row (its newline included), for the import `importId`. */
+export function leadRowEncoder(
+  importId: number,
+  sourceId: number | null = null,
+): (lead: ParsedLead) => string {
   const origin = `\t${importId}\t${sourceId ?? '\\N'}\t`;
   const unchecked = `\t\\N\t\\N\t\\N${origin}`;
-  let out = '';
-  for (const l of batch) {
+  return (l) => {
     // the consent check's outcome (an enum value) and its ISO times never need escaping
     const tail =
       l.consentOutcome == null
@@ -55,10 +65,8 @@ export function encodeLeadRows(
       (e !== null && SPECIAL.test(e)) ||
       SPECIAL.test(c)
     ) {
-      out += `${copyValue(x)}\t${copyValue(f)}\t${copyValue(s)}\t${copyValue(p)}\t${copyValue(e)}\t${copyValue(c)}\t${l.state}\t${l.age}\t${l.category}${quality}${tail}`;
-    } else {
-      out += `${x ?? '\\N'}\t${f ?? '\\N'}\t${s ?? '\\N'}\t${p ?? '\\N'}\t${e ?? '\\N'}\t${c}\t${l.state}\t${l.age}\t${l.category}${quality}${tail}`;
+      return `${copyValue(x)}\t${copyValue(f)}\t${copyValue(s)}\t${copyValue(p)}\t${copyValue(e)}\t${copyValue(c)}\t${l.state}\t${l.age}\t${l.category}${quality}${tail}`;
     }
-  }
-  return out;
+    return `${x ?? '\\N'}\t${f ?? '\\N'}\t${s ?? '\\N'}\t${p ?? '\\N'}\t${e ?? '\\N'}\t${c}\t${l.state}\t${l.age}\t${l.category}${quality}${tail}`;
+  };
 }

@@ -18,7 +18,7 @@
  * temporary staging table and INSERT ... ON CONFLICT DO NOTHING. The unique index decides.
  */
 import type { ImportRowError } from '../../../shared/contracts/leads';
-import { encodeLeadRows, LEAD_COPY_COLUMNS } from './lead-copy-format';
+import { LEAD_COPY_COLUMNS, leadRowEncoder } from './lead-copy-format';
 import type { ParsedLead } from './lead-row.service';
 
 /** One COPY in progress: rows go in as they come, `end` answers the rows copied. */
@@ -152,13 +152,35 @@ interface InFlight {
 }
 
 /**
+ * The open group as columns: what the check reads of each row (its line, phone, email and
+ * externalId) and the row itself, already as its COPY text line. A parsed row (an object of
+ * seventeen fields) dies as soon as it is added; the group holds a string and four values a row.
+ */
+interface GroupColumns {
+  lines: number[];
+  phones: (string | null)[];
+  emails: (string | null)[];
+  externalIds: (string | null)[];
+  copyRows: string[];
+}
+
+const noColumns = (): GroupColumns => ({
+  lines: [],
+  phones: [],
+  emails: [],
+  externalIds: [],
+  copyRows: [],
+});
+
+/**
  * Takes an import's parsed rows (`add`), and writes them a group at a time (`endGroup`): check,
- * then COPY. `finish` settles the last COPY. Memory holds the open group's rows and the COPY
+ * then COPY. `finish` settles the last COPY. Memory holds the open group's columns and the COPY
  * text of the group in flight.
  */
 export class LeadGroupWriter {
   private stagingReady = false;
-  private pending: ParsedLead[] = [];
+  private pending: GroupColumns = noColumns();
+  private readonly encode: (lead: ParsedLead) => string;
   private inFlight: InFlight | null = null;
   private since: string | null = null;
   /** the contact hashes' key, null while no consumer was deleted (read once, at the first group) */
@@ -167,15 +189,24 @@ export class LeadGroupWriter {
   constructor(
     private readonly session: BulkSession,
     private readonly options: GroupWriterOptions,
-  ) {}
+  ) {
+    this.encode = leadRowEncoder(options.importId, options.sourceId);
+  }
 
   /** rows in the open group */
   get size(): number {
-    return this.pending.length;
+    return this.pending.lines.length;
   }
 
   add(leads: readonly ParsedLead[]): void {
-    for (const lead of leads) this.pending.push(lead);
+    const group = this.pending;
+    for (const lead of leads) {
+      group.lines.push(lead.line);
+      group.phones.push(lead.phone);
+      group.emails.push(lead.email);
+      group.externalIds.push(lead.externalId);
+      group.copyRows.push(this.encode(lead));
+    }
   }
 
   /**
@@ -184,17 +215,17 @@ export class LeadGroupWriter {
    */
   async endGroup(): Promise<StoredGroup> {
     const stored = await this.settle();
-    const rows = this.pending;
-    this.pending = [];
-    if (rows.length === 0) return stored;
-    const { keep, refused, duplicates, dnc, suppressed } = await this.check(rows);
+    const group = this.pending;
+    this.pending = noColumns();
+    if (group.lines.length === 0) return stored;
+    const { keep, refused, duplicates, dnc, suppressed } = await this.check(group);
     stored.duplicates += duplicates;
     stored.dnc += dnc;
     stored.suppressed += suppressed;
     stored.refusedLines = refused;
     if (keep.length > 0) {
       await this.session.run('savepoint lead_group');
-      const text = encodeLeadRows(keep, this.options.importId, this.options.sourceId);
+      const text = keep.join('');
       const copy = this.session.copy(`leads (${LEAD_COPY_COLUMNS})`);
       const written = copy.write(text);
       written.catch(() => {}); // taken by settle()
@@ -249,7 +280,7 @@ export class LeadGroupWriter {
   async abort(): Promise<void> {
     const flight = this.inFlight;
     this.inFlight = null;
-    this.pending = [];
+    this.pending = noColumns();
     await flight?.copy.abort();
   }
 
@@ -295,9 +326,9 @@ export class LeadGroupWriter {
     return stored;
   }
 
-  /** The group's rows split into those to store and those refused (in line order). */
-  private async check(rows: ParsedLead[]): Promise<{
-    keep: ParsedLead[];
+  /** The group's rows split into those to store (their COPY text) and those refused (in line order). */
+  private async check(group: GroupColumns): Promise<{
+    keep: string[];
     refused: ImportRowError[];
     duplicates: number;
     dnc: number;
@@ -307,13 +338,16 @@ export class LeadGroupWriter {
     const phones: (string | null)[] = [];
     const emails: (string | null)[] = [];
     const externalIds: (string | null)[] = [];
-    for (let i = 0; i < rows.length; i++) {
-      const r = rows[i] as ParsedLead;
-      if (r.phone === null && r.email === null && r.externalId === null) continue;
+    const rows = group.lines.length;
+    for (let i = 0; i < rows; i++) {
+      const phone = group.phones[i];
+      const email = group.emails[i];
+      const externalId = group.externalIds[i];
+      if (phone === null && email === null && externalId === null) continue;
       idx.push(i);
-      phones.push(r.phone);
-      emails.push(r.email);
-      externalIds.push(r.externalId);
+      phones.push(phone);
+      emails.push(email);
+      externalIds.push(externalId);
     }
     const hits = new Map<number, Hit>();
     if (idx.length > 0) {
@@ -331,7 +365,7 @@ export class LeadGroupWriter {
       for (const h of found) hits.set(Number(h.i), h);
     }
 
-    const keep: ParsedLead[] = [];
+    const keep: string[] = [];
     const refused: ImportRowError[] = [];
     let duplicates = 0;
     let dnc = 0;
@@ -339,8 +373,13 @@ export class LeadGroupWriter {
     const byPhone = new Map<string, number>();
     const byEmail = new Map<string, number>();
     const byExternalId = new Map<string, number>();
-    for (let i = 0; i < rows.length; i++) {
-      const r = rows[i] as ParsedLead;
+    for (let i = 0; i < rows; i++) {
+      const r = {
+        line: group.lines[i] as number,
+        phone: group.phones[i] as string | null,
+        email: group.emails[i] as string | null,
+        externalId: group.externalIds[i] as string | null,
+      };
       const hit = hits.get(i);
       if (hit) {
         if (hit.kind === 'DNC') {
@@ -367,7 +406,7 @@ export class LeadGroupWriter {
       if (r.phone !== null) byPhone.set(r.phone, r.line);
       if (r.email !== null) byEmail.set(r.email, r.line);
       if (r.externalId !== null) byExternalId.set(r.externalId, r.line);
-      keep.push(r);
+      keep.push(group.copyRows[i] as string);
     }
     return { keep, refused, duplicates, dnc, suppressed };
   }
@@ -419,7 +458,7 @@ export class LeadGroupWriter {
 
 /** The earlier row of the same group this one repeats, if any: phone first, then email, then id. */
 function firstOf(
-  r: ParsedLead,
+  r: Pick<ParsedLead, 'phone' | 'email' | 'externalId'>,
   byPhone: Map<string, number>,
   byEmail: Map<string, number>,
   byExternalId: Map<string, number>,
