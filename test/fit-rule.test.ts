@@ -38,6 +38,7 @@ import {
   readAllAgents,
 } from '../src/server/modules/explanation/explanation.repository';
 import { classifyGroups } from '../src/server/modules/explanation/explanation.service';
+import { createFitRoster } from '../src/server/modules/fit/fit-roster.service';
 import {
   type FitContext,
   type FitLead,
@@ -47,7 +48,6 @@ import {
   fitProfile,
 } from '../src/server/modules/fit/fit-rule.service';
 import { fitSqlParams } from '../src/server/modules/fit/fit-rule-sql.service';
-import { createFitRoster } from '../src/server/modules/fit/fit-roster.service';
 import { pickAgent } from '../src/server/modules/intake/intake.repository';
 import { previewPreferences } from '../src/server/modules/preferences/preferences-preview.service';
 import { MISFIT_REASONS, type MisfitReason } from '../src/shared/contracts/explanation';
