@@ -13,6 +13,7 @@ import { DELIVERY_CHANNELS } from '../../shared/domain';
 import type { Db } from '../db/client';
 import { type AlertPorts, processSmsAlert } from '../modules/alerts/alerts.service';
 import {
+  DELIVERY_LANES,
   type DeliveryPorts,
   fanOutRun,
   processDeliveryBatch,
@@ -123,8 +124,14 @@ export interface JobDefinition<N extends JobName> {
     burstWhenBatchFull?: boolean;
     groupConcurrency?: number;
     sideBySide?: boolean;
+    /**
+     * more workers in each process that take only jobs of `minPriority` and above, so those
+     * never wait for a worker busy with lower ones (the handler is then told each job's priority)
+     */
+    reserved?: { minPriority: number; localConcurrency: number };
   };
-  handle(ctx: JobContext, payload: JobPayload<N>): Promise<void>;
+  /** `job.priority`: the job's priority (0 unless the job definition reserves workers) */
+  handle(ctx: JobContext, payload: JobPayload<N>, job: { priority: number }): Promise<void>;
 }
 
 // a job that throws (the database away) is tried again; delivery retries are jobs of their own
@@ -138,15 +145,19 @@ export const JOBS: { [N in JobName]: JobDefinition<N> } = {
     // while it waits for an endpoint: the pool is the app's, shared with its requests); a full
     // fetch fetches again at once (burst): a backlog drains without waiting for the poll.
     // One job of an agent's webhook group at a time, in every process together: one delivery in
-    // flight per endpoint (deliveries.service, webhookGroup), so a slow one holds one worker
+    // flight per endpoint (deliveries.service, webhookGroup), so a slow one holds one worker.
+    // Two lanes (decision 040): every worker takes the fresh lane's jobs first (pg-boss priority),
+    // and one more per process takes nothing else, so a lead that just came in never waits
+    // behind a run's fan-out, even while every other worker is busy with it
     work: {
       batchSize: 8,
       localConcurrency: 4,
       burstWhenBatchFull: true,
       groupConcurrency: 1,
       sideBySide: true,
+      reserved: { minPriority: DELIVERY_LANES.fresh, localConcurrency: 1 },
     },
-    handle: (ctx, job) => processDeliveryBatch(ctx.db, ctx.delivery, job),
+    handle: (ctx, job, { priority }) => processDeliveryBatch(ctx.db, ctx.delivery, job, priority),
   },
   'lead-delivery-fan-out': {
     queue: { ...RETRIED, expireInSeconds: 15 * 60 },

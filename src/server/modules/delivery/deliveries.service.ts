@@ -77,15 +77,25 @@ export function deliveryPorts(
  */
 export const webhookGroup = (agentId: number) => `webhook:${agentId}`;
 
+/**
+ * The delivery jobs' lanes, as their pg-boss priority (decision 040): a run's fan-out goes in the
+ * run lane; everything else (the intake, a hand assignment, a reassignment, a reclaim, an admin's
+ * retry, deliveries taken over from a worker that died) in the fresh lane, fetched first and with
+ * a worker of its own in every process. A retry stays in its delivery's lane.
+ */
+export const DELIVERY_LANES = { fresh: 1, run: 0 } as const;
+
 /** A lead-delivery job, in its endpoint's group when it is a webhook's. */
 function deliveryJob(
   data: JobInput<'lead-delivery'>,
+  lane: number,
   startAfter?: Date,
 ): QueuedJob<'lead-delivery'> {
   return {
     data,
     ...(startAfter ? { startAfter } : {}),
     ...(data.channel === 'WEBHOOK' ? { group: webhookGroup(data.agentId) } : {}),
+    ...(lane ? { priority: lane } : {}),
   };
 }
 
@@ -140,7 +150,10 @@ async function recordDeliveries(
       tx,
       'lead-delivery',
       batches.map((b: DeliveryBatch) =>
-        deliveryJob({ agentId: b.agentId, channel: b.channel, fromId: b.fromId, toId: b.toId }),
+        deliveryJob(
+          { agentId: b.agentId, channel: b.channel, fromId: b.fromId, toId: b.toId },
+          'runId' in assigned ? DELIVERY_LANES.run : DELIVERY_LANES.fresh,
+        ),
       ),
     );
 }
@@ -165,6 +178,7 @@ export async function processDeliveryBatch(
   db: Db,
   ports: DeliveryPorts,
   job: JobPayload<'lead-delivery'>,
+  lane: number = DELIVERY_LANES.fresh,
 ): Promise<void> {
   const { config, runtime, connections } = ports;
   const claimed = await claimDeliveries(db, job);
@@ -244,6 +258,7 @@ export async function processDeliveryBatch(
       [...due.values()].map((g) =>
         deliveryJob(
           { agentId: job.agentId, channel: job.channel, ids: g.ids, attempts: g.attempts },
+          lane,
           new Date(g.at),
         ),
       ),
@@ -292,7 +307,7 @@ export async function sweepStrandedDeliveries(
     await enqueueAttempt(
       tx,
       ports,
-      [...groups.values()].map((data) => deliveryJob(data)),
+      [...groups.values()].map((data) => deliveryJob(data, DELIVERY_LANES.fresh)),
     );
   });
   return rows.length;
@@ -338,12 +353,10 @@ export async function enqueueRetry(
   row: { id: number; agentId: number; channel: DeliveryChannel; attempts: number },
 ): Promise<void> {
   await enqueueAttempt(tx, ports, [
-    deliveryJob({
-      agentId: row.agentId,
-      channel: row.channel,
-      ids: [row.id],
-      attempts: row.attempts,
-    }),
+    deliveryJob(
+      { agentId: row.agentId, channel: row.channel, ids: [row.id], attempts: row.attempts },
+      DELIVERY_LANES.fresh,
+    ),
   ]);
 }
 
