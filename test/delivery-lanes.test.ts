@@ -48,7 +48,7 @@ afterAll(async () => {
 // one delivery worker beside the fresh lane's own: it takes 8 jobs a fetch
 const ctx = setupTestApp(
   { WEBHOOK_ALLOW_PRIVATE: true },
-  { deliveryQueue: { concurrency: 1, pollingIntervalSeconds: 0.5, webhookTimeoutMs: 20_000 } },
+  { deliveryQueue: { concurrency: 1, pollingIntervalSeconds: 0.5, webhookTimeoutMs: 5_000 } },
 );
 
 /** An agent on a package with the CRM service whose webhook goes to `path` on the receiver. */

@@ -51,6 +51,9 @@ function bossFor(database: Database, workers: boolean): PgBoss {
     // no cron schedules here; the daily assignment has its own scheduler
     schedule: false,
     application_name: 'leadflow-delivery',
+    // the monitor that fails a job whose heartbeat stopped (a dead process's) runs this often
+    superviseIntervalSeconds: 10,
+    monitorIntervalSeconds: 10,
   } as const;
   if (database.kind === 'pglite' && database.pglite)
     return new PgBoss({ ...common, db: fromPglite(database.pglite), backend: 'pglite' });
@@ -167,7 +170,11 @@ export function createPgBossQueue(
           });
         sweeping.add(running);
       };
-      const timer = setInterval(run, sweep.everyMs ?? options.sweepIntervalMs ?? 60_000);
+      const every =
+        typeof sweep.everyMs === 'function'
+          ? sweep.everyMs(ctx)
+          : (sweep.everyMs ?? options.sweepIntervalMs ?? 60_000);
+      const timer = setInterval(run, every);
       timer.unref();
       timers.push(timer);
       if (sweep.atStart) run();

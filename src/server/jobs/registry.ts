@@ -18,6 +18,7 @@ import {
   fanOutRun,
   processDeliveryBatch,
   sweepStrandedDeliveries,
+  takeOverDeliveries,
 } from '../modules/delivery/deliveries.service';
 import {
   type FollowUpPorts,
@@ -111,8 +112,17 @@ export interface JobContext {
 }
 
 export interface JobDefinition<N extends JobName> {
-  /** pg-boss's queue options */
-  queue: { retryLimit: number; retryDelay: number; expireInSeconds: number };
+  /**
+   * pg-boss's queue options; `heartbeatSeconds`: a running job's worker tells pg-boss it lives
+   * every half of it, and a job not heard of for longer is failed (for a retry) by pg-boss's
+   * monitor, which frees its group
+   */
+  queue: {
+    retryLimit: number;
+    retryDelay: number;
+    expireInSeconds: number;
+    heartbeatSeconds?: number;
+  };
   /**
    * the worker's: jobs a fetch, fetches at once in this process; at most `groupConcurrency` jobs
    * of one group running at once in all processes together; `sideBySide`: the jobs of a fetch
@@ -139,7 +149,9 @@ const RETRIED = { retryLimit: 5, retryDelay: 5 };
 
 export const JOBS: { [N in JobName]: JobDefinition<N> } = {
   'lead-delivery': {
-    queue: { ...RETRIED, expireInSeconds: 15 * 60 },
+    // the deliveries' own leases (decision 040) decide who sends; the heartbeat frees the webhook
+    // group of a job whose process died, so the endpoint's next leads are not held 15 minutes
+    queue: { ...RETRIED, expireInSeconds: 15 * 60, heartbeatSeconds: 10 },
     // up to 8 jobs a fetch, worked side by side, so that a job waiting on a slow CRM endpoint
     // holds back none of the others (each holds a pool connection only between its calls, never
     // while it waits for an endpoint: the pool is the app's, shared with its requests); a full
@@ -203,8 +215,11 @@ export const JOBS: { [N in JobName]: JobDefinition<N> } = {
 
 export interface Sweep {
   name: string;
-  /** every this long; null: the queue's `sweepIntervalMs` option (a minute unless a test says) */
-  everyMs: number | null;
+  /**
+   * every this long; null: the queue's `sweepIntervalMs` option (a minute unless a test says); a
+   * function: read from the job context (delivery's timings)
+   */
+  everyMs: number | null | ((ctx: JobContext) => number);
   /** also once when the queue starts */
   atStart: boolean;
   run(ctx: JobContext): Promise<unknown>;
@@ -217,6 +232,14 @@ export const SWEEPS: Sweep[] = [
     everyMs: null,
     atStart: true,
     run: (ctx) => sweepStrandedDeliveries(ctx.db, ctx.delivery),
+  },
+  {
+    // deliveries whose worker died with them claimed: taken over once its lease lapsed
+    // (decision 040); every quarter of the lease
+    name: 'delivery-leases',
+    everyMs: (ctx) => (ctx.delivery.runtime.leaseSeconds * 1000) / 4,
+    atStart: true,
+    run: (ctx) => takeOverDeliveries(ctx.db, ctx.delivery),
   },
   {
     name: 'follow-ups',

@@ -138,18 +138,79 @@ export function claimDeliveries(
     | { fromId: number; toId: number }
     | { ids: number[]; attempts: number }
   ),
+  leaseSeconds: number,
 ): Promise<ClaimedDelivery[]> {
   const which =
     'ids' in where
       ? sql`d.id = any(${intArrayLiteral(where.ids, 'bigint')}) and d.attempts = ${where.attempts}`
       : sql`d.id between ${where.fromId} and ${where.toId} and d.attempts = 0`;
+  // the claim is a lease (decision 040): none while another worker holds one
   return queryRows<ClaimedDelivery>(
     db,
-    sql`update deliveries d set attempts = d.attempts + 1, next_attempt_at = null, updated_at = now()
+    sql`update deliveries d set attempts = d.attempts + 1, next_attempt_at = null, updated_at = now(),
+        lease_until = now() + make_interval(secs => ${leaseSeconds})
       where d.agent_id = ${where.agentId} and d.channel = ${where.channel}
-        and d.status = 'PENDING' and ${which}
+        and d.status = 'PENDING' and d.lease_until is null and ${which}
       returning d.id, d.lead_id as "leadId", d.agent_id as "agentId", d.attempts,
                 extract(epoch from now() - d.created_at)::float8 as "ageSeconds"`,
+  );
+}
+
+/** A claimed delivery as its lease names it: the attempt count its claim left. */
+export interface HeldDelivery {
+  id: number;
+  attempts: number;
+}
+
+/** (id, attempts) pairs as a FROM item `h(id, attempts)`. */
+function held(rows: HeldDelivery[]): SQL {
+  return sql`unnest(${intArrayLiteral(
+    rows.map((r) => r.id),
+    'bigint',
+  )}, ${intArrayLiteral(
+    rows.map((r) => r.attempts),
+    'int',
+  )}) as h(id, attempts)`;
+}
+
+/**
+ * Renews this worker's leases: only those still its own (the same attempt count, a lease still
+ * held); answers the ids renewed. A lease another process took over is not renewed.
+ */
+export async function renewLeases(
+  db: Db,
+  rows: HeldDelivery[],
+  leaseSeconds: number,
+): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const renewed = await queryRows<{ id: number }>(
+    db,
+    sql`update deliveries d set lease_until = now() + make_interval(secs => ${leaseSeconds})
+      from ${held(rows)}
+      where d.id = h.id and d.attempts = h.attempts and d.lease_until is not null
+        and d.status = 'PENDING'
+      returning d.id`,
+  );
+  return renewed.map((r) => r.id);
+}
+
+/**
+ * Takes over the deliveries whose lease lapsed (their worker stopped renewing it: it died): the
+ * lease is cleared and they are due now; the caller enqueues their next attempt in the same
+ * transaction. Locked rows are skipped: two processes' sweeps never take the same delivery.
+ */
+export function takeOverLapsedLeases(tx: Db, limit: number) {
+  return queryRows<{ id: number; agentId: number; channel: DeliveryChannel; attempts: number }>(
+    tx,
+    sql`with lapsed as (
+      select id from deliveries
+      where lease_until < now() and status = 'PENDING'
+      order by lease_until limit ${limit}
+      for update skip locked
+    )
+    update deliveries d set lease_until = null, next_attempt_at = now(), updated_at = now()
+    from lapsed where d.id = lapsed.id
+    returning d.id, d.agent_id as "agentId", d.channel, d.attempts`,
   );
 }
 
@@ -161,7 +222,7 @@ export function strandedDeliveries(db: Db, graceSeconds: number, limit: number) 
   return queryRows<{ id: number; agentId: number; channel: DeliveryChannel; attempts: number }>(
     db,
     sql`select d.id, d.agent_id as "agentId", d.channel, d.attempts from deliveries d
-      where d.status = 'PENDING'
+      where d.status = 'PENDING' and d.lease_until is null
         and ((d.attempts = 0 and d.next_attempt_at is null)
           or coalesce(d.next_attempt_at, d.updated_at) < now() - make_interval(secs => ${graceSeconds}))
       order by d.id limit ${limit}`,
@@ -260,6 +321,8 @@ export async function agentTarget(db: Db, agentId: number): Promise<AgentDeliver
 /** One attempt's outcome, and what it leaves the delivery at. */
 export interface AttemptOutcome {
   id: number;
+  /** the attempt count the claim left: the attempt is recorded only while that claim holds */
+  attempts?: number;
   /** the delivery's status after this attempt (PENDING: a retry is scheduled) */
   status: DeliveryStatus;
   /** the attempt's own result */
@@ -271,26 +334,37 @@ export interface AttemptOutcome {
   nextAttemptAt: string | null;
 }
 
-/** Writes a batch of attempts: the attempt rows and the deliveries' new state, in one statement. */
-export async function recordAttempts(tx: Db, outcomes: AttemptOutcome[]): Promise<void> {
-  if (outcomes.length === 0) return;
-  await tx.execute(
+/**
+ * Writes a batch of attempts: the attempt rows and the deliveries' new state, in one statement,
+ * and ends their leases. Only deliveries still under this worker's claim (the attempt count it
+ * left, a lease held): one another process took over meanwhile is left to it. Answers the ids
+ * recorded.
+ */
+export async function recordAttempts(tx: Db, outcomes: AttemptOutcome[]): Promise<Set<number>> {
+  if (outcomes.length === 0) return new Set();
+  const rows = await queryRows<{ id: number }>(
+    tx,
     sql`with r as (
       select * from jsonb_to_recordset(${JSON.stringify(outcomes)}::jsonb) as r(
-        id bigint, status delivery_status, "attemptStatus" delivery_status, "responseCode" int,
-        "latencyMs" int, error text, "messageId" text, "nextAttemptAt" timestamptz)
+        id bigint, attempts int, status delivery_status, "attemptStatus" delivery_status,
+        "responseCode" int, "latencyMs" int, error text, "messageId" text,
+        "nextAttemptAt" timestamptz)
     ), u as (
       update deliveries d set status = r.status, response_code = r."responseCode",
         latency_ms = r."latencyMs", error = r.error,
         message_id = coalesce(r."messageId", d.message_id),
-        next_attempt_at = r."nextAttemptAt", updated_at = now()
+        next_attempt_at = r."nextAttemptAt", updated_at = now(), lease_until = null
       from r where d.id = r.id
+        and (r.attempts is null or (d.attempts = r.attempts and d.lease_until is not null))
       returning d.id, d.attempts
+    ), ins as (
+      insert into delivery_attempts (delivery_id, attempt, status, response_code, latency_ms, error)
+      select r.id, u.attempts, r."attemptStatus", r."responseCode", r."latencyMs", r.error
+      from r join u on u.id = r.id
     )
-    insert into delivery_attempts (delivery_id, attempt, status, response_code, latency_ms, error)
-    select r.id, u.attempts, r."attemptStatus", r."responseCode", r."latencyMs", r.error
-    from r join u on u.id = r.id`,
+    select id from u`,
   );
+  return new Set(rows.map((r) => r.id));
 }
 
 /**
@@ -323,13 +397,22 @@ export async function countWebhookFailures(
  * Gives back claimed deliveries that were not attempted (their endpoint failed before their turn):
  * the claim's count is undone, and they are due at `at`.
  */
-export async function releaseDeliveries(tx: Db, ids: number[], at: string): Promise<void> {
-  if (ids.length === 0) return;
-  await tx.execute(
-    sql`update deliveries set attempts = attempts - 1, next_attempt_at = ${at}::timestamptz,
-        updated_at = now()
-      where id = any(${intArrayLiteral(ids, 'bigint')}) and status = 'PENDING'`,
+export async function releaseDeliveries(
+  tx: Db,
+  rows: HeldDelivery[],
+  at: string,
+): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const released = await queryRows<{ id: number }>(
+    tx,
+    sql`update deliveries d set attempts = d.attempts - 1, next_attempt_at = ${at}::timestamptz,
+        updated_at = now(), lease_until = null
+      from ${held(rows)}
+      where d.id = h.id and d.attempts = h.attempts and d.lease_until is not null
+        and d.status = 'PENDING'
+      returning d.id`,
   );
+  return released.map((r) => r.id);
 }
 
 /** Deliveries of the switched-off endpoint still waiting: they will not be sent. */
@@ -337,7 +420,7 @@ export async function skipPendingWebhooks(tx: Db, agentId: number, reason: strin
   await tx.execute(
     sql`with s as (
       update deliveries set status = 'SKIPPED', error = ${reason}, next_attempt_at = null,
-        updated_at = now()
+        updated_at = now(), lease_until = null
       where agent_id = ${agentId} and channel = 'WEBHOOK' and status = 'PENDING'
       returning id, attempts
     )
