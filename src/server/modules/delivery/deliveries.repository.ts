@@ -132,28 +132,48 @@ export interface ClaimedDelivery {
  * Takes deliveries for an attempt: only those still PENDING at the expected attempt count, so two
  * jobs that name the same delivery (a sweep beside a late job) never both send it.
  */
-export function claimDeliveries(
+export async function claimDeliveries(
   db: Db,
   where: { agentId: number; channel: DeliveryChannel } & (
     | { fromId: number; toId: number }
     | { ids: number[]; attempts: number }
   ),
   leaseSeconds: number,
-): Promise<ClaimedDelivery[]> {
+): Promise<{
+  claimed: ClaimedDelivery[];
+  leads: Map<number, LeadForDelivery>;
+  target: AgentDeliveryTarget | null;
+}> {
   const which =
     'ids' in where
       ? sql`d.id = any(${intArrayLiteral(where.ids, 'bigint')}) and d.attempts = ${where.attempts}`
       : sql`d.id between ${where.fromId} and ${where.toId} and d.attempts = 0`;
-  // the claim is a lease (decision 040): none while another worker holds one
-  return queryRows<ClaimedDelivery>(
+  // the claim is a lease (decision 040): none while another worker holds one. The leads and the
+  // agent's settings come with it: one statement a job
+  const rows = await queryRows<
+    ClaimedDelivery & { lead: LeadForDelivery | null; target: AgentDeliveryTarget | null }
+  >(
     db,
-    sql`update deliveries d set attempts = d.attempts + 1, next_attempt_at = null, updated_at = now(),
+    sql`with c as (
+      update deliveries d set attempts = d.attempts + 1, next_attempt_at = null, updated_at = now(),
         lease_until = now() + make_interval(secs => ${leaseSeconds})
       where d.agent_id = ${where.agentId} and d.channel = ${where.channel}
         and d.status = 'PENDING' and d.lease_until is null and ${which}
       returning d.id, d.lead_id as "leadId", d.agent_id as "agentId", d.attempts,
-                extract(epoch from now() - d.created_at)::float8 as "ageSeconds"`,
+                extract(epoch from now() - d.created_at)::float8 as "ageSeconds"
+    )
+    select c.*,
+      (select to_jsonb(x) from (select ${LEAD_FOR_DELIVERY} where l.id = c."leadId") x) as lead,
+      (select to_jsonb(t) from (select ${AGENT_TARGET} where u.id = c."agentId") t) as target
+    from c order by c.id`,
   );
+  const leads = new Map<number, LeadForDelivery>();
+  for (const r of rows) if (r.lead) leads.set(r.lead.id, r.lead);
+  return {
+    claimed: rows.map(({ lead: _lead, target: _target, ...c }) => c),
+    leads,
+    target: rows[0]?.target ?? null,
+  };
 }
 
 /** A claimed delivery as its lease names it: the attempt count its claim left. */
@@ -273,21 +293,16 @@ export interface LeadForDelivery {
   sourceName: string | null;
 }
 
-export function leadsForDelivery(db: Db, leadIds: number[]): Promise<LeadForDelivery[]> {
-  return queryRows<LeadForDelivery>(
-    db,
-    sql`select l.id, l.external_id as "externalId", l.first_name as "firstName",
-        l.last_name as "lastName", l.phone, l.email, l.city, l.state, l.age, l.category, l.status,
-        to_char(l.assigned_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "assignedAt",
-        l.zip, l.time_zone as "timeZone",
-        to_char(l.consent_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "consentAt",
-        l.consent_text as "consentText", l.trusted_form_cert_url as "trustedFormCertUrl",
-        l.jornaya_lead_id as "jornayaLeadId", l.consent_ip as "consentIp",
-        l.source_id as "sourceId", s.name as "sourceName"
-      from leads l left join sources s on s.id = l.source_id
-      where l.id = any(${intArrayLiteral(leadIds, 'bigint')}) order by l.id`,
-  );
-}
+/** A lead as a delivery sends it (`l`, its source `s`). */
+const LEAD_FOR_DELIVERY = sql`l.id, l.external_id as "externalId", l.first_name as "firstName",
+  l.last_name as "lastName", l.phone, l.email, l.city, l.state, l.age, l.category, l.status,
+  to_char(l.assigned_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "assignedAt",
+  l.zip, l.time_zone as "timeZone",
+  to_char(l.consent_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "consentAt",
+  l.consent_text as "consentText", l.trusted_form_cert_url as "trustedFormCertUrl",
+  l.jornaya_lead_id as "jornayaLeadId", l.consent_ip as "consentIp",
+  l.source_id as "sourceId", s.name as "sourceName"
+  from leads l left join sources s on s.id = l.source_id`;
 
 export interface AgentDeliveryTarget {
   id: number;
@@ -302,18 +317,20 @@ export interface AgentDeliveryTarget {
   serviceCrm: boolean;
 }
 
+/** An agent's delivery settings (`u` the agent). */
+const AGENT_TARGET = sql`u.id, u.email, coalesce(ds.email_enabled, true) as "emailEnabled",
+  ds.webhook_url as "webhookUrl", ds.webhook_auth_header as "webhookAuthHeader",
+  coalesce(ds.webhook_enabled, false) as "webhookEnabled", ds.webhook_secret as "webhookSecret",
+  ${PREVIOUS_SECRET} as "webhookPreviousSecret", coalesce(p.service_crm, false) as "serviceCrm"
+  from users u
+  left join delivery_settings ds on ds.user_id = u.id
+  left join subscriptions s on s.user_id = u.id
+  left join packages p on p.id = s.package_id`;
+
 export async function agentTarget(db: Db, agentId: number): Promise<AgentDeliveryTarget | null> {
   const [row] = await queryRows<AgentDeliveryTarget>(
     db,
-    sql`select u.id, u.email, coalesce(ds.email_enabled, true) as "emailEnabled",
-        ds.webhook_url as "webhookUrl", ds.webhook_auth_header as "webhookAuthHeader",
-        coalesce(ds.webhook_enabled, false) as "webhookEnabled", ds.webhook_secret as "webhookSecret",
-        ${PREVIOUS_SECRET} as "webhookPreviousSecret", coalesce(p.service_crm, false) as "serviceCrm"
-      from users u
-      left join delivery_settings ds on ds.user_id = u.id
-      left join subscriptions s on s.user_id = u.id
-      left join packages p on p.id = s.package_id
-      where u.id = ${agentId}`,
+    sql`select ${AGENT_TARGET} where u.id = ${agentId}`,
   );
   return row ?? null;
 }
@@ -388,6 +405,8 @@ export async function countWebhookFailures(
           then now() else webhook_disabled_at end,
         updated_at = now()
       where user_id = ${agentId}
+        -- nothing written when nothing changes (a success on an endpoint without failures)
+        and webhook_failures_in_row is distinct from ${change.reset ? sql`${change.failures}` : sql`webhook_failures_in_row + ${change.failures}`}
       returning webhook_disabled_at is not null and webhook_disabled_at >= now() as switched`,
   );
   return rows[0]?.switched ?? false;

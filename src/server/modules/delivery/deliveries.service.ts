@@ -18,7 +18,7 @@ import {
   notifyWebhookDisabled,
 } from '../notifications/notifications.service';
 import {
-  agentTarget,
+  type AgentDeliveryTarget,
   anyWebhookOn,
   type ChannelAgents,
   type ClaimedDelivery,
@@ -27,7 +27,7 @@ import {
   type DeliveryBatch,
   emailOffAgentIds,
   insertDeliveries,
-  leadsForDelivery,
+  type LeadForDelivery,
   markScheduled,
   recentRunIds,
   recordAttempts,
@@ -197,11 +197,11 @@ export async function processDeliveryBatch(
 ): Promise<void> {
   const { runtime, leases } = ports;
   const claimedAt = DeliveryLeases.now();
-  const claimed = await claimDeliveries(db, job, runtime.leaseSeconds);
+  const { claimed, leads, target } = await claimDeliveries(db, job, runtime.leaseSeconds);
   if (claimed.length === 0) return;
   leases.hold(db, claimed, claimedAt);
   try {
-    await attemptAndRecord(db, ports, job, lane, claimed);
+    await attemptAndRecord(db, ports, job, lane, { claimed, leads, target });
   } finally {
     leases.drop(claimed.map((c) => c.id));
   }
@@ -213,21 +213,19 @@ async function attemptAndRecord(
   ports: DeliveryPorts,
   job: JobPayload<'lead-delivery'>,
   lane: number,
-  claimed: ClaimedDelivery[],
+  {
+    claimed,
+    leads,
+    target,
+  }: {
+    claimed: ClaimedDelivery[];
+    leads: Map<number, LeadForDelivery>;
+    target: AgentDeliveryTarget | null;
+  },
 ): Promise<void> {
   const { config, runtime, connections, leases } = ports;
   // a send starts only while this process's lease lasts longer than the send can take
   const maySend = (id: number, timeoutMs: number) => leases.maySend(id, timeoutMs);
-  const target = await agentTarget(db, job.agentId);
-  const leads = new Map(
-    (
-      await leadsForDelivery(
-        db,
-        claimed.map((c) => c.leadId),
-      )
-    ).map((l) => [l.id, l]),
-  );
-
   let outcomes: Outcome[];
   if (job.channel === 'EMAIL')
     outcomes = await attemptEmails(config, target, claimed, leads, maySend);
