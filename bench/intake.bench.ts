@@ -506,6 +506,9 @@ export function runIntakeBench(): Promise<BenchReport> {
       if (PARTS.has('fresh')) {
         hooks.reset();
         const runIds = await backlogByEngineRun(url, BACKLOG);
+        log(
+          `fresh: a run of ${fmt(runIds.size)} leads waiting; intake leads at ${FRESH_RATE}/s while it drains`,
+        );
         server = await startServer({ database: { databaseUrl: url }, env: webhookOnly });
         // the drain has begun (the starting server's sweeper fanned the run out)
         await waitFor(() => arrivedOf(hooks.arrivals, runIds).count > 0, 120_000);
