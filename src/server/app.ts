@@ -236,6 +236,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.addHook('onClose', async () => {
     await scheduler?.stop();
     await queue.stop();
+    // a delivery still running past the grace renews its lease no more: another process takes
+    // it over (decision 040), as after a crash
+    leadPorts.delivery.leases.stop();
   });
   app.decorate('processState', {
     role,

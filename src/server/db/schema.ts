@@ -867,6 +867,11 @@ export const deliveries = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    /**
+     * while a worker has it claimed: until when its claim holds unless renewed (decision 040);
+     * null when no worker has it
+     */
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
   },
   (t) => [
     // one delivery of a lead per channel and agent: a fan-out done twice records nothing twice
@@ -874,6 +879,8 @@ export const deliveries = pgTable(
     uniqueIndex('deliveries_lead_channel_key').on(t.leadId, t.channel, t.agentId),
     index('deliveries_status_idx').on(t.status, t.id),
     index('deliveries_agent_idx').on(t.agentId, t.id),
+    // the claims in flight, for the sweep of those whose worker stopped renewing them
+    index('deliveries_lease_idx').on(t.leaseUntil).where(sql`lease_until is not null`),
   ],
 );
 

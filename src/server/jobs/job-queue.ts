@@ -14,6 +14,8 @@ export interface QueuedJob<N extends JobName> {
   singletonKey?: string;
   /** the job's group: a job definition may cap the jobs of one group running at once */
   group?: string;
+  /** fetched before every job of a lower priority (0 unless said) */
+  priority?: number;
 }
 
 export interface JobQueue {

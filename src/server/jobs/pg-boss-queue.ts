@@ -51,6 +51,9 @@ function bossFor(database: Database, workers: boolean): PgBoss {
     // no cron schedules here; the daily assignment has its own scheduler
     schedule: false,
     application_name: 'leadflow-delivery',
+    // the monitor that fails a job whose heartbeat stopped (a dead process's) runs this often
+    superviseIntervalSeconds: 10,
+    monitorIntervalSeconds: 10,
   } as const;
   if (database.kind === 'pglite' && database.pglite)
     return new PgBoss({ ...common, db: fromPglite(database.pglite), backend: 'pglite' });
@@ -90,6 +93,7 @@ export function createPgBossQueue(
           ...(j.startAfter ? { startAfter: j.startAfter } : {}),
           ...(j.singletonKey ? { singletonKey: j.singletonKey } : {}),
           ...(j.group ? { group: { id: j.group } } : {}),
+          ...(j.priority ? { priority: j.priority } : {}),
         })),
         { db: fromDrizzle(tx as unknown as DrizzleTransactionLike, sql) },
       );
@@ -102,23 +106,42 @@ export function createPgBossQueue(
 
   const work = async <N extends JobName>(started: PgBoss, name: N, ctx: JobContext) => {
     const job = JOBS[name];
+    const common = {
+      batchSize: job.work.batchSize,
+      ...(job.work.burstWhenBatchFull ? { burstWhenBatchFull: true } : {}),
+      ...(job.work.groupConcurrency ? { groupConcurrency: job.work.groupConcurrency } : {}),
+      // the job's priority reaches its handler (a delivery's retry keeps its lane)
+      ...(job.work.reserved ? { includeMetadata: true } : {}),
+      perJobResults: true,
+      pollingIntervalSeconds: polling,
+      // retries are deferred jobs, which no NOTIFY announces when they fall due: poll for them
+      notifyPollingIntervalSeconds: polling,
+    } as const;
+    const handle = (batch: { id: string; data: unknown; priority?: number }[]) =>
+      workBatch(name, batch, ctx, log);
     await started.work(
       name,
       {
-        batchSize: job.work.batchSize,
-        localConcurrency: job.work.localConcurrency,
-        ...(job.work.burstWhenBatchFull ? { burstWhenBatchFull: true } : {}),
-        ...(job.work.groupConcurrency ? { groupConcurrency: job.work.groupConcurrency } : {}),
-        ...(name === 'lead-delivery' && options.concurrency
-          ? { localConcurrency: options.concurrency }
-          : {}),
-        perJobResults: true,
-        pollingIntervalSeconds: polling,
-        // retries are deferred jobs, which no NOTIFY announces when they fall due: poll for them
-        notifyPollingIntervalSeconds: polling,
+        ...common,
+        localConcurrency:
+          name === 'lead-delivery' && options.concurrency
+            ? options.concurrency
+            : job.work.localConcurrency,
       },
-      (batch) => workBatch(name, batch, ctx, log),
+      handle,
     );
+    // workers that take only the jobs of a priority and above: those jobs never wait for a worker
+    // busy with the others (a run's fan-out of deliveries behind a lead that just came in)
+    if (job.work.reserved)
+      await started.work(
+        name,
+        {
+          ...common,
+          localConcurrency: job.work.reserved.localConcurrency,
+          minPriority: job.work.reserved.minPriority,
+        },
+        handle,
+      );
   };
 
   const bringUp = async (ctx: JobContext) => {
@@ -147,7 +170,11 @@ export function createPgBossQueue(
           });
         sweeping.add(running);
       };
-      const timer = setInterval(run, sweep.everyMs ?? options.sweepIntervalMs ?? 60_000);
+      const every =
+        typeof sweep.everyMs === 'function'
+          ? sweep.everyMs(ctx)
+          : (sweep.everyMs ?? options.sweepIntervalMs ?? 60_000);
+      const timer = setInterval(run, every);
       timer.unref();
       timers.push(timer);
       if (sweep.atStart) run();
@@ -198,11 +225,11 @@ export function createPgBossQueue(
  */
 export async function workBatch<N extends JobName>(
   name: N,
-  batch: { id: string; data: unknown }[],
+  batch: { id: string; data: unknown; priority?: number }[],
   ctx: JobContext,
   log: Pick<FastifyBaseLogger, 'error'>,
 ) {
-  const one = async ({ id, data }: { id: string; data: unknown }) => {
+  const one = async ({ id, data, priority }: { id: string; data: unknown; priority?: number }) => {
     const parsed = JOB_PAYLOADS[name].safeParse(data);
     if (!parsed.success) {
       const message = `${name}: payload refused: ${refusal(parsed.error)}`;
@@ -210,7 +237,7 @@ export async function workBatch<N extends JobName>(
       return { id, status: 'failed' as const, output: { message } };
     }
     try {
-      await JOBS[name].handle(ctx, parsed.data as never);
+      await JOBS[name].handle(ctx, parsed.data as never, { priority: priority ?? 0 });
       return { id, status: 'completed' as const };
     } catch (err) {
       log.error({ err, jobId: id }, `${name} job failed`);

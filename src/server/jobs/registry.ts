@@ -13,10 +13,12 @@ import { DELIVERY_CHANNELS } from '../../shared/domain';
 import type { Db } from '../db/client';
 import { type AlertPorts, processSmsAlert } from '../modules/alerts/alerts.service';
 import {
+  DELIVERY_LANES,
   type DeliveryPorts,
   fanOutRun,
   processDeliveryBatch,
   sweepStrandedDeliveries,
+  takeOverDeliveries,
 } from '../modules/delivery/deliveries.service';
 import {
   type FollowUpPorts,
@@ -110,8 +112,17 @@ export interface JobContext {
 }
 
 export interface JobDefinition<N extends JobName> {
-  /** pg-boss's queue options */
-  queue: { retryLimit: number; retryDelay: number; expireInSeconds: number };
+  /**
+   * pg-boss's queue options; `heartbeatSeconds`: a running job's worker tells pg-boss it lives
+   * every half of it, and a job not heard of for longer is failed (for a retry) by pg-boss's
+   * monitor, which frees its group
+   */
+  queue: {
+    retryLimit: number;
+    retryDelay: number;
+    expireInSeconds: number;
+    heartbeatSeconds?: number;
+  };
   /**
    * the worker's: jobs a fetch, fetches at once in this process; at most `groupConcurrency` jobs
    * of one group running at once in all processes together; `sideBySide`: the jobs of a fetch
@@ -123,8 +134,14 @@ export interface JobDefinition<N extends JobName> {
     burstWhenBatchFull?: boolean;
     groupConcurrency?: number;
     sideBySide?: boolean;
+    /**
+     * more workers in each process that take only jobs of `minPriority` and above, so those
+     * never wait for a worker busy with lower ones (the handler is then told each job's priority)
+     */
+    reserved?: { minPriority: number; localConcurrency: number };
   };
-  handle(ctx: JobContext, payload: JobPayload<N>): Promise<void>;
+  /** `job.priority`: the job's priority (0 unless the job definition reserves workers) */
+  handle(ctx: JobContext, payload: JobPayload<N>, job: { priority: number }): Promise<void>;
 }
 
 // a job that throws (the database away) is tried again; delivery retries are jobs of their own
@@ -132,21 +149,27 @@ const RETRIED = { retryLimit: 5, retryDelay: 5 };
 
 export const JOBS: { [N in JobName]: JobDefinition<N> } = {
   'lead-delivery': {
-    queue: { ...RETRIED, expireInSeconds: 15 * 60 },
+    // the deliveries' own leases (decision 040) decide who sends; the heartbeat frees the webhook
+    // group of a job whose process died, so the endpoint's next leads are not held 15 minutes
+    queue: { ...RETRIED, expireInSeconds: 15 * 60, heartbeatSeconds: 10 },
     // up to 8 jobs a fetch, worked side by side, so that a job waiting on a slow CRM endpoint
     // holds back none of the others (each holds a pool connection only between its calls, never
     // while it waits for an endpoint: the pool is the app's, shared with its requests); a full
     // fetch fetches again at once (burst): a backlog drains without waiting for the poll.
     // One job of an agent's webhook group at a time, in every process together: one delivery in
-    // flight per endpoint (deliveries.service, webhookGroup), so a slow one holds one worker
+    // flight per endpoint (deliveries.service, webhookGroup), so a slow one holds one worker.
+    // Two lanes (decision 040): every worker takes the fresh lane's jobs first (pg-boss priority),
+    // and one more per process takes nothing else, so a lead that just came in never waits
+    // behind a run's fan-out, even while every other worker is busy with it
     work: {
       batchSize: 8,
       localConcurrency: 4,
       burstWhenBatchFull: true,
       groupConcurrency: 1,
       sideBySide: true,
+      reserved: { minPriority: DELIVERY_LANES.fresh, localConcurrency: 1 },
     },
-    handle: (ctx, job) => processDeliveryBatch(ctx.db, ctx.delivery, job),
+    handle: (ctx, job, { priority }) => processDeliveryBatch(ctx.db, ctx.delivery, job, priority),
   },
   'lead-delivery-fan-out': {
     queue: { ...RETRIED, expireInSeconds: 15 * 60 },
@@ -192,8 +215,11 @@ export const JOBS: { [N in JobName]: JobDefinition<N> } = {
 
 export interface Sweep {
   name: string;
-  /** every this long; null: the queue's `sweepIntervalMs` option (a minute unless a test says) */
-  everyMs: number | null;
+  /**
+   * every this long; null: the queue's `sweepIntervalMs` option (a minute unless a test says); a
+   * function: read from the job context (delivery's timings)
+   */
+  everyMs: number | null | ((ctx: JobContext) => number);
   /** also once when the queue starts */
   atStart: boolean;
   run(ctx: JobContext): Promise<unknown>;
@@ -206,6 +232,14 @@ export const SWEEPS: Sweep[] = [
     everyMs: null,
     atStart: true,
     run: (ctx) => sweepStrandedDeliveries(ctx.db, ctx.delivery),
+  },
+  {
+    // deliveries whose worker died with them claimed: taken over once its lease lapsed
+    // (decision 040); every quarter of the lease
+    name: 'delivery-leases',
+    everyMs: (ctx) => (ctx.delivery.runtime.leaseSeconds * 1000) / 4,
+    atStart: true,
+    run: (ctx) => takeOverDeliveries(ctx.db, ctx.delivery),
   },
   {
     name: 'follow-ups',

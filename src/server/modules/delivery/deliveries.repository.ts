@@ -132,24 +132,105 @@ export interface ClaimedDelivery {
  * Takes deliveries for an attempt: only those still PENDING at the expected attempt count, so two
  * jobs that name the same delivery (a sweep beside a late job) never both send it.
  */
-export function claimDeliveries(
+export async function claimDeliveries(
   db: Db,
   where: { agentId: number; channel: DeliveryChannel } & (
     | { fromId: number; toId: number }
     | { ids: number[]; attempts: number }
   ),
-): Promise<ClaimedDelivery[]> {
+  leaseSeconds: number,
+): Promise<{
+  claimed: ClaimedDelivery[];
+  leads: Map<number, LeadForDelivery>;
+  target: AgentDeliveryTarget | null;
+}> {
   const which =
     'ids' in where
       ? sql`d.id = any(${intArrayLiteral(where.ids, 'bigint')}) and d.attempts = ${where.attempts}`
       : sql`d.id between ${where.fromId} and ${where.toId} and d.attempts = 0`;
-  return queryRows<ClaimedDelivery>(
+  // the claim is a lease (decision 040): none while another worker holds one. The leads and the
+  // agent's settings come with it: one statement a job
+  const rows = await queryRows<
+    ClaimedDelivery & { lead: LeadForDelivery | null; target: AgentDeliveryTarget | null }
+  >(
     db,
-    sql`update deliveries d set attempts = d.attempts + 1, next_attempt_at = null, updated_at = now()
+    sql`with c as (
+      update deliveries d set attempts = d.attempts + 1, next_attempt_at = null, updated_at = now(),
+        lease_until = now() + make_interval(secs => ${leaseSeconds})
       where d.agent_id = ${where.agentId} and d.channel = ${where.channel}
-        and d.status = 'PENDING' and ${which}
+        and d.status = 'PENDING' and d.lease_until is null and ${which}
       returning d.id, d.lead_id as "leadId", d.agent_id as "agentId", d.attempts,
-                extract(epoch from now() - d.created_at)::float8 as "ageSeconds"`,
+                extract(epoch from now() - d.created_at)::float8 as "ageSeconds"
+    )
+    select c.*,
+      (select to_jsonb(x) from (select ${LEAD_FOR_DELIVERY} where l.id = c."leadId") x) as lead,
+      (select to_jsonb(t) from (select ${AGENT_TARGET} where u.id = c."agentId") t) as target
+    from c order by c.id`,
+  );
+  const leads = new Map<number, LeadForDelivery>();
+  for (const r of rows) if (r.lead) leads.set(r.lead.id, r.lead);
+  return {
+    claimed: rows.map(({ lead: _lead, target: _target, ...c }) => c),
+    leads,
+    target: rows[0]?.target ?? null,
+  };
+}
+
+/** A claimed delivery as its lease names it: the attempt count its claim left. */
+export interface HeldDelivery {
+  id: number;
+  attempts: number;
+}
+
+/** (id, attempts) pairs as a FROM item `h(id, attempts)`. */
+function held(rows: HeldDelivery[]): SQL {
+  return sql`unnest(${intArrayLiteral(
+    rows.map((r) => r.id),
+    'bigint',
+  )}, ${intArrayLiteral(
+    rows.map((r) => r.attempts),
+    'int',
+  )}) as h(id, attempts)`;
+}
+
+/**
+ * Renews this worker's leases: only those still its own (the same attempt count, a lease still
+ * held); answers the ids renewed. A lease another process took over is not renewed.
+ */
+export async function renewLeases(
+  db: Db,
+  rows: HeldDelivery[],
+  leaseSeconds: number,
+): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const renewed = await queryRows<{ id: number }>(
+    db,
+    sql`update deliveries d set lease_until = now() + make_interval(secs => ${leaseSeconds})
+      from ${held(rows)}
+      where d.id = h.id and d.attempts = h.attempts and d.lease_until is not null
+        and d.status = 'PENDING'
+      returning d.id`,
+  );
+  return renewed.map((r) => r.id);
+}
+
+/**
+ * Takes over the deliveries whose lease lapsed (their worker stopped renewing it: it died): the
+ * lease is cleared and they are due now; the caller enqueues their next attempt in the same
+ * transaction. Locked rows are skipped: two processes' sweeps never take the same delivery.
+ */
+export function takeOverLapsedLeases(tx: Db, limit: number) {
+  return queryRows<{ id: number; agentId: number; channel: DeliveryChannel; attempts: number }>(
+    tx,
+    sql`with lapsed as (
+      select id from deliveries
+      where lease_until < now() and status = 'PENDING'
+      order by lease_until limit ${limit}
+      for update skip locked
+    )
+    update deliveries d set lease_until = null, next_attempt_at = now(), updated_at = now()
+    from lapsed where d.id = lapsed.id
+    returning d.id, d.agent_id as "agentId", d.channel, d.attempts`,
   );
 }
 
@@ -161,7 +242,7 @@ export function strandedDeliveries(db: Db, graceSeconds: number, limit: number) 
   return queryRows<{ id: number; agentId: number; channel: DeliveryChannel; attempts: number }>(
     db,
     sql`select d.id, d.agent_id as "agentId", d.channel, d.attempts from deliveries d
-      where d.status = 'PENDING'
+      where d.status = 'PENDING' and d.lease_until is null
         and ((d.attempts = 0 and d.next_attempt_at is null)
           or coalesce(d.next_attempt_at, d.updated_at) < now() - make_interval(secs => ${graceSeconds}))
       order by d.id limit ${limit}`,
@@ -212,21 +293,16 @@ export interface LeadForDelivery {
   sourceName: string | null;
 }
 
-export function leadsForDelivery(db: Db, leadIds: number[]): Promise<LeadForDelivery[]> {
-  return queryRows<LeadForDelivery>(
-    db,
-    sql`select l.id, l.external_id as "externalId", l.first_name as "firstName",
-        l.last_name as "lastName", l.phone, l.email, l.city, l.state, l.age, l.category, l.status,
-        to_char(l.assigned_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "assignedAt",
-        l.zip, l.time_zone as "timeZone",
-        to_char(l.consent_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "consentAt",
-        l.consent_text as "consentText", l.trusted_form_cert_url as "trustedFormCertUrl",
-        l.jornaya_lead_id as "jornayaLeadId", l.consent_ip as "consentIp",
-        l.source_id as "sourceId", s.name as "sourceName"
-      from leads l left join sources s on s.id = l.source_id
-      where l.id = any(${intArrayLiteral(leadIds, 'bigint')}) order by l.id`,
-  );
-}
+/** A lead as a delivery sends it (`l`, its source `s`). */
+const LEAD_FOR_DELIVERY = sql`l.id, l.external_id as "externalId", l.first_name as "firstName",
+  l.last_name as "lastName", l.phone, l.email, l.city, l.state, l.age, l.category, l.status,
+  to_char(l.assigned_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "assignedAt",
+  l.zip, l.time_zone as "timeZone",
+  to_char(l.consent_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "consentAt",
+  l.consent_text as "consentText", l.trusted_form_cert_url as "trustedFormCertUrl",
+  l.jornaya_lead_id as "jornayaLeadId", l.consent_ip as "consentIp",
+  l.source_id as "sourceId", s.name as "sourceName"
+  from leads l left join sources s on s.id = l.source_id`;
 
 export interface AgentDeliveryTarget {
   id: number;
@@ -241,18 +317,20 @@ export interface AgentDeliveryTarget {
   serviceCrm: boolean;
 }
 
+/** An agent's delivery settings (`u` the agent). */
+const AGENT_TARGET = sql`u.id, u.email, coalesce(ds.email_enabled, true) as "emailEnabled",
+  ds.webhook_url as "webhookUrl", ds.webhook_auth_header as "webhookAuthHeader",
+  coalesce(ds.webhook_enabled, false) as "webhookEnabled", ds.webhook_secret as "webhookSecret",
+  ${PREVIOUS_SECRET} as "webhookPreviousSecret", coalesce(p.service_crm, false) as "serviceCrm"
+  from users u
+  left join delivery_settings ds on ds.user_id = u.id
+  left join subscriptions s on s.user_id = u.id
+  left join packages p on p.id = s.package_id`;
+
 export async function agentTarget(db: Db, agentId: number): Promise<AgentDeliveryTarget | null> {
   const [row] = await queryRows<AgentDeliveryTarget>(
     db,
-    sql`select u.id, u.email, coalesce(ds.email_enabled, true) as "emailEnabled",
-        ds.webhook_url as "webhookUrl", ds.webhook_auth_header as "webhookAuthHeader",
-        coalesce(ds.webhook_enabled, false) as "webhookEnabled", ds.webhook_secret as "webhookSecret",
-        ${PREVIOUS_SECRET} as "webhookPreviousSecret", coalesce(p.service_crm, false) as "serviceCrm"
-      from users u
-      left join delivery_settings ds on ds.user_id = u.id
-      left join subscriptions s on s.user_id = u.id
-      left join packages p on p.id = s.package_id
-      where u.id = ${agentId}`,
+    sql`select ${AGENT_TARGET} where u.id = ${agentId}`,
   );
   return row ?? null;
 }
@@ -260,6 +338,8 @@ export async function agentTarget(db: Db, agentId: number): Promise<AgentDeliver
 /** One attempt's outcome, and what it leaves the delivery at. */
 export interface AttemptOutcome {
   id: number;
+  /** the attempt count the claim left: the attempt is recorded only while that claim holds */
+  attempts?: number;
   /** the delivery's status after this attempt (PENDING: a retry is scheduled) */
   status: DeliveryStatus;
   /** the attempt's own result */
@@ -271,26 +351,37 @@ export interface AttemptOutcome {
   nextAttemptAt: string | null;
 }
 
-/** Writes a batch of attempts: the attempt rows and the deliveries' new state, in one statement. */
-export async function recordAttempts(tx: Db, outcomes: AttemptOutcome[]): Promise<void> {
-  if (outcomes.length === 0) return;
-  await tx.execute(
+/**
+ * Writes a batch of attempts: the attempt rows and the deliveries' new state, in one statement,
+ * and ends their leases. Only deliveries still under this worker's claim (the attempt count it
+ * left, a lease held): one another process took over meanwhile is left to it. Answers the ids
+ * recorded.
+ */
+export async function recordAttempts(tx: Db, outcomes: AttemptOutcome[]): Promise<Set<number>> {
+  if (outcomes.length === 0) return new Set();
+  const rows = await queryRows<{ id: number }>(
+    tx,
     sql`with r as (
       select * from jsonb_to_recordset(${JSON.stringify(outcomes)}::jsonb) as r(
-        id bigint, status delivery_status, "attemptStatus" delivery_status, "responseCode" int,
-        "latencyMs" int, error text, "messageId" text, "nextAttemptAt" timestamptz)
+        id bigint, attempts int, status delivery_status, "attemptStatus" delivery_status,
+        "responseCode" int, "latencyMs" int, error text, "messageId" text,
+        "nextAttemptAt" timestamptz)
     ), u as (
       update deliveries d set status = r.status, response_code = r."responseCode",
         latency_ms = r."latencyMs", error = r.error,
         message_id = coalesce(r."messageId", d.message_id),
-        next_attempt_at = r."nextAttemptAt", updated_at = now()
+        next_attempt_at = r."nextAttemptAt", updated_at = now(), lease_until = null
       from r where d.id = r.id
+        and (r.attempts is null or (d.attempts = r.attempts and d.lease_until is not null))
       returning d.id, d.attempts
+    ), ins as (
+      insert into delivery_attempts (delivery_id, attempt, status, response_code, latency_ms, error)
+      select r.id, u.attempts, r."attemptStatus", r."responseCode", r."latencyMs", r.error
+      from r join u on u.id = r.id
     )
-    insert into delivery_attempts (delivery_id, attempt, status, response_code, latency_ms, error)
-    select r.id, u.attempts, r."attemptStatus", r."responseCode", r."latencyMs", r.error
-    from r join u on u.id = r.id`,
+    select id from u`,
   );
+  return new Set(rows.map((r) => r.id));
 }
 
 /**
@@ -314,6 +405,8 @@ export async function countWebhookFailures(
           then now() else webhook_disabled_at end,
         updated_at = now()
       where user_id = ${agentId}
+        -- nothing written when nothing changes (a success on an endpoint without failures)
+        and webhook_failures_in_row is distinct from ${change.reset ? sql`${change.failures}` : sql`webhook_failures_in_row + ${change.failures}`}
       returning webhook_disabled_at is not null and webhook_disabled_at >= now() as switched`,
   );
   return rows[0]?.switched ?? false;
@@ -323,13 +416,22 @@ export async function countWebhookFailures(
  * Gives back claimed deliveries that were not attempted (their endpoint failed before their turn):
  * the claim's count is undone, and they are due at `at`.
  */
-export async function releaseDeliveries(tx: Db, ids: number[], at: string): Promise<void> {
-  if (ids.length === 0) return;
-  await tx.execute(
-    sql`update deliveries set attempts = attempts - 1, next_attempt_at = ${at}::timestamptz,
-        updated_at = now()
-      where id = any(${intArrayLiteral(ids, 'bigint')}) and status = 'PENDING'`,
+export async function releaseDeliveries(
+  tx: Db,
+  rows: HeldDelivery[],
+  at: string,
+): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const released = await queryRows<{ id: number }>(
+    tx,
+    sql`update deliveries d set attempts = d.attempts - 1, next_attempt_at = ${at}::timestamptz,
+        updated_at = now(), lease_until = null
+      from ${held(rows)}
+      where d.id = h.id and d.attempts = h.attempts and d.lease_until is not null
+        and d.status = 'PENDING'
+      returning d.id`,
   );
+  return released.map((r) => r.id);
 }
 
 /** Deliveries of the switched-off endpoint still waiting: they will not be sent. */
@@ -337,7 +439,7 @@ export async function skipPendingWebhooks(tx: Db, agentId: number, reason: strin
   await tx.execute(
     sql`with s as (
       update deliveries set status = 'SKIPPED', error = ${reason}, next_attempt_at = null,
-        updated_at = now()
+        updated_at = now(), lease_until = null
       where agent_id = ${agentId} and channel = 'WEBHOOK' and status = 'PENDING'
       returning id, attempts
     )

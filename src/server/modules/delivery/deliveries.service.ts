@@ -18,25 +18,29 @@ import {
   notifyWebhookDisabled,
 } from '../notifications/notifications.service';
 import {
-  agentTarget,
+  type AgentDeliveryTarget,
   anyWebhookOn,
   type ChannelAgents,
+  type ClaimedDelivery,
   claimDeliveries,
   countWebhookFailures,
   type DeliveryBatch,
   emailOffAgentIds,
   insertDeliveries,
-  leadsForDelivery,
+  type LeadForDelivery,
   markScheduled,
   recentRunIds,
   recordAttempts,
   releaseDeliveries,
   skipPendingWebhooks,
   strandedDeliveries,
+  takeOverLapsedLeases,
   webhookAgentIds,
 } from './deliveries.repository';
 import { attemptEmails, attemptWebhooks, type Outcome, settle } from './delivery-attempts';
+import { DeliveryLeases } from './delivery-leases';
 import { DEFAULT_RUNTIME, type DeliveryRuntime } from './delivery-runtime';
+import { EMAIL_TIME_LIMIT_MS } from './email-channel';
 import { WebhookConnections } from './webhook-connections';
 
 // for push (modules/push): a device's endpoint passes the same guard and retries as a CRM webhook
@@ -55,6 +59,8 @@ export interface DeliveryPorts {
   queue: JobQueue;
   /** the process's cap on open webhook connections (WEBHOOK_MAX_CONNECTIONS) */
   connections: WebhookConnections;
+  /** the process's leases on the deliveries its workers claimed (decision 040) */
+  leases: DeliveryLeases;
 }
 
 /** Delivery's ports with the default timings (a script, a bench). */
@@ -63,11 +69,19 @@ export function deliveryPorts(
   queue: JobQueue,
   runtime: Partial<DeliveryRuntime> = {},
 ): DeliveryPorts {
+  const timings = { ...DEFAULT_RUNTIME, ...runtime };
+  // a send starts only with its time limit and a second left on a lease renewed every quarter
+  const longest = Math.max(timings.webhookTimeoutMs, config.SMTP_URL ? EMAIL_TIME_LIMIT_MS : 0);
+  if (timings.leaseSeconds * 750 < longest + 1_000)
+    throw new Error(
+      `delivery: a lease of ${timings.leaseSeconds} s is too short for a send of ${longest} ms (at least 4/3 of it and a second)`,
+    );
   return {
     config,
     queue,
-    runtime: { ...DEFAULT_RUNTIME, ...runtime },
+    runtime: timings,
     connections: new WebhookConnections(config.WEBHOOK_MAX_CONNECTIONS),
+    leases: new DeliveryLeases(timings.leaseSeconds),
   };
 }
 
@@ -77,15 +91,26 @@ export function deliveryPorts(
  */
 export const webhookGroup = (agentId: number) => `webhook:${agentId}`;
 
+/**
+ * The delivery jobs' lanes, as their pg-boss priority (decision 040): a run's fan-out goes in the
+ * run lane; everything else (the intake, a hand assignment, a reassignment, a reclaim, an admin's
+ * retry, deliveries taken over from a worker that died) in the fresh lane, fetched first and with
+ * a worker of its own in every process. A retry stays in its delivery's lane.
+ */
+export const DELIVERY_LANES = { fresh: 1, run: 0 } as const;
+
 /** A lead-delivery job, in its endpoint's group when it is a webhook's. */
 function deliveryJob(
   data: JobInput<'lead-delivery'>,
+  lane: number,
   startAfter?: Date,
+  grouped = true,
 ): QueuedJob<'lead-delivery'> {
   return {
     data,
     ...(startAfter ? { startAfter } : {}),
-    ...(data.channel === 'WEBHOOK' ? { group: webhookGroup(data.agentId) } : {}),
+    ...(data.channel === 'WEBHOOK' && grouped ? { group: webhookGroup(data.agentId) } : {}),
+    ...(lane ? { priority: lane } : {}),
   };
 }
 
@@ -140,7 +165,10 @@ async function recordDeliveries(
       tx,
       'lead-delivery',
       batches.map((b: DeliveryBatch) =>
-        deliveryJob({ agentId: b.agentId, channel: b.channel, fromId: b.fromId, toId: b.toId }),
+        deliveryJob(
+          { agentId: b.agentId, channel: b.channel, fromId: b.fromId, toId: b.toId },
+          'runId' in assigned ? DELIVERY_LANES.run : DELIVERY_LANES.fresh,
+        ),
       ),
     );
 }
@@ -165,34 +193,63 @@ export async function processDeliveryBatch(
   db: Db,
   ports: DeliveryPorts,
   job: JobPayload<'lead-delivery'>,
+  lane: number = DELIVERY_LANES.fresh,
 ): Promise<void> {
-  const { config, runtime, connections } = ports;
-  const claimed = await claimDeliveries(db, job);
+  const { runtime, leases } = ports;
+  const claimedAt = DeliveryLeases.now();
+  const { claimed, leads, target } = await claimDeliveries(db, job, runtime.leaseSeconds);
   if (claimed.length === 0) return;
-  const target = await agentTarget(db, job.agentId);
-  const leads = new Map(
-    (
-      await leadsForDelivery(
-        db,
-        claimed.map((c) => c.leadId),
-      )
-    ).map((l) => [l.id, l]),
-  );
+  leases.hold(db, claimed, claimedAt);
+  try {
+    await attemptAndRecord(db, ports, job, lane, { claimed, leads, target });
+  } finally {
+    leases.drop(claimed.map((c) => c.id));
+  }
+}
 
+/** The attempts of claimed deliveries, and their record. */
+async function attemptAndRecord(
+  db: Db,
+  ports: DeliveryPorts,
+  job: JobPayload<'lead-delivery'>,
+  lane: number,
+  {
+    claimed,
+    leads,
+    target,
+  }: {
+    claimed: ClaimedDelivery[];
+    leads: Map<number, LeadForDelivery>;
+    target: AgentDeliveryTarget | null;
+  },
+): Promise<void> {
+  const { config, runtime, connections, leases } = ports;
+  // a send starts only while this process's lease lasts longer than the send can take
+  const maySend = (id: number, timeoutMs: number) => leases.maySend(id, timeoutMs);
   let outcomes: Outcome[];
-  if (job.channel === 'EMAIL') outcomes = await attemptEmails(config, target, claimed, leads);
-  else outcomes = await attemptWebhooks(config, runtime, connections, target, claimed, leads);
+  if (job.channel === 'EMAIL')
+    outcomes = await attemptEmails(config, target, claimed, leads, maySend);
+  else
+    outcomes = await attemptWebhooks(config, runtime, connections, target, claimed, leads, maySend);
 
   const now = Date.now();
   const byId = new Map(claimed.map((c) => [c.id, c]));
-  const settled = outcomes.map((o) => settle(o, byId.get(o.id)!.attempts, runtime, now));
-  // not attempted: their endpoint failed before their turn; they wait for its first retry
+  const settledAll = outcomes.map((o) => ({
+    ...settle(o, byId.get(o.id)!.attempts, runtime, now),
+    attempts: byId.get(o.id)!.attempts,
+  }));
+  // not attempted: their endpoint failed before their turn, or their lease ran short; they wait
+  // for its first retry
   const answered = new Set(outcomes.map((o) => o.id));
-  const unattempted = claimed.filter((c) => !answered.has(c.id));
+  const unattemptedAll = claimed.filter((c) => !answered.has(c.id));
   const releasedAt = new Date(now + (runtime.retryDelaysMs[0] ?? 0)).toISOString();
+  // the process stopped meanwhile (past its grace): as after a crash, another one takes over
+  if (leases.stopped) return;
 
   await db.transaction(async (tx) => {
-    await recordAttempts(tx, settled);
+    // only what this worker still holds: a delivery another process took over is its own now
+    const recorded = await recordAttempts(tx, settledAll);
+    const settled = settledAll.filter((s) => recorded.has(s.id));
     // a lead the agent's CRM did not take for good: the agent is told, with the lead
     if (job.channel === 'WEBHOOK') {
       await notifyDeliveriesFailed(
@@ -200,13 +257,10 @@ export async function processDeliveryBatch(
         settled.filter((s) => s.status === 'FAILED').map((s) => s.id),
       );
     }
-    await releaseDeliveries(
-      tx,
-      unattempted.map((c) => c.id),
-      releasedAt,
-    );
+    const released = new Set(await releaseDeliveries(tx, unattemptedAll, releasedAt));
+    const unattempted = unattemptedAll.filter((c) => released.has(c.id));
     if (job.channel === 'WEBHOOK') {
-      const attempted = outcomes.filter((o) => o.attemptStatus !== 'SKIPPED');
+      const attempted = settled.filter((o) => o.attemptStatus !== 'SKIPPED');
       const lastSent = attempted.map((o) => o.attemptStatus).lastIndexOf('SENT');
       const failures = attempted.length - 1 - lastSent;
       if (attempted.length > 0) {
@@ -244,13 +298,14 @@ export async function processDeliveryBatch(
       [...due.values()].map((g) =>
         deliveryJob(
           { agentId: job.agentId, channel: job.channel, ids: g.ids, attempts: g.attempts },
+          lane,
           new Date(g.at),
         ),
       ),
     );
   });
   // GET /metrics: each attempt by channel and outcome; the lag of each delivered lead
-  for (const o of settled) {
+  for (const o of settledAll) {
     deliveryAttempts.inc({ channel: job.channel, outcome: o.attemptStatus });
     if (o.attemptStatus === 'SENT')
       deliveryLag.observe({ channel: job.channel }, byId.get(o.id)!.ageSeconds);
@@ -292,10 +347,51 @@ export async function sweepStrandedDeliveries(
     await enqueueAttempt(
       tx,
       ports,
-      [...groups.values()].map((data) => deliveryJob(data)),
+      [...groups.values()].map((data) => deliveryJob(data, DELIVERY_LANES.fresh)),
     );
   });
   return rows.length;
+}
+
+/**
+ * Takes over the deliveries whose lease lapsed: the worker that claimed them stopped renewing it
+ * (its process died). Their next attempt is enqueued at once, in the fresh lane and outside their
+ * endpoint's group (the dead worker's pg-boss job holds the group until pg-boss sees its heartbeat
+ * stop), in the transaction that cleared the leases. Another process sends them within about 25 s
+ * of the dead one's last renewal (decision 040); the dead one may have sent one already (the
+ * webhook-id is the same: a receiver drops the repeat).
+ */
+export async function takeOverDeliveries(
+  db: Db,
+  ports: DeliveryPorts,
+  limit = 10_000,
+): Promise<number> {
+  if (!ports.queue.running) return 0;
+  return db.transaction(async (tx) => {
+    const rows = await takeOverLapsedLeases(tx, limit);
+    if (rows.length === 0) return 0;
+    const groups = new Map<
+      string,
+      { agentId: number; channel: DeliveryChannel; ids: number[]; attempts: number }
+    >();
+    for (const r of rows) {
+      const key = `${r.agentId}:${r.channel}:${r.attempts}`;
+      const group = groups.get(key) ?? {
+        agentId: r.agentId,
+        channel: r.channel,
+        ids: [],
+        attempts: r.attempts,
+      };
+      group.ids.push(r.id);
+      groups.set(key, group);
+    }
+    await enqueueAttempt(
+      tx,
+      ports,
+      [...groups.values()].map((data) => deliveryJob(data, DELIVERY_LANES.fresh, undefined, false)),
+    );
+    return rows.length;
+  });
 }
 
 /**
@@ -338,12 +434,10 @@ export async function enqueueRetry(
   row: { id: number; agentId: number; channel: DeliveryChannel; attempts: number },
 ): Promise<void> {
   await enqueueAttempt(tx, ports, [
-    deliveryJob({
-      agentId: row.agentId,
-      channel: row.channel,
-      ids: [row.id],
-      attempts: row.attempts,
-    }),
+    deliveryJob(
+      { agentId: row.agentId, channel: row.channel, ids: [row.id], attempts: row.attempts },
+      DELIVERY_LANES.fresh,
+    ),
   ]);
 }
 

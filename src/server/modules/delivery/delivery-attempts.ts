@@ -10,7 +10,7 @@ import type {
   LeadForDelivery,
 } from './deliveries.repository';
 import type { DeliveryRuntime } from './delivery-runtime';
-import { DIGEST_OVER, sendLeadEmail } from './email-channel';
+import { DIGEST_OVER, EMAIL_TIME_LIMIT_MS, sendLeadEmail } from './email-channel';
 import { sendWebhook, signingSecrets, webhookEvent } from './webhook-channel';
 import type { WebhookConnections } from './webhook-connections';
 
@@ -18,6 +18,12 @@ import type { WebhookConnections } from './webhook-connections';
 const LEADS_PER_EMAIL = 100;
 
 export type Outcome = Omit<AttemptOutcome, 'status' | 'nextAttemptAt'> & { retryable: boolean };
+
+/**
+ * Whether a send with this time limit may start now (the worker's lease on the delivery lasts
+ * longer: delivery-leases.ts); false stops the batch there, the rest waiting for their retry.
+ */
+export type MaySend = (deliveryId: number, timeoutMs: number) => boolean;
 
 /** What an attempt leaves the delivery at: sent, failed for good, or due again later. */
 export function settle(
@@ -50,6 +56,7 @@ export async function attemptEmails(
   target: AgentDeliveryTarget | null,
   claimed: ClaimedDelivery[],
   leads: Map<number, LeadForDelivery>,
+  maySend: MaySend = () => true,
 ): Promise<Outcome[]> {
   if (!config.SMTP_URL) return claimed.map((c) => skipped(c.id, 'Email is not configured'));
   if (!target) return claimed.map((c) => skipped(c.id, 'The agent no longer exists'));
@@ -64,6 +71,8 @@ export async function attemptEmails(
       ? chunk(present, LEADS_PER_EMAIL)
       : present.map((c) => [c] as ClaimedDelivery[]);
   for (const group of groups) {
+    // the lease ran short (its renewals failed): this group and the rest wait for their retry
+    if (!group.every((c) => maySend(c.id, EMAIL_TIME_LIMIT_MS))) break;
     const result = await sendLeadEmail(
       config.SMTP_URL,
       config.MAIL_FROM,
@@ -133,6 +142,7 @@ export async function attemptWebhooks(
   target: AgentDeliveryTarget | null,
   claimed: ClaimedDelivery[],
   leads: Map<number, LeadForDelivery>,
+  maySend: MaySend = () => true,
 ): Promise<Outcome[]> {
   if (!target?.webhookEnabled || !target.webhookUrl || !target.webhookSecret)
     return claimed.map((c) => skipped(c.id, 'The CRM webhook is off'));
@@ -156,6 +166,11 @@ export async function attemptWebhooks(
       agent: { id: target.id, email: target.email },
     });
     const release = await connections.take();
+    // checked once a connection is free: the wait for one counts against the lease too
+    if (!maySend(c.id, runtime.webhookTimeoutMs)) {
+      release();
+      break;
+    }
     let result: Awaited<ReturnType<typeof sendWebhook>>;
     try {
       result = await sendWebhook(endpoint, msgId, body, {

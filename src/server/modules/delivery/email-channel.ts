@@ -38,11 +38,22 @@ export function transportFor(smtpUrl: string): Transporter {
   let transport = transports.get(smtpUrl);
   if (!transport) {
     // pooled: a few connections kept open and reused, not a TCP and SMTP handshake per email
-    transport = nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: 5 });
+    // a server silent this long ends the attempt: a send stays within its lease (decision 040)
+    transport = nodemailer.createTransport({
+      url: smtpUrl,
+      pool: true,
+      maxConnections: 5,
+      connectionTimeout: EMAIL_TIME_LIMIT_MS,
+      greetingTimeout: EMAIL_TIME_LIMIT_MS,
+      socketTimeout: EMAIL_TIME_LIMIT_MS,
+    });
     transports.set(smtpUrl, transport);
   }
   return transport;
 }
+
+/** How long an SMTP server may stay silent before the attempt fails (a retryable failure). */
+export const EMAIL_TIME_LIMIT_MS = 10_000;
 
 /** The EmailSender port over SMTP_URL's pooled transport; null when SMTP is not configured. */
 export function smtpEmailSender(smtpUrl: string | undefined): EmailSender | null {

@@ -18,7 +18,7 @@ export async function skipLeadDeliveries(tx: Db, leadIds: number[]): Promise<voi
   await tx.execute(
     sql`with s as (
       update deliveries set status = 'SKIPPED', error = ${DELETED_BY_REQUEST},
-        next_attempt_at = null, updated_at = now()
+        next_attempt_at = null, updated_at = now(), lease_until = null
       where lead_id = any(${intArrayLiteral(leadIds, 'bigint')}) and status = 'PENDING'
       returning id, attempts
     )

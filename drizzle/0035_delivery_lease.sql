@@ -1,0 +1,2 @@
+ALTER TABLE "deliveries" ADD COLUMN "lease_until" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "deliveries_lease_idx" ON "deliveries" USING btree ("lease_until") WHERE lease_until is not null;
