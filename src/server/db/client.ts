@@ -133,6 +133,23 @@ export async function migrateDatabase(database: Database): Promise<void> {
 }
 
 /**
+ * The rows of a statement about some leads, whose integer array is `intArrayLiteral` for many and
+ * a bound parameter for one: one lead (the intake's, a hand assignment's: a lead at a time, many a
+ * second) runs the one prepared statement of its text, parsed and planned once per connection;
+ * a batch keeps its literal, so the planner sees its size.
+ */
+export function queryRowsForIds<T>(
+  db: Db,
+  ids: number[],
+  type: 'bigint' | 'int',
+  statement: (array: SQL) => SQL,
+): Promise<T[]> {
+  if (ids.length === 1 && Number.isSafeInteger(ids[0]))
+    return queryPreparedRows<T>(db, statement(sql`${`{${ids[0]}}`}::${sql.raw(type)}[]`));
+  return queryRows<T>(db, statement(intArrayLiteral(ids, type)));
+}
+
+/**
  * An array of integers written into the statement as a constant, not bound as a parameter: the
  * planner then knows how many there are (a large batch is joined by hash in one pass over the
  * table, a small one by index). Only integers are ever written this way.

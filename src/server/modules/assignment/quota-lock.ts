@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { type Db, queryPreparedRows } from '../../db/client';
 
 /**
  * Key of the advisory lock over the day's quotas ('LFAS'). An assignment run holds it exclusively
@@ -17,5 +17,6 @@ export async function lockQuotasExclusive(tx: Db): Promise<void> {
 
 /** For a manual assignment: waits for a run in flight; released when the transaction ends. */
 export async function lockQuotasShared(tx: Db): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock_shared(${QUOTA_LOCK_KEY})`);
+  // prepared: the intake takes it with every lead
+  await queryPreparedRows(tx, sql`select pg_advisory_xact_lock_shared(${QUOTA_LOCK_KEY})`);
 }

@@ -27,6 +27,8 @@ export { readActiveAgents } from './fit-roster.repository';
 export interface RosterCandidate {
   id: number;
   quota: number;
+  /** the agent has a weekly or monthly cap, or pays per lead: its capacity is counted further */
+  capped: boolean;
   agencyId: number | null;
   agencyCap: number | null;
 }
@@ -112,6 +114,7 @@ export function createFitRoster(
           out.push({
             id: agent.id,
             quota: agent.quota,
+            capped: agent.weeklyCap !== null || agent.monthlyCap !== null || agent.perLead !== null,
             agencyId: agent.agencyId,
             agencyCap: agent.agencyCap,
           });

@@ -4,7 +4,7 @@
  * duplicate window), and the refusals recorded for the sources' analytics.
  */
 import { sql } from 'drizzle-orm';
-import { type Db, queryRows } from '../../db/client';
+import { type Db, queryPreparedRows } from '../../db/client';
 import { IMPORT_GATE_LOCK } from '../leads/lead-life.service';
 
 /** Advisory lock classes ('LFQP', 'LFQE'): one request at a time per phone, per email. */
@@ -19,7 +19,8 @@ export async function lockContacts(
   tx: Db,
   contact: { phone: string | null; email: string | null },
 ): Promise<void> {
-  await tx.execute(
+  await queryPreparedRows(
+    tx,
     sql`select pg_advisory_xact_lock(${PHONE_LOCK}::int, hashtext(${contact.phone}::text))
          where ${contact.phone}::text is not null
         union all
@@ -51,7 +52,7 @@ export async function findQualityHit(
   // its own statement: a statement's snapshot is taken before it waits for a lock, so the
   // check below must start after the lock is held to see what the previous holder committed
   await lockContacts(tx, lead);
-  const [row] = await queryRows<{ kind: QualityHit['kind']; id: string | null }>(
+  const [row] = await queryPreparedRows<{ kind: QualityHit['kind']; id: string | null }>(
     tx,
     sql`(select 'externalId' as kind, x.id::text as id from leads x
           where ${lead.externalId}::text is not null
@@ -91,8 +92,8 @@ export async function findLeadImportedMeanwhile(
   windowDays: number,
 ): Promise<boolean> {
   if (lead.phone === null && lead.email === null) return false;
-  await tx.execute(sql`select pg_advisory_xact_lock_shared(${IMPORT_GATE_LOCK}::int)`);
-  const [row] = await queryRows<{ id: number }>(
+  await queryPreparedRows(tx, sql`select pg_advisory_xact_lock_shared(${IMPORT_GATE_LOCK}::int)`);
+  const [row] = await queryPreparedRows<{ id: number }>(
     tx,
     sql`(select x.id from leads x
           where x.phone = ${lead.phone}::text and x.id <> ${leadId}

@@ -65,32 +65,40 @@ export interface PickedAgent {
  * rendering (modules/fit); a per agent by one index-only probe of
  * (assigned_on, agent_id) (at most q entries each), never a scan of today's leads; the time of
  * the last lead (a heap read) only for the agents tied at the lowest ratio. A member of an agency
- * whose daily cap is reached is left out (the fit rule's AGENCY_CAP_FULL).
+ * whose daily cap is reached is left out (the fit rule's AGENCY_CAP_FULL). The weekly and monthly
+ * caps, the budget and the wallet are counted for the agents that have one (from the copy, which
+ * knows who does; every agent when the rule's SQL answers).
  */
 export async function pickAgent(tx: Db, input: PickInput): Promise<PickedAgent | null> {
   const day = input.businessDate;
   if (input.candidates?.length === 0) return null;
-  const fit = input.candidates
-    ? sql`select * from unnest(${`{${input.candidates.map((c) => c.id).join(',')}}`}::int[],
-                               ${`{${input.candidates.map((c) => c.quota).join(',')}}`}::int[])
-            as f(id, q)`
+  const list = (values: (number | boolean | null)[]) =>
+    `{${values.map((v) => (v === null ? 'NULL' : String(v))).join(',')}}`;
+  const c = input.candidates;
+  // (id, q, capped, agency_id, daily_cap): capped, the agent has a weekly or monthly cap or pays
+  // per lead (those are counted); agency_id, daily_cap: its agency's daily cap, or nulls
+  const fit = c
+    ? sql`select * from unnest(${list(c.map((a) => a.id))}::int[],
+                               ${list(c.map((a) => a.quota))}::int[],
+                               ${list(c.map((a) => a.capped))}::boolean[],
+                               ${list(c.map((a) => (a.agencyCap === null ? null : a.agencyId)))}::int[],
+                               ${list(c.map((a) => (a.agencyId === null ? null : a.agencyCap)))}::int[])
+            as f(id, q, capped, agency_id, daily_cap)`
     : fitByRule(input);
   const [row] = await queryPreparedRows<PickedAgent>(
     tx,
     sql`with fit as (${fit}),
         counted as (
-          select f.id, f.q, t.a, ag.id as agency_id, ag.daily_cap
+          select f.id, f.q, t.a, f.agency_id, f.daily_cap
             from fit f
             cross join lateral (
               select count(*)::int as a from leads l
                where l.assigned_on = ${day}::date and l.agent_id = f.id) t
-            left join agency_members am on am.user_id = f.id
-            left join agencies ag on ag.id = am.agency_id and ag.daily_cap is not null
            -- the agency's daily cap: its leads of the day (any member) by leads_agency_day_idx
-           where ${periodCapsHoldSql(sql`f.id`, day)}
-             and (ag.id is null
+           where (not f.capped or ${periodCapsHoldSql(sql`f.id`, day)})
+             and (f.daily_cap is null
               or (select count(*) from leads l
-                   where l.agency_id = ag.id and l.assigned_on = ${day}::date) < ag.daily_cap)),
+                   where l.agency_id = f.agency_id and l.assigned_on = ${day}::date) < f.daily_cap)),
         ranked as (
           select id, q, agency_id, daily_cap,
                  (a + 1)::float8 / q as r, min((a + 1)::float8 / q) over () as lowest
@@ -109,7 +117,7 @@ export async function pickAgent(tx: Db, input: PickInput): Promise<PickedAgent |
 /** The fitting agents by the fit rule's SQL rendering: every subscriber of the lead's category. */
 function fitByRule(input: PickInput) {
   const exclude = `{${input.exclude.join(',')}}`;
-  return sql`select u.id, ${QUOTA_SQL} as q
+  return sql`select u.id, ${QUOTA_SQL} as q, true as capped, ag.id as agency_id, ag.daily_cap
             from packages p
             join subscriptions s on s.package_id = p.id and s.status = 'ACTIVE'
             left join preferences pr on pr.user_id = s.user_id
@@ -117,6 +125,8 @@ function fitByRule(input: PickInput) {
             -- the lead's category and the preferences narrow the agents first, not a pass over
             -- every account
             cross join lateral (select * from users where users.id = s.user_id offset 0) u
+            left join agency_members am on am.user_id = u.id
+            left join agencies ag on ag.id = am.agency_id and ag.daily_cap is not null
            where p.category = ${input.fit.lead.category}::lead_category
              and p.leads_per_day > 0
              and u.role = 'AGENT'

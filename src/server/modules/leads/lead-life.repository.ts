@@ -307,7 +307,10 @@ export async function assignReceivedLead(
     agencyCap?: { agencyId: number; cap: number } | null;
   },
 ): Promise<boolean> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${AGENT_LOCK_NAMESPACE}, ${input.agentId})`);
+  await queryPreparedRows(
+    tx,
+    sql`select pg_advisory_xact_lock(${AGENT_LOCK_NAMESPACE}, ${input.agentId})`,
+  );
   const cap = input.agencyCap ?? null;
   if (cap) {
     await tx.execute(sql`select pg_advisory_xact_lock(${AGENCY_LOCK_NAMESPACE}, ${cap.agencyId})`);

@@ -1,6 +1,6 @@
 /** The push module's queries: its key pair, the agents' devices, the attempts of each push. */
 import { and, eq, sql } from 'drizzle-orm';
-import { type Db, intArrayLiteral, queryRows } from '../../db/client';
+import { type Db, queryRows, queryRowsForIds } from '../../db/client';
 import { pushAttempts, pushKeys, pushSubscriptions } from '../../db/schema';
 
 export interface KeyPair {
@@ -119,11 +119,13 @@ export function runPushTargets(tx: Db, runId: number) {
 }
 
 export function leadPushTargets(tx: Db, leadIds: number[]) {
-  return queryRows<{ leadId: number; subscriptionId: number }>(
+  return queryRowsForIds<{ leadId: number; subscriptionId: number }>(
     tx,
-    sql`select l.id::int as "leadId", s.id::int as "subscriptionId"
+    leadIds,
+    'bigint',
+    (ids) => sql`select l.id::int as "leadId", s.id::int as "subscriptionId"
       from leads l join push_subscriptions s on s.user_id = l.agent_id
-     where l.id = any(${intArrayLiteral(leadIds, 'bigint')})
+     where l.id = any(${ids})
        and not exists (select 1 from alert_settings a where a.user_id = s.user_id and not a.push)
      order by l.id, s.id`,
   );

@@ -6,7 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { LeadCategory } from '../../../shared/domain';
-import { type Db, intArrayLiteral, queryRows } from '../../db/client';
+import { type Db, intArrayLiteral, queryRows, queryRowsForIds } from '../../db/client';
 import {
   type FitSqlParams,
   fitsSql,
@@ -50,12 +50,14 @@ export async function reclaimableOfRun(tx: Db, runId: number): Promise<Reclaimab
 
 /** Of these leads, those that went to members of agencies with reclaim on. */
 export async function reclaimableOfLeads(tx: Db, leadIds: number[]): Promise<ReclaimableLead[]> {
-  return queryRows<ReclaimableLead>(
+  return queryRowsForIds<ReclaimableLead>(
     tx,
-    sql`select ${RECLAIMABLE}
+    leadIds,
+    'bigint',
+    (ids) => sql`select ${RECLAIMABLE}
           from leads l
           join agencies g on g.id = l.agency_id and g.reclaim_after_minutes is not null
-         where l.id = any(${intArrayLiteral(leadIds, 'bigint')}) and ${STILL_UNWORKED}`,
+         where l.id = any(${ids}) and ${STILL_UNWORKED}`,
   );
 }
 

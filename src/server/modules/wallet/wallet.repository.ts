@@ -6,7 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { WalletEntryKind } from '../../../shared/domain';
-import { type Db, intArrayLiteral, queryRows } from '../../db/client';
+import { type Db, queryRows, queryRowsForIds } from '../../db/client';
 import { isoInstant } from '../../db/iso-instant';
 import { leadPriceSql } from '../fit/per-lead-price.service';
 
@@ -111,14 +111,16 @@ export async function chargeLeads(
   monthStart: string,
 ): Promise<{ priced: number; charged: number }> {
   if (leadIds.length === 0) return { priced: 0, charged: 0 };
-  const [row] = await queryRows<{ priced: number; charged: number }>(
+  const [row] = await queryRowsForIds<{ priced: number; charged: number }>(
     tx,
-    sql`with priced as (
+    leadIds,
+    'bigint',
+    (ids) => sql`with priced as (
           select l.id as lead_id, l.agent_id, ${leadPriceSql(sql`l`, sql`p`)} as cents
             from leads l
             join subscriptions s on s.user_id = l.agent_id and s.status = 'ACTIVE'
             join packages p on p.id = s.package_id and p.pricing = 'PER_LEAD'
-           where l.id = any(${intArrayLiteral(leadIds, 'bigint')})),
+           where l.id = any(${ids})),
         totals as (select agent_id, sum(cents)::int as total from priced group by agent_id),
         debited as (
           update wallets w
