@@ -1,7 +1,7 @@
 /** The delivery pipeline's statements: recording deliveries, claiming them, their attempts, the switch-off. */
 import { type SQL, sql } from 'drizzle-orm';
 import type { DeliveryChannel, DeliveryStatus } from '../../../shared/domain';
-import { type Db, intArrayLiteral, queryRows } from '../../db/client';
+import { type Db, intArrayLiteral, queryPreparedRows, queryRows } from '../../db/client';
 import type { AssignedLeads } from '../../events/lead-events';
 import { PREVIOUS_SECRET } from './delivery-settings.repository';
 
@@ -15,7 +15,7 @@ export interface DeliveryBatch {
 }
 
 /** The leads an assignment gave out, as a FROM item `a(id, agent_id)`. */
-function assignedLeads(assigned: AssignedLeads): SQL {
+function assignedLeads(assigned: AssignedLeads, leadIds?: SQL): SQL {
   if ('runId' in assigned) {
     // through leads_assigned_day_idx: the run's business date first, then its own leads
     return sql`(select l.id, l.agent_id from leads l
@@ -23,7 +23,7 @@ function assignedLeads(assigned: AssignedLeads): SQL {
         and l.assignment_run_id = ${assigned.runId} and l.agent_id is not null) a`;
   }
   return sql`(select l.id, l.agent_id from leads l
-    where l.id = any(${intArrayLiteral(assigned.leadIds, 'bigint')}) and l.agent_id is not null) a`;
+    where l.id = any(${leadIds ?? intArrayLiteral(assigned.leadIds, 'bigint')}) and l.agent_id is not null) a`;
 }
 
 /** Agents who turned their email off. */
@@ -80,6 +80,12 @@ export async function insertDeliveries(
   opts: { email: boolean; agents: ChannelAgents; queued: boolean },
 ): Promise<DeliveryBatch[]> {
   const { agents } = opts;
+  // one named lead (the intake's): its id bound, so the statement's text is the same each time
+  // and it is prepared once per connection (a batch keeps its literal: intArrayLiteral)
+  const one = 'leadIds' in assigned && assigned.leadIds.length === 1 && 'lookup' in agents;
+  const ids = one
+    ? sql`${`{${(assigned as { leadIds: number[] }).leadIds[0]}}`}::bigint[]`
+    : undefined;
   const channels: SQL[] = [];
   if (opts.email) {
     const emailOn =
@@ -90,7 +96,7 @@ export async function insertDeliveries(
           ? sql`where a.agent_id <> all(${intArrayLiteral(agents.emailOffAgents, 'int')})`
           : sql``;
     channels.push(sql`select a.id, a.agent_id, 'EMAIL'::delivery_channel as channel
-      from ${assignedLeads(assigned)} ${emailOn}`);
+      from ${assignedLeads(assigned, ids)} ${emailOn}`);
   }
   if ('lookup' in agents || agents.webhookAgents.length > 0) {
     const webhookOn =
@@ -98,12 +104,12 @@ export async function insertDeliveries(
         ? WEBHOOK_ON
         : sql`a.agent_id = any(${intArrayLiteral(agents.webhookAgents, 'int')})`;
     channels.push(sql`select a.id, a.agent_id, 'WEBHOOK'::delivery_channel as channel
-      from ${assignedLeads(assigned)} where ${webhookOn}`);
+      from ${assignedLeads(assigned, ids)} where ${webhookOn}`);
   }
   if (channels.length === 0) return [];
   // next_attempt_at: when a job will make the first attempt; null: no queue in this process
   // took it, the sweeper of a process that runs the queue will (deliveries.service)
-  return queryRows<DeliveryBatch>(
+  return (one ? queryPreparedRows : queryRows)<DeliveryBatch>(
     tx,
     sql`with ins as (
       insert into deliveries (lead_id, agent_id, channel, next_attempt_at)

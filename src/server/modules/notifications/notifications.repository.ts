@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Notification } from '../../../shared/contracts/delivery';
-import { type Db, intArrayLiteral, queryRows } from '../../db/client';
+import { type Db, intArrayLiteral, queryRows, queryRowsForIds } from '../../db/client';
 
 /** The channel of `lead.assigned` between processes (LISTEN/NOTIFY). */
 export const LEAD_ASSIGNED_CHANNEL = 'lead_assigned';
@@ -89,13 +89,17 @@ export async function notifyRunAssigned(tx: Db, runId: number): Promise<void> {
 
 /** Named leads (manual assignment, the intake): a notification each, one event per agent. */
 export async function notifyLeadIdsAssigned(tx: Db, leadIds: number[]): Promise<void> {
-  const picked = sql`
+  await queryRowsForIds(tx, leadIds, 'bigint', (ids) =>
+    notifyStatement(
+      sql`
     select l.agent_id, l.id as lead_id,
            (count(*) over (partition by l.agent_id))::int as n,
            l.id = max(l.id) over (partition by l.agent_id) as newest
       from leads l
-     where l.id = any(${intArrayLiteral(leadIds, 'bigint')}) and l.agent_id is not null`;
-  await tx.execute(notifyStatement(picked, true));
+     where l.id = any(${ids}) and l.agent_id is not null`,
+      true,
+    ),
+  );
 }
 
 const ROW = sql`id, kind, lead_id as "leadId", title, body,
