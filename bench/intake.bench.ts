@@ -486,11 +486,19 @@ export function runIntakeBench(): Promise<BenchReport> {
         const sentIn = (Date.now() - steadyStart) / 1000;
         answerMs.sort((a, b) => a - b);
         figures.push(
-          figure(`intake at a steady ${STEADY_RATE} leads/s, p99`, percentile(answerMs, 0.99), 'ms', {
-            baseline: { label: 'GET /api/health, unloaded round trip', value: healthMs },
-            goal: { text: 'p99 <= 300 ms', met: percentile(answerMs, 0.99) <= 300 && failedPosts === 0 },
-            detail: `p50 ${percentile(answerMs, 0.5)} ms; ${fmt(answerMs.length)} answered, ${failedPosts} failed or refused; sent in ${sentIn.toFixed(1)} s`,
-          }),
+          figure(
+            `intake at a steady ${STEADY_RATE} leads/s, p99`,
+            percentile(answerMs, 0.99),
+            'ms',
+            {
+              baseline: { label: 'GET /api/health, unloaded round trip', value: healthMs },
+              goal: {
+                text: 'p99 <= 300 ms',
+                met: percentile(answerMs, 0.99) <= 300 && failedPosts === 0,
+              },
+              detail: `p50 ${percentile(answerMs, 0.5)} ms; ${fmt(answerMs.length)} answered, ${failedPosts} failed or refused; sent in ${sentIn.toFixed(1)} s`,
+            },
+          ),
         );
         await waitFor(
           () =>

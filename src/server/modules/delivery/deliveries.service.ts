@@ -116,9 +116,6 @@ function deliveryJob(
 
 const fanOutKey = (runId: number) => `run:${runId}`;
 
-/** A batch job: the first attempt of a batch, or the next attempt of named deliveries. */
-type BatchJob = JobInput<'lead-delivery'>;
-
 /**
  * Enqueues the deliveries of newly assigned leads in the caller's transaction: nothing is sent
  * for an assignment that rolls back, nothing is lost for one that commits.
@@ -326,18 +323,7 @@ export async function sweepStrandedDeliveries(
   await fanOutMissedRuns(db, ports);
   const rows = await strandedDeliveries(db, ports.runtime.sweepGraceSeconds, limit);
   if (rows.length === 0 || !ports.queue.running) return 0;
-  const groups = new Map<string, BatchJob & { ids: number[]; attempts: number }>();
-  for (const r of rows) {
-    const key = `${r.agentId}:${r.channel}:${r.attempts}`;
-    const group = groups.get(key) ?? {
-      agentId: r.agentId,
-      channel: r.channel,
-      ids: [],
-      attempts: r.attempts,
-    };
-    group.ids.push(r.id);
-    groups.set(key, group);
-  }
+  const groups = byEndpointAndAttempt(rows);
   await db.transaction(async (tx) => {
     await markScheduled(
       tx,
@@ -370,21 +356,7 @@ export async function takeOverDeliveries(
   return db.transaction(async (tx) => {
     const rows = await takeOverLapsedLeases(tx, limit);
     if (rows.length === 0) return 0;
-    const groups = new Map<
-      string,
-      { agentId: number; channel: DeliveryChannel; ids: number[]; attempts: number }
-    >();
-    for (const r of rows) {
-      const key = `${r.agentId}:${r.channel}:${r.attempts}`;
-      const group = groups.get(key) ?? {
-        agentId: r.agentId,
-        channel: r.channel,
-        ids: [],
-        attempts: r.attempts,
-      };
-      group.ids.push(r.id);
-      groups.set(key, group);
-    }
+    const groups = byEndpointAndAttempt(rows);
     await enqueueAttempt(
       tx,
       ports,
@@ -448,3 +420,25 @@ export {
   sendLeadsDeleted,
   skipLeadDeliveries,
 } from './lead-deleted';
+
+/** Deliveries grouped by agent, channel and attempt count: one next-attempt job per group. */
+function byEndpointAndAttempt(
+  rows: { id: number; agentId: number; channel: DeliveryChannel; attempts: number }[],
+): Map<string, { agentId: number; channel: DeliveryChannel; ids: number[]; attempts: number }> {
+  const groups = new Map<
+    string,
+    { agentId: number; channel: DeliveryChannel; ids: number[]; attempts: number }
+  >();
+  for (const r of rows) {
+    const key = `${r.agentId}:${r.channel}:${r.attempts}`;
+    const group = groups.get(key) ?? {
+      agentId: r.agentId,
+      channel: r.channel,
+      ids: [],
+      attempts: r.attempts,
+    };
+    group.ids.push(r.id);
+    groups.set(key, group);
+  }
+  return groups;
+}
