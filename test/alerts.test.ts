@@ -9,10 +9,10 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../src/server/config/env';
 import { queryRows } from '../src/server/db/client';
-import { createPackage, insertLeads, subscribe } from './support/admin-fixtures';
+import { assignLeadByHand, createPackage, subscribe } from './support/admin-fixtures';
 import { deliverInto, PUBLIC_URL, uniquePhone, verifyPhone } from './support/calls-fixtures';
 import { type PushDevice, TestPushService } from './support/push-service';
-import { type Client, loginAdmin, registerAgent, setupTestApp } from './support/test-app';
+import { type Client, registerAgent, setupTestApp } from './support/test-app';
 import { TwilioStandIn } from './support/twilio-stand-in';
 
 const standIn = new TwilioStandIn();
@@ -101,17 +101,15 @@ async function scheduleIn(client: Client, timeZone: string) {
   expect(res.statusCode, res.body).toBe(200);
 }
 
-async function assignedLead(agentId: number, fields: Parameters<typeof insertLeads>[1][0] = {}) {
-  const [lead] = await insertLeads(ctx, [
-    { firstName: 'Mary', lastName: 'Ortiz', age: 67, city: 'Austin', state: 'TX', ...fields },
-  ]);
-  const admin = await loginAdmin(ctx);
-  const res = await admin.client.post('/api/admin/leads/assign', {
-    leadId: lead!.id,
-    userId: agentId,
+async function assignedLead(agentId: number, fields: Parameters<typeof assignLeadByHand>[2] = {}) {
+  return assignLeadByHand(ctx, agentId, {
+    firstName: 'Mary',
+    lastName: 'Ortiz',
+    age: 67,
+    city: 'Austin',
+    state: 'TX',
+    ...fields,
   });
-  expect(res.statusCode, res.body).toBe(200);
-  return lead!.id;
 }
 
 const textsTo = (phone: string) => [...standIn.messages.values()].filter((m) => m.To === phone);

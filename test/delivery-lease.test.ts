@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuildAppOptions, buildApp } from '../src/server/app';
 import { type Db, queryRows } from '../src/server/db/client';
 import { packages } from '../src/server/db/schema';
-import { insertLeads } from './support/admin-fixtures';
+import { assignLeadByHand, insertLeads } from './support/admin-fixtures';
 import { createAgent } from './support/assignment-fixtures';
 import { startServer } from './support/server-process';
 import { loginAdmin, setupTestApp, testConfig } from './support/test-app';
@@ -106,14 +106,7 @@ async function crmAgent(db: Db, path: string, state: string, quota = 10) {
 
 /** A lead assigned by hand to the agent through the admin API (recorded, no job: no queue here). */
 async function assignedLead(agentId: number): Promise<number> {
-  const [lead] = await insertLeads(ctx, [{ firstName: `Lease${++seq}` }]);
-  const admin = await loginAdmin(ctx);
-  const res = await admin.client.post('/api/admin/leads/assign', {
-    leadId: lead!.id,
-    userId: agentId,
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return lead!.id;
+  return assignLeadByHand(ctx, agentId, { firstName: `Lease${++seq}` });
 }
 
 const deliveryOf = async (leadId: number) => {

@@ -8,15 +8,9 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/server/app';
 import { queryRows } from '../src/server/db/client';
-import { createPackage, insertLeads, subscribe } from './support/admin-fixtures';
+import { assignLeadByHand, createPackage, subscribe } from './support/admin-fixtures';
 import { type PushDevice, TestPushService } from './support/push-service';
-import {
-  type Client,
-  loginAdmin,
-  registerAgent,
-  setupTestApp,
-  testConfig,
-} from './support/test-app';
+import { type Client, registerAgent, setupTestApp, testConfig } from './support/test-app';
 
 const service = new TestPushService();
 beforeAll(() => service.start());
@@ -62,17 +56,15 @@ async function subscribeDevice(client: Client, device: PushDevice) {
   return res;
 }
 
-async function assignedLead(agentId: number, fields: Parameters<typeof insertLeads>[1][0] = {}) {
-  const [lead] = await insertLeads(ctx, [
-    { firstName: 'Mary', lastName: 'Ortiz', age: 67, city: 'Austin', state: 'TX', ...fields },
-  ]);
-  const admin = await loginAdmin(ctx);
-  const res = await admin.client.post('/api/admin/leads/assign', {
-    leadId: lead!.id,
-    userId: agentId,
+async function assignedLead(agentId: number, fields: Parameters<typeof assignLeadByHand>[2] = {}) {
+  return assignLeadByHand(ctx, agentId, {
+    firstName: 'Mary',
+    lastName: 'Ortiz',
+    age: 67,
+    city: 'Austin',
+    state: 'TX',
+    ...fields,
   });
-  expect(res.statusCode, res.body).toBe(200);
-  return lead!.id;
 }
 
 const attemptsOf = (leadId: number) =>

@@ -1,6 +1,7 @@
+import { expect } from 'vitest';
 import { leads, packages, subscriptions } from '../../src/server/db/schema';
 import type { SubscriptionStatus } from '../../src/shared/domain';
-import type { TestContext } from './test-app';
+import { loginAdmin, type TestContext } from './test-app';
 
 /** Rows written straight to the database for the admin read-outs' tests. */
 let seq = 0;
@@ -45,6 +46,22 @@ export async function insertLeads(ctx: TestContext, rows: Partial<typeof leads.$
       })),
     )
     .returning();
+}
+
+/** A lead written straight to the database, then given to the agent by hand through the admin API. */
+export async function assignLeadByHand(
+  ctx: TestContext,
+  agentId: number,
+  fields: Partial<typeof leads.$inferInsert> = {},
+): Promise<number> {
+  const [lead] = await insertLeads(ctx, [fields]);
+  const admin = await loginAdmin(ctx);
+  const res = await admin.client.post('/api/admin/leads/assign', {
+    leadId: lead!.id,
+    userId: agentId,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return lead!.id;
 }
 
 export function daysBefore(date: string, days: number): string {
