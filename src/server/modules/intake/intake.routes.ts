@@ -31,7 +31,7 @@ const unauthorized = (message: string) =>
  */
 export const intakeRoutes: FastifyPluginAsyncZod<IntakeRoutesOptions> = async (app, opts) => {
   const ratePerSecond = opts.ratePerSecond ?? 50;
-  const sourceOf = new WeakMap<FastifyRequest, KeyRequest>();
+  const keyOf = new WeakMap<FastifyRequest, KeyRequest>();
 
   app.post(
     '/api/v1/leads',
@@ -54,7 +54,7 @@ export const intakeRoutes: FastifyPluginAsyncZod<IntakeRoutesOptions> = async (a
             'Retry-After': '1',
           });
         }
-        sourceOf.set(request, key);
+        keyOf.set(request, key);
       },
       schema: {
         body: intakeLeadBody,
@@ -62,7 +62,7 @@ export const intakeRoutes: FastifyPluginAsyncZod<IntakeRoutesOptions> = async (a
       },
     },
     async (request, reply) => {
-      const key = sourceOf.get(request) as KeyRequest;
+      const key = keyOf.get(request) as KeyRequest;
       const sourceId = key.sourceId;
       const body = request.body as unknown;
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
