@@ -15,10 +15,10 @@ import {
   type FitAgent,
   type FitContext,
   type FitLead,
-  type FitProfile,
   firstAgentMisfit,
   firstLeadMisfit,
-  fitProfile,
+  type LeadReadyAgent,
+  leadReady,
 } from './fit-rule.service';
 
 export { readActiveAgents } from './fit-roster.repository';
@@ -51,10 +51,15 @@ export interface FitRoster {
 /** Change rows kept before they are folded into one. */
 const FOLD_ABOVE = 100;
 
+/** An agent of the copy: ready for the lead conditions, with whether its capacity is counted. */
+interface RosterAgent extends LeadReadyAgent {
+  capped: boolean;
+}
+
 /** A category's agents: those open to every state, and the others under each state they take. */
 interface CategoryAgents {
-  anyState: FitProfile[];
-  byState: Map<string, FitProfile[]>;
+  anyState: RosterAgent[];
+  byState: Map<string, RosterAgent[]>;
 }
 
 interface Copy {
@@ -114,7 +119,7 @@ export function createFitRoster(
           out.push({
             id: agent.id,
             quota: agent.quota,
-            capped: agent.weeklyCap !== null || agent.monthlyCap !== null || agent.perLead !== null,
+            capped: agent.capped,
             agencyId: agent.agencyId,
             agencyCap: agent.agencyCap,
           });
@@ -134,7 +139,6 @@ export function createFitRoster(
  */
 function byCategory(agents: FitAgent[]): Map<string, CategoryAgents> {
   const out = new Map<string, CategoryAgents>();
-  const noClock = { now: new Date(0), businessDate: '1970-01-01', windows: {} };
   for (const agent of agents) {
     if (agent.category === null) continue;
     let category = out.get(agent.category);
@@ -142,7 +146,10 @@ function byCategory(agents: FitAgent[]): Map<string, CategoryAgents> {
       category = { anyState: [], byState: new Map() };
       out.set(agent.category, category);
     }
-    const profile = fitProfile(agent, noClock as FitContext);
+    const profile: RosterAgent = {
+      ...leadReady(agent),
+      capped: agent.weeklyCap !== null || agent.monthlyCap !== null || agent.perLead !== null,
+    };
     if (agent.states.length === 0) category.anyState.push(profile);
     for (const state of new Set(agent.states)) {
       const list = category.byState.get(state) ?? [];

@@ -112,11 +112,15 @@ export interface FitLead {
   age: number;
 }
 
+/** An agent made ready for the lead conditions: its cities normalized once. */
+export interface LeadReadyAgent extends FitAgent {
+  normalizedCities: string[];
+}
+
 /** An agent with what needs no lead decided once: its agent-level reason, cities normalized. */
-export interface FitProfile extends FitAgent {
+export interface FitProfile extends LeadReadyAgent {
   /** the first failing agent condition; null: the agent may receive leads today */
   agentReason: MisfitReason | null;
-  normalizedCities: string[];
   /** leads received today by any trigger */
   assignedToday: number;
   /** the agency's leads today (leads assigned through it, any member, any trigger); 0 without one */
@@ -217,7 +221,7 @@ export function inSchedule(schedule: AgentSchedule | null, now: Date): boolean {
 }
 
 type AgentCheck = (a: FitAgent, ctx: FitContext) => boolean;
-type LeadCheck = (a: FitProfile, lead: FitLead) => boolean;
+type LeadCheck = (a: LeadReadyAgent, lead: FitLead) => boolean;
 
 /** Conditions on the agent alone, in order: each holds for an agent that may get leads. */
 export const AGENT_CONDITIONS = {
@@ -257,7 +261,7 @@ export const LEAD_CONDITION_READS: Record<LeadReason, (keyof FitLead)[]> = {
  * The agent fields each lead condition reads: agents equal in them pass or fail it together (the
  * explanation asks one of each kind).
  */
-export const LEAD_CONDITION_AGENT_FIELDS: Record<LeadReason, (keyof FitProfile)[]> = {
+export const LEAD_CONDITION_AGENT_FIELDS: Record<LeadReason, (keyof LeadReadyAgent)[]> = {
   CATEGORY: ['category', 'categories'],
   LICENCE: ['licensedStates'],
   STATE: ['states'],
@@ -305,6 +309,14 @@ export function firstAgentMisfit(agent: FitAgent, ctx: FitContext): AgentReason 
   return null;
 }
 
+/** The agent, ready for the lead conditions (no clock needed). */
+export function leadReady<A extends FitAgent>(agent: A): A & LeadReadyAgent {
+  return {
+    ...agent,
+    normalizedCities: [...new Set(agent.cities.map(normalizeCity).filter((c) => c !== ''))],
+  };
+}
+
 /** The agent, ready to be checked against many leads. */
 export function fitProfile(
   agent: FitAgent,
@@ -321,12 +333,12 @@ export function fitProfile(
     assignedThisWeek: period.week,
     assignedThisMonth: period.month,
     ...perLeadRooms(agent.perLead, ctx.businessDate),
-    normalizedCities: [...new Set(agent.cities.map(normalizeCity).filter((c) => c !== ''))],
+    normalizedCities: leadReady(agent).normalizedCities,
   };
 }
 
 /** The first lead condition the agent fails for this lead; null when every one holds. */
-export function firstLeadMisfit(a: FitProfile, lead: FitLead): LeadReason | null {
+export function firstLeadMisfit(a: LeadReadyAgent, lead: FitLead): LeadReason | null {
   for (const [reason, holds] of LEAD_CHECKS) {
     if (!holds(a, lead)) return reason;
   }
@@ -376,7 +388,7 @@ export type FieldTests = {
  * caller with many leads can test each distinct value once (the preview does). A condition that
  * reads two fields cannot be split so: this throws, and its callers must ask firstLeadMisfit.
  */
-export function fieldTests(profile: FitProfile, category: FitLead['category']): FieldTests {
+export function fieldTests(profile: LeadReadyAgent, category: FitLead['category']): FieldTests {
   const base: FitLead = { category, state: '', city: '', age: 0 };
   const byField = new Map<keyof FitLead, LeadCheck[]>();
   for (const [reason, holds] of LEAD_CHECKS) {
