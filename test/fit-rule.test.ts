@@ -38,6 +38,7 @@ import {
   readAllAgents,
 } from '../src/server/modules/explanation/explanation.repository';
 import { classifyGroups } from '../src/server/modules/explanation/explanation.service';
+import { readRosterVersion } from '../src/server/modules/fit/fit-roster.repository';
 import { createFitRoster } from '../src/server/modules/fit/fit-roster.service';
 import {
   type FitContext,
@@ -339,9 +340,18 @@ describe('the fit rule: every user agrees with its definition', () => {
         businessDate: businessDate(TZ, now),
         windows: windowsAround(now),
       };
+      const before = roster.candidates(fitLead(leads[0]), ctx, []);
       await store(db, agents, now, ctx.businessDate, agencies);
-      // the stored agents changed the version: the copy is read again
-      expect(await roster.candidates(db, fitLead(leads[0]), ctx, [])).toBeNull();
+      // the stored agents changed the version: the pick's statement finds the copy stale
+      if (before) {
+        const stalePick = await pickAgent(db, {
+          fit: fitSqlParams(fitLead(leads[0]), ctx),
+          businessDate: ctx.businessDate,
+          exclude: [],
+          copy: before,
+        });
+        expect(stalePick).toEqual({ stale: true, agent: null });
+      }
       await roster.refresh();
       const used = await assignedOnDate(db, ctx.businessDate);
       const agencyUsed = await agencyAssignedOnDate(db, ctx.businessDate);
@@ -413,14 +423,17 @@ describe('the fit rule: every user agrees with its definition', () => {
           businessDate: ctx.businessDate,
           exclude: [],
         });
-        if (fitting.length === 0) expect(picked).toBeNull();
-        else expect(fitting).toContain(picked?.id);
+        expect(picked.stale).toBe(false);
+        if (fitting.length === 0) expect(picked.agent).toBeNull();
+        else expect(fitting).toContain(picked.agent?.id);
 
         // the intake's pick from the process's copy of the agents (decision 043): its
         // candidates are the agents the rule fits capacity aside, and its pick one that fits
-        const candidates = await roster.candidates(db, lead, ctx, []);
-        expect(candidates, 'the copy is the data the database holds').not.toBeNull();
-        expect(candidates?.map((c) => c.id).sort((x, y) => x - y)).toEqual(
+        const copy = roster.candidates(lead, ctx, []);
+        expect(copy?.version, 'the copy is the data the database holds').toBe(
+          await readRosterVersion(db),
+        );
+        expect(copy?.candidates.map((c) => c.id).sort((x, y) => x - y)).toEqual(
           profiles
             .filter((a) => a.quota > 0 && firstMisfit(a, lead, false) === null)
             .map((a) => a.id)
@@ -430,10 +443,11 @@ describe('the fit rule: every user agrees with its definition', () => {
           fit: fitSqlParams(lead, ctx),
           businessDate: ctx.businessDate,
           exclude: [],
-          candidates: candidates ?? [],
+          copy: copy ?? undefined,
         });
-        if (fitting.length === 0) expect(pickedFromCopy).toBeNull();
-        else expect(fitting).toContain(pickedFromCopy?.id);
+        expect(pickedFromCopy.stale).toBe(false);
+        if (fitting.length === 0) expect(pickedFromCopy.agent).toBeNull();
+        else expect(fitting).toContain(pickedFromCopy.agent?.id);
 
         // the explanation's furthest reason over the NEW leads
         const furthest = Math.max(

@@ -177,11 +177,12 @@ describe("the intake's copy of the agents (decision 043)", () => {
       return row.agent_id;
     };
 
-    // the first lead after the agent was stored: the database answers, the copy is read again
+    // the first lead after the agent was stored: one pick (from the database when the copy is
+    // stale, which has it read again; from memory when a load under way already read the agent)
     const before = await picks();
     expect(await send('TX')).toBe(texan);
     const first = await picks();
-    expect(first).toEqual({ memory: before.memory, database: before.database + 1 });
+    expect(first.memory + first.database).toBe(before.memory + before.database + 1);
     // then the copy answers, with the same agent
     await waitFor('a pick from memory', async () => {
       expect(await send('TX')).toBe(texan);

@@ -15,8 +15,10 @@ export async function lockQuotasExclusive(tx: Db): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(${QUOTA_LOCK_KEY})`);
 }
 
+/** The shared lock as an expression, for a caller that takes it with its other locks (the intake). */
+export const QUOTAS_SHARED_LOCK_SQL = sql`pg_advisory_xact_lock_shared(${QUOTA_LOCK_KEY})`;
+
 /** For a manual assignment: waits for a run in flight; released when the transaction ends. */
 export async function lockQuotasShared(tx: Db): Promise<void> {
-  // prepared: the intake takes it with every lead
-  await queryPreparedRows(tx, sql`select pg_advisory_xact_lock_shared(${QUOTA_LOCK_KEY})`);
+  await queryPreparedRows(tx, sql`select ${QUOTAS_SHARED_LOCK_SQL}`);
 }

@@ -59,4 +59,4 @@ export function periodCapped(
  * For the intake's instant assignment (modules/intake), which applies the same quota lock in its
  * one statement: reached through this service, as module boundaries ask.
  */
-export { lockQuotasShared } from './quota-lock';
+export { lockQuotasShared, QUOTAS_SHARED_LOCK_SQL } from './quota-lock';

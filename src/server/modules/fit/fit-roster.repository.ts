@@ -9,10 +9,16 @@ import type { FitAgent } from './fit-rule.service';
 import { FIT_AGENCY_JOIN, FIT_AGENT_COLUMNS } from './fit-rule-sql.service';
 
 /** The version of the agents' fit columns this statement sees. */
+/**
+ * The version of what the fit rule reads of the agents (decision 043), as an expression: the sum
+ * of the change rows' weights, as the statement that holds it sees them.
+ */
+export const ROSTER_VERSION_SQL = sql`(select coalesce(sum(weight), 0)::float8 from fit_roster_changes)`;
+
 export async function readRosterVersion(db: Db): Promise<number> {
   const [row] = await queryPreparedRows<{ version: number }>(
     db,
-    sql`select coalesce(sum(weight), 0)::float8 as version from fit_roster_changes`,
+    sql`select ${ROSTER_VERSION_SQL} as version`,
   );
   return row.version;
 }

@@ -1,16 +1,19 @@
 /**
  * Each process's copy of the agents' fit columns (decision 043), for the intake's pick: the agents
  * with an ACTIVE subscription as the fit rule reads them, grouped by their package's category,
- * with the version of that data they were read at. A pick first reads the version its own
- * statement sees (one small read); when it equals the copy's, the agent and lead conditions are
- * asked here, in memory, with the fit rule's own TypeScript definition (fit-rule.service.ts), and
- * only the fitting agents go to the database, where capacity is counted. When the version moved
- * (an agent paused, a preference saved, a subscription started...) the pick answers "unknown"
- * this time, the caller asks the database for the whole rule, and the copy is read again in the
+ * with the version of that data they were read at. The agent and lead conditions are asked here,
+ * in memory, with the fit rule's own TypeScript definition (fit-rule.service.ts), and only the
+ * fitting agents go to the database, with the copy's version: the pick's statement counts their
+ * capacity only when the version it sees (ROSTER_VERSION_SQL) is the copy's. When the version
+ * moved (an agent paused, a preference saved, a subscription started...) the statement says so,
+ * the caller asks the database for the whole rule this time, and the copy is read again in the
  * background: a change is never missed, even by the next request of the one who made it.
  */
 import type { Db } from '../../db/client';
 import { foldRosterChanges, readActiveAgents, readRosterVersion } from './fit-roster.repository';
+
+export { ROSTER_VERSION_SQL } from './fit-roster.repository';
+
 import {
   type FitAgent,
   type FitContext,
@@ -33,17 +36,22 @@ export interface RosterCandidate {
   agencyCap: number | null;
 }
 
+/** The copy's answer for one lead, and the version of the data it was read from. */
+export interface RosterAnswer {
+  version: number;
+  candidates: RosterCandidate[];
+}
+
 export interface FitRoster {
   /**
-   * The agents the lead fits at `ctx.now`, capacity aside, out of `exclude`; null when this copy
-   * is not the data `db` sees (the caller asks the database instead).
+   * The agents the lead fits at `ctx.now`, capacity aside, out of `exclude`, as the copy holds
+   * them; null before the copy was first read (the caller asks the database instead). The
+   * caller's statement compares `version` with ROSTER_VERSION_SQL and calls stale() when they
+   * differ.
    */
-  candidates(
-    db: Db,
-    lead: FitLead,
-    ctx: FitContext,
-    exclude: readonly number[],
-  ): Promise<RosterCandidate[] | null>;
+  candidates(lead: FitLead, ctx: FitContext, exclude: readonly number[]): RosterAnswer | null;
+  /** A statement saw another version than the copy's: the copy is read again in the background. */
+  stale(): void;
   /** Reads the copy now (a test, or a process that wants it before its first lead). */
   refresh(): Promise<void>;
 }
@@ -100,16 +108,16 @@ export function createFitRoster(
   };
 
   return {
-    async candidates(tx, lead, ctx, exclude) {
-      const version = await readRosterVersion(tx);
+    candidates(lead, ctx, exclude) {
       const current = copy;
-      if (current === null || current.version !== version) {
+      if (current === null) {
         void reload();
         return null;
       }
       const out: RosterCandidate[] = [];
+      const answer = { version: current.version, candidates: out };
       const agents = current.byCategory.get(lead.category);
-      if (!agents) return out;
+      if (!agents) return answer;
       // only agents whose state preference can take the lead's state are asked; the whole rule
       // is asked of each of them
       for (const list of [agents.anyState, agents.byState.get(lead.state) ?? []]) {
@@ -125,9 +133,16 @@ export function createFitRoster(
           });
         }
       }
-      return out;
+      return answer;
     },
-    refresh: reload,
+    stale() {
+      void reload();
+    },
+    // a load already under way may have read before the caller's change: one more after it
+    async refresh() {
+      await loading;
+      await reload();
+    },
   };
 }
 

@@ -160,6 +160,14 @@ export function walletCoversSql(agentId: SQL, monthStart: string): SQL {
                  < ${highestPriceSql(sql`wp`)})))`;
 }
 
+/** Whether the agent pays its leads from a wallet now (FitAgent.perLead is not null): its ACTIVE package is PER_LEAD. */
+export function paysPerLeadSql(agentId: SQL): SQL {
+  return sql`exists (
+    select 1 from subscriptions ps
+      join packages pp on pp.id = ps.package_id
+     where ps.user_id = ${agentId} and ps.status = 'ACTIVE' and pp.pricing = 'PER_LEAD')`;
+}
+
 /** FitAgent.perLead over the same aliases: null unless the ACTIVE package is PER_LEAD. */
 export const PER_LEAD_SQL = sql`case when p.pricing = 'PER_LEAD' then jsonb_build_object(
     'highestCents', ${highestPriceSql(sql`p`)},

@@ -5,11 +5,20 @@
  */
 import { sql } from 'drizzle-orm';
 import { type Db, queryPreparedRows } from '../../db/client';
-import { IMPORT_GATE_LOCK } from '../leads/lead-life.service';
+import { QUOTAS_SHARED_LOCK_SQL } from '../assignment/quota.service';
 
 /** Advisory lock classes ('LFQP', 'LFQE'): one request at a time per phone, per email. */
 const PHONE_LOCK = 0x4c465150;
 const EMAIL_LOCK = 0x4c465145;
+
+/** The phone's and email's locks, as the rows of one statement (each a void value). */
+function contactLocksSql(contact: { phone: string | null; email: string | null }) {
+  return sql`select pg_advisory_xact_lock(${PHONE_LOCK}::int, hashtext(${contact.phone}::text))
+               where ${contact.phone}::text is not null
+              union all
+              select pg_advisory_xact_lock(${EMAIL_LOCK}::int, hashtext(${contact.email}::text))
+               where ${contact.email}::text is not null`;
+}
 
 /**
  * Takes the transaction locks of a phone and an email: an intake request holds them from its
@@ -19,13 +28,26 @@ export async function lockContacts(
   tx: Db,
   contact: { phone: string | null; email: string | null },
 ): Promise<void> {
+  await queryPreparedRows(tx, contactLocksSql(contact));
+}
+
+/**
+ * The locks an intake request takes before its check and holds to its commit, in one statement
+ * and in this order: the day's quotas shared (an engine run in flight ends first, so the run's
+ * read of the quotas and its write never see an intake assignment land in between), then the
+ * lead's phone and email (two requests carrying the same number cannot both find nothing). The
+ * check runs in the next statement, whose snapshot is taken after both waits. (The import gate
+ * comes later, with the lead's insert: insertReceivedLead.)
+ */
+async function lockForIntake(
+  tx: Db,
+  contact: { phone: string | null; email: string | null },
+): Promise<void> {
   await queryPreparedRows(
     tx,
-    sql`select pg_advisory_xact_lock(${PHONE_LOCK}::int, hashtext(${contact.phone}::text))
-         where ${contact.phone}::text is not null
+    sql`select ${QUOTAS_SHARED_LOCK_SQL}
         union all
-        select pg_advisory_xact_lock(${EMAIL_LOCK}::int, hashtext(${contact.email}::text))
-         where ${contact.email}::text is not null`,
+        ${contactLocksSql(contact)}`,
   );
 }
 
@@ -39,8 +61,8 @@ export type QualityHit =
  * The first thing that refuses the lead, in this order: its source already sent its externalId
  * (idempotent: not a refusal), the consumer asked to be deleted (their phone's or email's hash is
  * kept: docs/domain.md, Consumer deletion and retention), its phone is on the do-not-call list, a lead with its phone or
- * email was received within `windowDays`. Takes the phone's and email's transaction locks first,
- * so that two requests carrying the same number cannot both find nothing.
+ * email was received within `windowDays`. Takes the intake's locks first (lockForIntake), so that
+ * two requests carrying the same number cannot both find nothing.
  */
 export async function findQualityHit(
   tx: Db,
@@ -51,7 +73,7 @@ export async function findQualityHit(
   if (lead.phone === null && lead.email === null && lead.externalId === null) return null;
   // its own statement: a statement's snapshot is taken before it waits for a lock, so the
   // check below must start after the lock is held to see what the previous holder committed
-  await lockContacts(tx, lead);
+  await lockForIntake(tx, lead);
   const [row] = await queryPreparedRows<{ kind: QualityHit['kind']; id: string | null }>(
     tx,
     sql`(select 'externalId' as kind, x.id::text as id from leads x
@@ -79,11 +101,11 @@ export async function findQualityHit(
 }
 
 /**
- * After the lead is written: waits for an import that is ending (its gate, held shared from here
- * to this transaction's end), then looks again for a lead with the same phone or email, which
- * can only be one that import committed meanwhile (the first check could not see it). The
- * import, ending after this, finds this lead instead and drops its own row
- * (LeadGroupWriter.finish).
+ * After the lead is written (its insert took the import gate shared: an import that is ending
+ * committed first, one that ends later waits for this request), looks again for a lead with the
+ * same phone or email, which can only be one that import committed meanwhile (the first check
+ * could not see it). The import, ending after this, finds this lead instead and drops its own
+ * row (LeadGroupWriter.finish).
  */
 export async function findLeadImportedMeanwhile(
   tx: Db,
@@ -92,7 +114,6 @@ export async function findLeadImportedMeanwhile(
   windowDays: number,
 ): Promise<boolean> {
   if (lead.phone === null && lead.email === null) return false;
-  await queryPreparedRows(tx, sql`select pg_advisory_xact_lock_shared(${IMPORT_GATE_LOCK}::int)`);
   const [row] = await queryPreparedRows<{ id: number }>(
     tx,
     sql`(select x.id from leads x

@@ -5,13 +5,14 @@
  */
 import { sql } from 'drizzle-orm';
 import { type Db, queryPreparedRows, queryRows } from '../../db/client';
-import type { RosterCandidate } from '../fit/fit-roster.service';
+import { ROSTER_VERSION_SQL, type RosterAnswer } from '../fit/fit-roster.service';
 import {
   type FitSqlParams,
   fitsSql,
   periodCapsHoldSql,
   QUOTA_SQL,
 } from '../fit/fit-rule-sql.service';
+import { agentLockSql } from '../leads/lead-life.service';
 
 /**
  * The lead a source sent earlier with this externalId, and the status its first answer gave:
@@ -44,10 +45,14 @@ export interface PickInput {
   exclude: number[];
   /**
    * the agents the lead fits, capacity aside, as this process's copy of their fit columns
-   * answered (decision 043); absent: the statement asks the fit rule's SQL rendering itself
+   * answered, with its version (decision 043); absent: the statement asks the fit rule's SQL
+   * rendering itself
    */
-  candidates?: RosterCandidate[];
+  copy?: RosterAnswer;
 }
+
+/** The pick's answer: the agent (locked), none, or "the copy is stale, ask again without it". */
+export type AgentPick = { stale: false; agent: PickedAgent | null } | { stale: true; agent: null };
 
 export interface PickedAgent {
   id: number;
@@ -67,14 +72,15 @@ export interface PickedAgent {
  * the last lead (a heap read) only for the agents tied at the lowest ratio. A member of an agency
  * whose daily cap is reached is left out (the fit rule's AGENCY_CAP_FULL). The weekly and monthly
  * caps, the budget and the wallet are counted for the agents that have one (from the copy, which
- * knows who does; every agent when the rule's SQL answers).
+ * knows who does; every agent when the rule's SQL answers). The same statement takes the picked
+ * agent's intake lock (agentLockSql), and, given the copy's candidates, checks that the copy is
+ * the data it sees (ROSTER_VERSION_SQL): when not, it picks nobody and answers stale.
  */
-export async function pickAgent(tx: Db, input: PickInput): Promise<PickedAgent | null> {
+export async function pickAgent(tx: Db, input: PickInput): Promise<AgentPick> {
   const day = input.businessDate;
-  if (input.candidates?.length === 0) return null;
   const list = (values: (number | boolean | null)[]) =>
     `{${values.map((v) => (v === null ? 'NULL' : String(v))).join(',')}}`;
-  const c = input.candidates;
+  const c = input.copy?.candidates;
   // (id, q, capped, agency_id, daily_cap): capped, the agent has a weekly or monthly cap or pays
   // per lead (those are counted); agency_id, daily_cap: its agency's daily cap, or nulls
   const fit = c
@@ -85,9 +91,13 @@ export async function pickAgent(tx: Db, input: PickInput): Promise<PickedAgent |
                                ${list(c.map((a) => (a.agencyId === null ? null : a.agencyCap)))}::int[])
             as f(id, q, capped, agency_id, daily_cap)`
     : fitByRule(input);
-  const [row] = await queryPreparedRows<PickedAgent>(
+  // -1: no copy to check (the version is never negative: a sum of positive weights)
+  const version = input.copy?.version ?? -1;
+  const [row] = await queryPreparedRows<PickedAgent & { current: boolean; locked: unknown }>(
     tx,
-    sql`with fit as (${fit}),
+    sql`with current as (
+          select ${version}::float8 = -1 or ${version}::float8 = ${ROSTER_VERSION_SQL} as current),
+        fit as (${fit}),
         counted as (
           select f.id, f.q, t.a, f.agency_id, f.daily_cap
             from fit f
@@ -103,15 +113,26 @@ export async function pickAgent(tx: Db, input: PickInput): Promise<PickedAgent |
           select id, q, agency_id, daily_cap,
                  (a + 1)::float8 / q as r, min((a + 1)::float8 / q) over () as lowest
             from counted
-           where a < q)
-        select id, q as quota, agency_id as "agencyId", daily_cap as "agencyCap" from ranked
-         where r = lowest
-         order by (select max(l.assigned_at) from leads l
-                    where l.assigned_on = ${day}::date and l.agent_id = ranked.id) asc nulls first,
-                  id
-         limit 1`,
+           where a < q),
+        chosen as (
+          select id, q, agency_id, daily_cap from ranked
+           where r = lowest and (select current from current)
+           order by (select max(l.assigned_at) from leads l
+                      where l.assigned_on = ${day}::date and l.agent_id = ranked.id) asc nulls first,
+                    id
+           limit 1)
+        select (select current from current) as current, p.id, p.q as quota,
+               p.agency_id as "agencyId", p.daily_cap as "agencyCap", p.locked
+          from (select 1) one
+          left join lateral (
+            select c.*, ${agentLockSql(sql`c.id`)} as locked from chosen c) p on true`,
   );
-  return row ?? null;
+  if (!row.current) return { stale: true, agent: null };
+  if (row.id === null) return { stale: false, agent: null };
+  return {
+    stale: false,
+    agent: { id: row.id, quota: row.quota, agencyId: row.agencyId, agencyCap: row.agencyCap },
+  };
 }
 
 /** The fitting agents by the fit rule's SQL rendering: every subscriber of the lead's category. */

@@ -9,7 +9,6 @@ import type { Db } from '../../db/client';
 import type { LeadEvents } from '../../events/lead-events';
 import { businessDate } from '../../lib/business-time';
 import { intakePicks } from '../../lib/metrics';
-import { lockQuotasShared } from '../assignment/quota.service';
 import {
   type ConsentConfig,
   type ConsentVerdict,
@@ -276,9 +275,7 @@ function storeAndAssign(
   roster: FitRoster | null,
 ): Promise<IntakeOutcome> {
   return db.transaction(async (tx) => {
-    // waits for an engine run in flight, so the run's read of the quotas and its write never
-    // see an intake assignment land in between
-    await lockQuotasShared(tx);
+    // after the intake's locks (findQualityHit): an engine run in flight ends first
     const hit = await findQualityHit(tx, lead, sourceId, windowDays);
     if (hit && hit.kind !== 'externalId') {
       await recordIntakeRefusal(
@@ -297,6 +294,7 @@ function storeAndAssign(
         answer: { id: first.id, status: first.status, duplicate: true },
       };
     }
+    // the lead's insert took the import gate: an import that ended meanwhile is seen now
     if (await findLeadImportedMeanwhile(tx, lead, id, windowDays)) throw new ImportedMeanwhile();
     const assigned = await assignAtOnce(tx, id, lead, day, config, roster);
     // leadsAssigned: notifications, deliveries, follow-ups, in this transaction
@@ -354,10 +352,17 @@ async function assignAtOnce(
   const fitting = fitLead(lead);
   const fit = fitSqlParams(fitting, ctx);
   for (let attempt = 0; attempt < PICK_ATTEMPTS; attempt++) {
-    // the process's copy of the agents when it is the data this transaction sees (decision 043)
-    const candidates = (await roster?.candidates(tx, fitting, ctx, exclude)) ?? undefined;
-    intakePicks.inc({ by: candidates ? 'memory' : 'database' });
-    const agent = await pickAgent(tx, { fit, businessDate: day, exclude, candidates });
+    // the process's copy of the agents, checked by the pick's statement against the data this
+    // transaction sees (decision 043); when it is stale, the fit rule's SQL rendering this time
+    const copy = roster?.candidates(fitting, ctx, exclude) ?? undefined;
+    let pick = await pickAgent(tx, { fit, businessDate: day, exclude, copy });
+    const fromMemory = copy !== undefined && !pick.stale;
+    if (pick.stale) {
+      roster?.stale();
+      pick = await pickAgent(tx, { fit, businessDate: day, exclude });
+    }
+    intakePicks.inc({ by: fromMemory ? 'memory' : 'database' });
+    const agent = pick.agent;
     if (!agent) return false;
     if (
       await assignReceivedLead(tx, {
@@ -369,6 +374,7 @@ async function assignAtOnce(
           agent.agencyId !== null && agent.agencyCap !== null
             ? { agencyId: agent.agencyId, cap: agent.agencyCap }
             : null,
+        agentLocked: true,
       })
     ) {
       return true;

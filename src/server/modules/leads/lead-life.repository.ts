@@ -5,7 +5,7 @@
  * `lead_history` (test/table-owners.test.ts).
  */
 
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type {
   AgentSettableStatus,
   ConsentOutcome,
@@ -23,9 +23,9 @@ import {
 } from '../../db/client';
 import { leadHistory, leads } from '../../db/schema';
 import { speedToLead } from '../../lib/metrics';
-import { periodCapsHoldSql } from '../fit/fit-rule-sql.service';
+import { paysPerLeadSql, periodCapsHoldSql } from '../fit/fit-rule-sql.service';
 import { chargeAssignedLeads, creditLeadBack } from '../wallet/wallet.service';
-import type { BulkSession } from './lead-group-writer';
+import { type BulkSession, IMPORT_GATE_LOCK } from './lead-group-writer';
 import type { LeadRow } from './leads.repository';
 
 export type { LeadRow };
@@ -60,7 +60,10 @@ export interface ReceivedLead {
 /**
  * Inserts the lead and its RECEIVED history row in one statement; null when the source already
  * sent this externalId (the unique index decides, also between concurrent requests: the second
- * waits for the first to commit, then inserts nothing).
+ * waits for the first to commit, then inserts nothing). The same statement then takes the import
+ * gate shared (IMPORT_GATE_LOCK, held to the commit): after the insert, never before it, since
+ * the insert may wait for an import's uncommitted row with the same externalId, and an import
+ * waits for the gate at its end (decision 025).
  */
 export async function insertReceivedLead(tx: Db, lead: ReceivedLead): Promise<number | null> {
   const [row] = await queryPreparedRows<{ id: number }>(
@@ -83,7 +86,8 @@ export async function insertReceivedLead(tx: Db, lead: ReceivedLead): Promise<nu
         h as (
           insert into lead_history (lead_id, kind, to_status)
           select id, 'RECEIVED', 'NEW' from l)
-        select id::int as id from l`,
+        select id::int as id, pg_advisory_xact_lock_shared(${IMPORT_GATE_LOCK}::int) as gate
+          from l`,
   );
   return row?.id ?? null;
 }
@@ -289,12 +293,23 @@ const AGENT_LOCK_NAMESPACE = 0x4c464941;
 const AGENCY_LOCK_NAMESPACE = 0x4c464147;
 
 /**
- * Hands the lead to the agent: waits for the agent's lock (held to the end of the transaction),
- * then one conditional UPDATE whose snapshot, taken after the lock, sees every assignment that
- * an earlier holder committed; it re-checks the quota and that the lead is still NEW. Also
- * writes the AUTO_ASSIGNED history row (no run: assignment_run_id null). An agent of an agency
- * with a daily cap also waits for the agency's lock, and the agency's leads of the day are
- * counted again under it. False when the agent (or the agency) is full by now.
+ * The agent's intake lock as an expression (void), for a caller that takes it inside the
+ * statement that picks the agent (the intake's pick): the hand-over below then needs no
+ * statement of its own for it.
+ */
+export function agentLockSql(agentId: SQL): SQL {
+  return sql`pg_advisory_xact_lock(${AGENT_LOCK_NAMESPACE}::int, ${agentId})`;
+}
+
+/**
+ * Hands the lead to the agent: waits for the agent's lock (held to the end of the transaction;
+ * `agentLocked`: the caller's pick took it, agentLockSql), then one conditional UPDATE whose
+ * snapshot, taken after the lock, sees every assignment that an earlier holder committed; it
+ * re-checks the quota and that the lead is still NEW. Also writes the AUTO_ASSIGNED history row
+ * (no run: assignment_run_id null). An agent of an agency with a daily cap also waits for the
+ * agency's lock, and the agency's leads of the day are counted again under it. The lead is
+ * charged when the agent pays per lead, as the UPDATE's snapshot says. False when the agent (or
+ * the agency) is full by now.
  */
 export async function assignReceivedLead(
   tx: Db,
@@ -305,12 +320,12 @@ export async function assignReceivedLead(
     businessDate: string;
     /** the agent's agency and its daily cap, when it has one */
     agencyCap?: { agencyId: number; cap: number } | null;
+    /** the caller holds the agent's lock already (agentLockSql in its pick) */
+    agentLocked?: boolean;
   },
 ): Promise<boolean> {
-  await queryPreparedRows(
-    tx,
-    sql`select pg_advisory_xact_lock(${AGENT_LOCK_NAMESPACE}, ${input.agentId})`,
-  );
+  if (!input.agentLocked)
+    await queryPreparedRows(tx, sql`select ${agentLockSql(sql`${input.agentId}::int`)}`);
   const cap = input.agencyCap ?? null;
   if (cap) {
     await tx.execute(sql`select pg_advisory_xact_lock(${AGENCY_LOCK_NAMESPACE}, ${cap.agencyId})`);
@@ -318,7 +333,7 @@ export async function assignReceivedLead(
   // -1: no agency cap to check (the statement stays one prepared text)
   const capAgency = cap?.agencyId ?? -1;
   const capLimit = cap?.cap ?? 0;
-  const rows = await queryPreparedRows<{ id: number }>(
+  const rows = await queryPreparedRows<{ id: number; paysPerLead: boolean }>(
     tx,
     sql`with a as (
           update leads
@@ -339,10 +354,12 @@ export async function assignReceivedLead(
         h as (
           insert into lead_history (lead_id, kind, from_status, to_status, agent_id)
           select id, 'AUTO_ASSIGNED', 'NEW', 'ASSIGNED', ${input.agentId} from a)
-        select id::int as id from a`,
+        select id::int as id, ${paysPerLeadSql(sql`${input.agentId}::int`)} as "paysPerLead"
+          from a`,
   );
   if (rows.length === 0) return false;
-  await chargeAssignedLeads(tx, [input.leadId], input.businessDate);
+  // a subscription's lead costs nothing: no charge statement
+  if (rows[0].paysPerLead) await chargeAssignedLeads(tx, [input.leadId], input.businessDate);
   return true;
 }
 // ---- worked by the agent

@@ -26,6 +26,7 @@ export {
   type StoredGroup,
 } from './lead-group-writer';
 export {
+  agentLockSql,
   assignLeadsOfRun,
   assignNewLeadByHand,
   assignReceivedLead,
