@@ -1,6 +1,6 @@
 import type { AgencyMember } from '@shared/contracts/agency';
 import { AGENCY_ROLES, type AgencyRole } from '@shared/domain';
-import { categoryLabel, formatPrice } from '@shared/format';
+import { categoryLabel, packagePriceLabel } from '@shared/format';
 import { useQuery } from '@tanstack/react-query';
 import { Button } from '@web/components/ui/button';
 import { ConfirmDialog } from '@web/components/ui/confirm-dialog';
@@ -250,7 +250,7 @@ function AgencyPaidPackage({ member, onDone }: { member: AgencyMember; onDone: (
           <SelectContent>
             {(packages.data ?? []).map((p) => (
               <SelectItem key={p.id} value={String(p.id)}>
-                {p.name} · {categoryLabel(p.category)} · {formatPrice(p.priceMonthlyCents)}/month
+                {p.name} · {categoryLabel(p.category)} · {packagePriceLabel(p)}
               </SelectItem>
             ))}
           </SelectContent>
