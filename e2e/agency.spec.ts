@@ -52,6 +52,15 @@ test('an agency from creation to suspension: settings, invite link, join, paid p
     priceMonthlyCents: 9900,
     category: 'MEDICARE',
   });
+  // a pay-per-lead package is offered with its price per lead, as its card says it
+  const perLead = await createPackageApi(request, {
+    name: `Agency Per Lead ${tag}`,
+    leadsPerDay: 5,
+    priceMonthlyCents: 0,
+    category: 'MEDICARE',
+    pricing: 'PER_LEAD',
+    perLeadCents: 1250,
+  });
   const owner = await createAgentViaApi(page, 'Olga Owner');
   const member = await createAgentViaApi(page, 'Milo Member');
   // the e2e server is shared: the member takes leads of one state no other spec imports, so
@@ -163,9 +172,29 @@ test('an agency from creation to suspension: settings, invite link, join, paid p
   const row = page.getByTestId('member-row').filter({ hasText: 'Milo Member' });
   await expect(row).toContainText('No package');
   await expect(invite).toContainText('1 of 5 joined');
-  await row.getByRole('button', { name: 'Manage Milo Member' }).click();
   const manage = page.getByTestId('manage-member-dialog');
-  await manage.getByRole('combobox', { name: 'Package' }).click();
+  // the list of packages, open, at 375 then 1280 px (the list becomes cards at 375, so the dialog
+  // is opened at each width); taken with the list open, the screenshots are not axe-checked
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: width === 1280 ? 900 : 812 });
+    await row.getByRole('button', { name: 'Manage Milo Member' }).click();
+    await manage.getByRole('combobox', { name: 'Package' }).click();
+    await expect(page.getByRole('option', { name: new RegExp(perLead.name) })).toHaveText(
+      `${perLead.name} · MEDICARE · from $12.50 per lead`,
+    );
+    await expect(page.getByRole('option', { name: new RegExp(pkg.name) })).toHaveText(
+      `${pkg.name} · MEDICARE · $99/month`,
+    );
+    await page.screenshot({ path: `${SHOTS}/agency-member-package-${width}.png` });
+    if (width === 375) {
+      // the list stays on the screen: no option runs off its right edge
+      const box = await page.getByRole('listbox').boundingBox();
+      expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(375);
+      await page.getByRole('option', { name: new RegExp(perLead.name) }).click();
+      await manage.getByRole('button', { name: 'Close' }).click();
+      await expect(manage).toBeHidden();
+    }
+  }
   await page.getByRole('option', { name: new RegExp(pkg.name) }).click();
   await manage.getByRole('button', { name: 'Pay this package' }).click();
   await expect(toast(page, 'Package paid by the agency')).toBeVisible();
