@@ -62,36 +62,45 @@ interface CategoryAgents {
   byState: Map<string, RosterAgent[]>;
 }
 
-interface Copy {
-  version: number;
-  byCategory: Map<string, CategoryAgents>;
+/**
+ * A copy of data the fit rule reads of the agents, with the version (decision 043) it was read
+ * at. `current` reads the version `db` sees (one small statement): the copy when it is that
+ * data, else null, and the copy is read again in the background (one read at a time).
+ */
+export interface VersionedCopy<T> {
+  current(db: Db): Promise<T | null>;
+  /** Reads the copy now (a test, or a process that wants it before its first use). */
+  refresh(): Promise<void>;
 }
 
-export function createFitRoster(
+export function versionedCopy<T>(
   db: Db,
-  onError: (err: unknown) => void = () => undefined,
-): FitRoster {
-  let copy: Copy | null = null;
+  read: (tx: Db) => Promise<T>,
+  opts: {
+    /** fold the change rows (a write): false over a read-only replica */
+    fold: boolean;
+    onError: (err: unknown) => void;
+  },
+): VersionedCopy<T> {
+  let copy: { version: number; data: T } | null = null;
   let loading: Promise<void> | null = null;
 
   const load = async () => {
-    await foldRosterChanges(db, FOLD_ABOVE);
-    // the agents and the version from one snapshot
-    const next = await db.transaction(
+    if (opts.fold) await foldRosterChanges(db, FOLD_ABOVE);
+    // the data and the version from one snapshot
+    copy = await db.transaction(
       async (tx) => {
         const version = await readRosterVersion(tx);
-        const agents = await readActiveAgents(tx);
-        return { version, agents };
+        return { version, data: await read(tx) };
       },
       { isolationLevel: 'repeatable read', accessMode: 'read only' },
     );
-    copy = { version: next.version, byCategory: byCategory(next.agents) };
   };
 
   const reload = () => {
     if (!loading) {
       loading = load()
-        .catch(onError)
+        .catch(opts.onError)
         .finally(() => {
           loading = null;
         });
@@ -100,15 +109,34 @@ export function createFitRoster(
   };
 
   return {
-    async candidates(tx, lead, ctx, exclude) {
+    async current(tx) {
       const version = await readRosterVersion(tx);
-      const current = copy;
-      if (current === null || current.version !== version) {
+      const seen = copy;
+      if (seen === null || seen.version !== version) {
         void reload();
         return null;
       }
+      return seen.data;
+    },
+    refresh: reload,
+  };
+}
+
+export function createFitRoster(
+  db: Db,
+  onError: (err: unknown) => void = () => undefined,
+): FitRoster {
+  const copy = versionedCopy(db, async (tx) => byCategory(await readActiveAgents(tx)), {
+    fold: true,
+    onError,
+  });
+
+  return {
+    async candidates(tx, lead, ctx, exclude) {
+      const byCategory = await copy.current(tx);
+      if (byCategory === null) return null;
       const out: RosterCandidate[] = [];
-      const agents = current.byCategory.get(lead.category);
+      const agents = byCategory.get(lead.category);
       if (!agents) return out;
       // only agents whose state preference can take the lead's state are asked; the whole rule
       // is asked of each of them
@@ -127,7 +155,7 @@ export function createFitRoster(
       }
       return out;
     },
-    refresh: reload,
+    refresh: copy.refresh,
   };
 }
 
