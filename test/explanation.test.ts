@@ -192,6 +192,31 @@ describe('why this agent', () => {
     expect((await admin.client.get('/api/admin/leads/999999999/explain')).statusCode).toBe(404);
   });
 
+  it('names an agent paused right after an explanation as PAUSED in the next one', async () => {
+    const admin = await loginAdmin(ctx);
+    await clean();
+    const id = await agent('Pauses');
+    const [lead] = await insertLeads(ctx, [{ city: 'Austin', state: 'TX', age: 65 }]);
+    const explain = async () =>
+      (await admin.client.get(`/api/admin/leads/${lead.id}/explain`)).json() as Explanation;
+    expect((await explain()).fits.map((f) => f.id)).toEqual([id]);
+    // the process's copy of the agents (decision 044) is read after the first explanation, and
+    // the explanations in between may answer from it
+    for (let i = 0; i < 5; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect((await explain()).fits.map((f) => f.id)).toEqual([id]);
+    }
+    await ctx.database.db
+      .update(users)
+      .set({ pausedAt: new Date() })
+      .where(sql`${users.id} = ${id}`);
+    const after = await explain();
+    expect(after.fits).toEqual([]);
+    expect(after.misfits.find((m) => m.reason === 'PAUSED')?.agents).toEqual([
+      { id, name: 'Pauses' },
+    ]);
+  });
+
   it('agrees with the engine on random instances', async () => {
     const admin = await loginAdmin(ctx);
     const rand = mulberry32(1818);

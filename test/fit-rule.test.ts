@@ -13,6 +13,8 @@
  * - the engine (its read, eligibility and lead classes) lets exactly the fitting agents with quota
  *   left take each lead;
  * - the intake's pick answers one of those agents, or none when there is none;
+ * - the explanation's first reasons asked of its copy of the agents (decision 044) are the SQL
+ *   rendering's, group for group, named agent for named agent;
  * - the explanation's count of NEW leads by reason names the furthest condition any agent passes;
  * - the preferences preview counts exactly the leads the lead conditions accept.
  */
@@ -37,7 +39,11 @@ import {
   agentReasonsForLead,
   readAllAgents,
 } from '../src/server/modules/explanation/explanation.repository';
-import { classifyGroups } from '../src/server/modules/explanation/explanation.service';
+import {
+  agentReasons,
+  classifyGroups,
+  createExplainedAgents,
+} from '../src/server/modules/explanation/explanation.service';
 import { readRosterVersion } from '../src/server/modules/fit/fit-roster.repository';
 import { createFitRoster } from '../src/server/modules/fit/fit-roster.service';
 import {
@@ -331,6 +337,14 @@ describe('the fit rule: every user agrees with its definition', () => {
     const roster = createFitRoster(db, (err) => {
       throw err;
     });
+    const explained = createExplainedAgents(db, {
+      fold: true,
+      onError: (err) => {
+        throw err;
+      },
+    });
+    const byReason = (groups: Awaited<ReturnType<typeof agentReasonsForLead>>) =>
+      [...groups].sort((x, y) => (x.reason ?? -1) - (y.reason ?? -1));
     let checkedPairs = 0;
     const seen = new Set<MisfitReason | null>();
     const property = fc.asyncProperty(instanceArb, async ({ agencies, agents, leads }) => {
@@ -353,6 +367,8 @@ describe('the fit rule: every user agrees with its definition', () => {
         expect(stalePick).toEqual({ stale: true, agent: null });
       }
       await roster.refresh();
+      expect(await explained.current(db)).toBeNull();
+      await explained.refresh();
       const used = await assignedOnDate(db, ctx.businessDate);
       const agencyUsed = await agencyAssignedOnDate(db, ctx.businessDate);
       const facts = await readAllAgents(db);
@@ -411,6 +427,17 @@ describe('the fit rule: every user agrees with its definition', () => {
           );
           checkedPairs++;
         }
+
+        // the explanation asks its copy of the agents: the same groups, the same named agents
+        // (every agent, and the first two of each reason)
+        expect(
+          await explained.current(db),
+          'the copy is the data the database holds',
+        ).not.toBeNull();
+        for (const named of [1000, 2])
+          expect(
+            byReason(await agentReasons(db, explained, fitSqlParams(lead, ctx), ctx, named)),
+          ).toEqual(byReason(await agentReasonsForLead(db, fitSqlParams(lead, ctx), named)));
 
         // the engine
         expect(engineFits.get(i + 1) ?? [], `engine, lead ${JSON.stringify(lead)}`).toEqual(

@@ -39,7 +39,10 @@ import { deliveryAgentRoutes } from './modules/delivery/delivery-agent.routes';
 import type { DeliveryRuntime } from './modules/delivery/delivery-runtime';
 import { dncRoutes } from './modules/dnc/dnc.routes';
 import { explanationRoutes } from './modules/explanation/explanation.routes';
-import { newLeadGroupsUnfitBy } from './modules/explanation/explanation.service';
+import {
+  createExplainedAgents,
+  newLeadGroupsUnfitBy,
+} from './modules/explanation/explanation.service';
 import { createFitRoster } from './modules/fit/fit-roster.service';
 import { followUpRoutes } from './modules/follow-ups/follow-ups.routes';
 import { smsCallbackRoutes } from './modules/follow-ups/sms-callbacks.routes';
@@ -299,7 +302,13 @@ async function registerApiRoutes(
     onImported: assignAfterImport(opts.database.db, opts.config, events),
   });
   await app.register(assignmentRoutes, { events });
-  await app.register(explanationRoutes);
+  // the explanation's copy of every agent's fit columns, where it reads (decision 044); the change
+  // rows are folded only over the primary (a replica is read-only)
+  const explainedAgents = createExplainedAgents(opts.database.readDb, {
+    fold: opts.database.readDb === opts.database.db,
+    onError: (err) => app.log.error({ err }, 'explanation: could not read the agents'),
+  });
+  await app.register(explanationRoutes, { agents: explainedAgents });
   await app.register(adminAgentsRoutes);
   await app.register(licencesRoutes);
   await app.register(agentPauseRoutes);

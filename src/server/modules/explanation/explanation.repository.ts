@@ -69,6 +69,13 @@ export interface ReasonGroup {
   }[];
 }
 
+/** What the answer shows of an agent it names (ReasonGroup's agents), over FIT_JOINS' aliases. */
+const SHOWN_AGENT = sql`json_build_object('id', u.id, 'name', u.name, 'quota', ${QUOTA_SQL},
+  'agencyId', fa.agency_id, 'agencyCap', fa.daily_cap,
+  'weeklyCap', (select c.weekly from agent_caps c where c.user_id = u.id),
+  'monthlyCap', (select c.monthly from agent_caps c where c.user_id = u.id),
+  'perLead', ${PER_LEAD_SQL})`;
+
 /**
  * Every agent's first reason not to take this lead, the fit rule's SQL rendering checked in the
  * database up to AGE (the quota is the caller's: it needs today's counts of the few agents left),
@@ -100,17 +107,44 @@ export async function agentReasonsForLead(
            group by reason)
         select g.reason, g.count,
                coalesce((
-                 select json_agg(json_build_object('id', u.id, 'name', u.name, 'quota', ${QUOTA_SQL},
-                          'agencyId', fa.agency_id, 'agencyCap', fa.daily_cap,
-                          'weeklyCap', (select c.weekly from agent_caps c where c.user_id = u.id),
-                          'monthlyCap', (select c.monthly from agent_caps c where c.user_id = u.id),
-                          'perLead', ${PER_LEAD_SQL})
-                        order by u.id)
+                 select json_agg(${SHOWN_AGENT} order by u.id)
                    from users u
                    ${FIT_JOINS}
                   where u.id = any(g.shown)), '[]') as agents
           from g`,
   );
+}
+
+/** Agents grouped by their first reason: the count, and the ids the answer names, by id. */
+export interface ReasonIds {
+  reason: number | null;
+  count: number;
+  shown: number[];
+}
+
+/**
+ * The groups with what the answer shows of each agent they name, read for those ids alone (as
+ * agentReasonsForLead reads them): one prepared statement, the ids bound as one array.
+ */
+export async function showReasonGroups(db: Db, groups: ReasonIds[]): Promise<ReasonGroup[]> {
+  const ids = groups.flatMap((g) => g.shown);
+  if (!ids.every(Number.isSafeInteger)) throw new Error('agent ids: non-integer value');
+  const rows =
+    ids.length === 0
+      ? []
+      : await queryPreparedRows<{ agent: ReasonGroup['agents'][number] }>(
+          db,
+          sql`select ${SHOWN_AGENT} as agent
+                from users u
+                ${FIT_JOINS}
+               where u.id = any(${`{${ids.join(',')}}`}::int[])`,
+        );
+  const byId = new Map(rows.map((r) => [r.agent.id, r.agent]));
+  return groups.map((g) => ({
+    reason: g.reason,
+    count: g.count,
+    agents: g.shown.flatMap((id) => byId.get(id) ?? []),
+  }));
 }
 
 export interface AssignmentFact {

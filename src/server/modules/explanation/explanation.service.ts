@@ -21,6 +21,8 @@ import {
   assignedToAgenciesOn,
   periodCapped,
 } from '../assignment/quota.service';
+import { type AgentClasses, agentClasses, firstMisfits } from '../fit/fit-classes.service';
+import { type VersionedCopy, versionedCopy } from '../fit/fit-roster.service';
 import {
   everyMisfit,
   type FitContext,
@@ -33,17 +35,20 @@ import {
   LEAD_CONDITION_READS,
   LEAD_CONDITIONS,
   type LeadReason,
+  leadReady,
   perLeadRooms,
 } from '../fit/fit-rule.service';
-import { fitSqlParams } from '../fit/fit-rule-sql.service';
+import { type FitSqlParams, fitSqlParams } from '../fit/fit-rule-sql.service';
 import {
   agentReasonsForLead,
   findExplainedLead,
   findLastAssignment,
   type NewLeadGroup,
   type ReasonGroup,
+  type ReasonIds,
   readAllAgents,
   readNewLeadGroups,
+  showReasonGroups,
 } from './explanation.repository';
 
 export interface ExplainConfig {
@@ -77,18 +82,69 @@ async function loadAgents(db: Db, ctx: FitContext): Promise<FitProfile[]> {
   );
 }
 
+/**
+ * Every agent (role AGENT, with an ACTIVE subscription or not) as the fit rule reads it, made
+ * ready for the lead conditions, in id order: the process's copy the explanation asks the rule
+ * of (decision 044), checked by the version of decision 043. Only the agent and lead conditions
+ * are asked of it; what capacity reads (today's counts, caps, the wallet) and what the answer
+ * shows of an agent are read for each explanation.
+ */
+export type ExplainedAgents = VersionedCopy<AgentClasses>;
+
+export function createExplainedAgents(
+  db: Db,
+  opts: { fold: boolean; onError: (err: unknown) => void },
+): ExplainedAgents {
+  return versionedCopy(
+    db,
+    async (tx) => agentClasses((await readAllAgents(tx)).map(leadReady)),
+    opts,
+  );
+}
+
+/**
+ * Every agent's first reason not to take the lead (capacity aside), grouped as
+ * agentReasonsForLead groups them: asked in memory of the copy when it is the data `db` sees,
+ * else of the fit rule's SQL rendering in the database. The answer is the same either way.
+ */
+export async function agentReasons(
+  db: Db,
+  agents: ExplainedAgents | null,
+  fit: FitSqlParams,
+  ctx: FitContext,
+  named: number,
+): Promise<ReasonGroup[]> {
+  const copy = agents === null ? null : await agents.current(db);
+  if (copy === null) return agentReasonsForLead(db, fit, named);
+  const groups = new Map<number | null, ReasonIds>();
+  const misfits = firstMisfits(copy, fit.lead, ctx);
+  for (const [i, agent] of copy.agents.entries()) {
+    const reason = misfits[i] < 0 ? null : misfits[i];
+    let group = groups.get(reason);
+    if (!group) {
+      group = { reason, count: 0, shown: [] };
+      groups.set(reason, group);
+    }
+    group.count++;
+    // the copy is in id order: the first `named` of a reason, and every agent that fits
+    if (reason === null || group.shown.length < named) group.shown.push(agent.id);
+  }
+  return showReasonGroups(db, [...groups.values()]);
+}
+
 export async function explainLead(
   db: Db,
   config: ExplainConfig,
   leadId: number,
   now: Date = new Date(),
+  agents: ExplainedAgents | null = null,
 ): Promise<LeadExplanation> {
   const lead = await findExplainedLead(db, leadId);
   if (!lead) throw notFound('Lead');
   const ctx = contextOf(config, now);
   const date = ctx.businessDate;
   const [groups, last] = await Promise.all([
-    agentReasonsForLead(db, fitSqlParams(fitLead(lead), ctx), AGENTS_NAMED_PER_REASON),
+    agentReasons(db, agents, fitSqlParams(fitLead(lead), ctx), ctx, AGENTS_NAMED_PER_REASON),
     lead.agentId === null ? Promise.resolve(null) : findLastAssignment(db, lead.id),
   ]);
   const candidates = groups.find((g) => g.reason === null)?.agents ?? [];

@@ -70,36 +70,51 @@ interface CategoryAgents {
   byState: Map<string, RosterAgent[]>;
 }
 
-interface Copy {
-  version: number;
-  byCategory: Map<string, CategoryAgents>;
+/**
+ * A copy of data the fit rule reads of the agents, with the version (decision 043) it was read
+ * at. Either the caller's own statement compares the version (`held`, then `stale` when it
+ * differed), or `current` reads the version `db` sees (one small statement) and answers the copy
+ * only when it is that data. A stale copy is read again in the background (one read at a time).
+ */
+export interface VersionedCopy<T> {
+  /** The copy and its version as held now; null before the first read (which starts). */
+  held(): { version: number; data: T } | null;
+  /** The copy when it is the data `db` sees, else null. */
+  current(db: Db): Promise<T | null>;
+  /** A statement saw another version than the copy's. */
+  stale(): void;
+  /** Reads the copy now (a test, or a process that wants it before its first use). */
+  refresh(): Promise<void>;
 }
 
-export function createFitRoster(
+export function versionedCopy<T>(
   db: Db,
-  onError: (err: unknown) => void = () => undefined,
-): FitRoster {
-  let copy: Copy | null = null;
+  read: (tx: Db) => Promise<T>,
+  opts: {
+    /** fold the change rows (a write): false over a read-only replica */
+    fold: boolean;
+    onError: (err: unknown) => void;
+  },
+): VersionedCopy<T> {
+  let copy: { version: number; data: T } | null = null;
   let loading: Promise<void> | null = null;
 
   const load = async () => {
-    await foldRosterChanges(db, FOLD_ABOVE);
-    // the agents and the version from one snapshot
-    const next = await db.transaction(
+    if (opts.fold) await foldRosterChanges(db, FOLD_ABOVE);
+    // the data and the version from one snapshot
+    copy = await db.transaction(
       async (tx) => {
         const version = await readRosterVersion(tx);
-        const agents = await readActiveAgents(tx);
-        return { version, agents };
+        return { version, data: await read(tx) };
       },
       { isolationLevel: 'repeatable read', accessMode: 'read only' },
     );
-    copy = { version: next.version, byCategory: byCategory(next.agents) };
   };
 
   const reload = () => {
     if (!loading) {
       loading = load()
-        .catch(onError)
+        .catch(opts.onError)
         .finally(() => {
           loading = null;
         });
@@ -108,15 +123,46 @@ export function createFitRoster(
   };
 
   return {
-    candidates(lead, ctx, exclude) {
-      const current = copy;
-      if (current === null) {
+    held() {
+      if (copy === null) void reload();
+      return copy;
+    },
+    async current(tx) {
+      const version = await readRosterVersion(tx);
+      const seen = copy;
+      if (seen === null || seen.version !== version) {
         void reload();
         return null;
       }
+      return seen.data;
+    },
+    stale() {
+      void reload();
+    },
+    // a load already under way may have read before the caller's change: one more after it
+    async refresh() {
+      await loading;
+      await reload();
+    },
+  };
+}
+
+export function createFitRoster(
+  db: Db,
+  onError: (err: unknown) => void = () => undefined,
+): FitRoster {
+  const copy = versionedCopy(db, async (tx) => byCategory(await readActiveAgents(tx)), {
+    fold: true,
+    onError,
+  });
+
+  return {
+    candidates(lead, ctx, exclude) {
+      const held = copy.held();
+      if (held === null) return null;
       const out: RosterCandidate[] = [];
-      const answer = { version: current.version, candidates: out };
-      const agents = current.byCategory.get(lead.category);
+      const answer = { version: held.version, candidates: out };
+      const agents = held.data.get(lead.category);
       if (!agents) return answer;
       // only agents whose state preference can take the lead's state are asked; the whole rule
       // is asked of each of them
@@ -135,14 +181,8 @@ export function createFitRoster(
       }
       return answer;
     },
-    stale() {
-      void reload();
-    },
-    // a load already under way may have read before the caller's change: one more after it
-    async refresh() {
-      await loading;
-      await reload();
-    },
+    stale: copy.stale,
+    refresh: copy.refresh,
   };
 }
 

@@ -236,6 +236,20 @@ export const AGENT_CONDITIONS = {
   AGENCY_SUSPENDED: (a) => !a.agencySuspended,
 } satisfies Partial<Record<MisfitReason, AgentCheck>>;
 
+/**
+ * The agent fields each agent condition reads: agents equal in them pass or fail it together at
+ * any moment (the explanation asks one of each kind).
+ */
+export const AGENT_CONDITION_FIELDS: Record<keyof typeof AGENT_CONDITIONS, (keyof FitAgent)[]> = {
+  DISABLED: ['disabled'],
+  NOT_APPROVED: ['approved'],
+  NOT_ACTIVE: ['category'],
+  PAUSED: ['pausedAt', 'pausedUntil'],
+  OUTSIDE_SCHEDULE: ['schedule'],
+  ENROLLMENT_WINDOW: ['category', 'enrollmentOnly'],
+  AGENCY_SUSPENDED: ['agencySuspended'],
+};
+
 /** Conditions between the agent and the lead, in order. */
 export const LEAD_CONDITIONS = {
   CATEGORY: (a, lead) =>
