@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../src/server/config/env';
 import { queryRows } from '../src/server/db/client';
-import { assignLeadByHand, createPackage, subscribe } from './support/admin-fixtures';
+import { assignMaryOrtiz, createPackage, subscribe } from './support/admin-fixtures';
 import { deliverInto, PUBLIC_URL, uniquePhone, verifyPhone } from './support/calls-fixtures';
 import { type PushDevice, TestPushService } from './support/push-service';
 import { type Client, registerAgent, setupTestApp } from './support/test-app';
@@ -99,17 +99,6 @@ async function scheduleIn(client: Client, timeZone: string) {
     days: { mon: day, tue: day, wed: day, thu: day, fri: day, sat: day, sun: day },
   });
   expect(res.statusCode, res.body).toBe(200);
-}
-
-async function assignedLead(agentId: number, fields: Parameters<typeof assignLeadByHand>[2] = {}) {
-  return assignLeadByHand(ctx, agentId, {
-    firstName: 'Mary',
-    lastName: 'Ortiz',
-    age: 67,
-    city: 'Austin',
-    state: 'TX',
-    ...fields,
-  });
 }
 
 const textsTo = (phone: string) => [...standIn.messages.values()].filter((m) => m.To === phone);
@@ -205,7 +194,7 @@ describe('the SMS alert of a new lead', () => {
   it('texts the verified phone the lead’s first name, area and link, and puts it on the timeline', async () => {
     const agent = await phoneAgent();
     await putAlerts(agent.client, { push: true, sms: true, quietHours: null });
-    const leadId = await assignedLead(agent.id);
+    const leadId = await assignMaryOrtiz(ctx, agent.id);
     const [text] = await waitFor('the text', () =>
       textsTo(agent.phone).length > 1 ? textsTo(agent.phone).slice(1) : null,
     );
@@ -235,12 +224,12 @@ describe('the SMS alert of a new lead', () => {
 
   it('sends nothing with SMS off, or once the phone is changed and not verified again', async () => {
     const off = await phoneAgent();
-    await assignedLead(off.id);
+    await assignMaryOrtiz(ctx, off.id);
     const agent = await phoneAgent();
     await putAlerts(agent.client, { push: true, sms: true, quietHours: null });
     const newPhone = uniquePhone();
     await agent.client.put('/api/agent/profile', { phone: newPhone });
-    const leadId = await assignedLead(agent.id);
+    const leadId = await assignMaryOrtiz(ctx, agent.id);
     await settle();
     // the verification code only
     expect(textsTo(off.phone)).toHaveLength(1);
@@ -253,7 +242,7 @@ describe('the SMS alert of a new lead', () => {
     const agent = await phoneAgent();
     await putAlerts(agent.client, { push: true, sms: true, quietHours: null });
     standIn.refuseNext = { status: 503, code: 20503, message: 'Service unavailable' };
-    const retried = await assignedLead(agent.id);
+    const retried = await assignMaryOrtiz(ctx, agent.id);
     await waitFor(
       'the second attempt',
       async () => (await alertsOnTimeline(agent.client, retried)).length === 2,
@@ -268,7 +257,7 @@ describe('the SMS alert of a new lead', () => {
       code: 21610,
       message: 'Attempt to send to unsubscribed recipient',
     };
-    const refused = await assignedLead(agent.id);
+    const refused = await assignMaryOrtiz(ctx, agent.id);
     await waitFor(
       'the attempt',
       async () => (await alertsOnTimeline(agent.client, refused)).length === 1,
@@ -302,7 +291,7 @@ describe('quiet hours', () => {
       const device = push.device();
       await subscribeDevice(agent.client, device);
       await putAlerts(agent.client, { push: true, sms: true, quietHours: night });
-      const leadId = await assignedLead(agent.id);
+      const leadId = await assignMaryOrtiz(ctx, agent.id);
       await waitFor('both gates', async () => (await skippedRows(leadId)).length === 2);
       expect(await skippedRows(leadId)).toEqual([
         { channel: 'PUSH', status: 'SKIPPED', error: 'Quiet hours' },
@@ -327,7 +316,7 @@ describe('quiet hours', () => {
     const device = push.device();
     await subscribeDevice(agent.client, device);
     await putAlerts(agent.client, { push: true, sms: true, quietHours: night });
-    const leadId = await assignedLead(agent.id);
+    const leadId = await assignMaryOrtiz(ctx, agent.id);
     await waitFor('the text', () => textsTo(agent.phone).length === 2);
     await waitFor('the push', () => push.of(device).length === 1);
     expect(push.of(device)[0]!.payload).toMatchObject({ url: `/dashboard/leads?lead=${leadId}` });
@@ -338,7 +327,7 @@ describe('quiet hours', () => {
     const device = push.device();
     await subscribeDevice(agent.client, device);
     await putAlerts(agent.client, { push: false, sms: false, quietHours: null });
-    const leadId = await assignedLead(agent.id);
+    const leadId = await assignMaryOrtiz(ctx, agent.id);
     await settle();
     expect(push.of(device)).toEqual([]);
     expect(await alertsOnTimeline(agent.client, leadId)).toEqual([]);

@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/server/app';
 import { queryRows } from '../src/server/db/client';
-import { assignLeadByHand, createPackage, subscribe } from './support/admin-fixtures';
+import { assignMaryOrtiz, createPackage, subscribe } from './support/admin-fixtures';
 import { type PushDevice, TestPushService } from './support/push-service';
 import { type Client, registerAgent, setupTestApp, testConfig } from './support/test-app';
 
@@ -54,17 +54,6 @@ async function subscribeDevice(client: Client, device: PushDevice) {
   });
   expect(res.statusCode, res.body).toBe(201);
   return res;
-}
-
-async function assignedLead(agentId: number, fields: Parameters<typeof assignLeadByHand>[2] = {}) {
-  return assignLeadByHand(ctx, agentId, {
-    firstName: 'Mary',
-    lastName: 'Ortiz',
-    age: 67,
-    city: 'Austin',
-    state: 'TX',
-    ...fields,
-  });
 }
 
 const attemptsOf = (leadId: number) =>
@@ -139,7 +128,7 @@ describe('pushing an assigned lead', () => {
     const laptop = service.device();
     await subscribeDevice(agent.client, phone);
     await subscribeDevice(agent.client, laptop);
-    const leadId = await assignedLead(agent.id);
+    const leadId = await assignMaryOrtiz(ctx, agent.id);
     const [got] = await waitFor('the push', () =>
       service.of(phone).length ? service.of(phone) : null,
     );
@@ -166,7 +155,7 @@ describe('pushing an assigned lead', () => {
     const agent = await pushAgent();
     const device = service.device([410]);
     await subscribeDevice(agent.client, device);
-    const leadId = await assignedLead(agent.id);
+    const leadId = await assignMaryOrtiz(ctx, agent.id);
     await waitFor('the removal', async () => (await subscriptionCount(device.endpoint)) === 0);
     expect(await attemptsOf(leadId)).toEqual([{ status: 'GONE', responseCode: 410, attempt: 1 }]);
     expect((await agent.client.get('/api/agent/push/subscriptions')).json().devices).toEqual([]);
@@ -176,7 +165,7 @@ describe('pushing an assigned lead', () => {
     const agent = await pushAgent();
     const device = service.device([500, 201]);
     await subscribeDevice(agent.client, device);
-    const leadId = await assignedLead(agent.id);
+    const leadId = await assignMaryOrtiz(ctx, agent.id);
     await waitFor('the second attempt', async () => (await attemptsOf(leadId)).length === 2);
     expect(await attemptsOf(leadId)).toEqual([
       { status: 'RETRY', responseCode: 500, attempt: 1 },
@@ -191,7 +180,7 @@ describe('pushing an assigned lead', () => {
     const agent = await pushAgent();
     const device = service.device([503]);
     await subscribeDevice(agent.client, device);
-    const leadId = await assignedLead(agent.id);
+    const leadId = await assignMaryOrtiz(ctx, agent.id);
     await waitFor('three attempts', async () => (await attemptsOf(leadId)).length === 3);
     expect((await attemptsOf(leadId)).map((a) => a.status)).toEqual(['RETRY', 'RETRY', 'FAILED']);
   });
@@ -203,7 +192,7 @@ describe('pushing an assigned lead', () => {
     const theirDevice = service.device();
     await subscribeDevice(mine.client, myDevice);
     await subscribeDevice(theirs.client, theirDevice);
-    const leadId = await assignedLead(theirs.id, { firstName: 'Ann', lastName: 'Lee' });
+    const leadId = await assignMaryOrtiz(ctx, theirs.id, { firstName: 'Ann', lastName: 'Lee' });
     await waitFor('their push', () => service.of(theirDevice).length === 1);
     expect(service.of(theirDevice)[0]!.payload).toMatchObject({ title: 'New lead: Ann L.' });
     await new Promise((r) => setTimeout(r, 500));

@@ -64,6 +64,25 @@ export async function assignLeadByHand(
   return lead!.id;
 }
 
+/**
+ * Mary Ortiz, 67, of Austin TX (Medicare), given to the agent by hand: the lead whose words the
+ * alerts to the agent's phone (push and SMS) are checked against.
+ */
+export function assignMaryOrtiz(
+  ctx: TestContext,
+  agentId: number,
+  fields: Partial<typeof leads.$inferInsert> = {},
+): Promise<number> {
+  return assignLeadByHand(ctx, agentId, {
+    firstName: 'Mary',
+    lastName: 'Ortiz',
+    age: 67,
+    city: 'Austin',
+    state: 'TX',
+    ...fields,
+  });
+}
+
 export function daysBefore(date: string, days: number): string {
   const d = new Date(`${date}T12:00:00Z`);
   d.setUTCDate(d.getUTCDate() - days);
