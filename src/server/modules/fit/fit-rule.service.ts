@@ -340,14 +340,13 @@ export function fitProfile(
   period: PeriodCounts = { week: 0, month: 0 },
 ): FitProfile {
   return {
-    ...agent,
+    ...leadReady(agent),
     agentReason: firstAgentMisfit(agent, ctx),
     assignedToday,
     agencyAssignedToday: agent.agencyId === null ? 0 : agencyAssignedToday,
     assignedThisWeek: period.week,
     assignedThisMonth: period.month,
     ...perLeadRooms(agent.perLead, ctx.businessDate),
-    normalizedCities: leadReady(agent).normalizedCities,
   };
 }
 

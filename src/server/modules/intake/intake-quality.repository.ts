@@ -70,10 +70,11 @@ export async function findQualityHit(
   sourceId: number,
   windowDays: number,
 ): Promise<QualityHit | null> {
-  if (lead.phone === null && lead.email === null && lead.externalId === null) return null;
   // its own statement: a statement's snapshot is taken before it waits for a lock, so the
-  // check below must start after the lock is held to see what the previous holder committed
+  // check below must start after the lock is held to see what the previous holder committed;
+  // taken for every lead, since the quota lock is among them
   await lockForIntake(tx, lead);
+  if (lead.phone === null && lead.email === null && lead.externalId === null) return null;
   const [row] = await queryPreparedRows<{ kind: QualityHit['kind']; id: string | null }>(
     tx,
     sql`(select 'externalId' as kind, x.id::text as id from leads x
