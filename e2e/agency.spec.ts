@@ -52,7 +52,7 @@ test('an agency from creation to suspension: settings, invite link, join, paid p
     priceMonthlyCents: 9900,
     category: 'MEDICARE',
   });
-  // a pay-per-lead package is offered with its price per lead, as its card says it
+  // a pay-per-lead package is the member's own (paid from their wallet): the owner's list leaves it out
   const perLead = await createPackageApi(request, {
     name: `Agency Per Lead ${tag}`,
     leadsPerDay: 5,
@@ -179,18 +179,19 @@ test('an agency from creation to suspension: settings, invite link, join, paid p
     await page.setViewportSize({ width, height: width === 1280 ? 900 : 812 });
     await row.getByRole('button', { name: 'Manage Milo Member' }).click();
     await manage.getByRole('combobox', { name: 'Package' }).click();
-    await expect(page.getByRole('option', { name: new RegExp(perLead.name) })).toHaveText(
-      `${perLead.name} · MEDICARE · from $12.50 per lead`,
-    );
     await expect(page.getByRole('option', { name: new RegExp(pkg.name) })).toHaveText(
       `${pkg.name} · MEDICARE · $99/month`,
     );
+    await expect(page.getByRole('option', { name: new RegExp(perLead.name) })).toHaveCount(0);
     await page.screenshot({ path: `${SHOTS}/agency-member-package-${width}.png` });
     if (width === 375) {
       // the list stays on the screen: no option runs off its right edge
       const box = await page.getByRole('listbox').boundingBox();
       expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(375);
-      await page.getByRole('option', { name: new RegExp(perLead.name) }).click();
+      await page.keyboard.press('Escape');
+      await expect(manage.getByTestId('member-package-hint')).toHaveText(
+        "The agency pays monthly packages. A pay-per-lead package is paid from the member's own wallet.",
+      );
       await manage.getByRole('button', { name: 'Close' }).click();
       await expect(manage).toBeHidden();
     }

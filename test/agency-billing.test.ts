@@ -94,6 +94,24 @@ describe('the agency pays a member (no Stripe)', () => {
     expect(await subscription(t.agent.id)).toBeUndefined();
   });
 
+  it("a pay-per-lead package is the member's own: the agency cannot pay it (409), the member can", async () => {
+    const t = await agencyOf('PerLead');
+    const perLead = await insertPackage(ctx.database.db, {
+      pricing: 'PER_LEAD',
+      perLeadCents: 1250,
+      priceMonthlyCents: 0,
+    });
+    const refused = await pay(t.owner, t.agent.id, perLead.id);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toMatch(/own wallet/);
+    expect(await subscription(t.agent.id)).toBeUndefined();
+    // the member takes it on their own and pays its leads from their wallet
+    const own = await t.agent.client.post('/api/agent/subscription', { packageId: perLead.id });
+    expect(own.statusCode, own.body).toBe(200);
+    expect(own.json()).toMatchObject({ status: 'ACTIVE', packageId: perLead.id });
+    expect((await t.agent.client.get('/api/agency')).json().paidByAgency).toBe(false);
+  });
+
   it('a member cannot change or cancel what the agency pays (409)', async () => {
     const t = await agencyOf('Locked');
     await pay(t.owner, t.agent.id);

@@ -35,6 +35,12 @@ export async function payMemberPackage(
   const pkg = await findPackageById(db, packageId);
   if (!pkg) throw notFound('Package');
   if (!pkg.active) throw badRequest('This package is no longer available');
+  // a pay-per-lead package is paid lead by lead from the member's own wallet, never by the agency
+  if (pkg.pricing === 'PER_LEAD') {
+    throw conflict(
+      "A pay-per-lead package is paid from the member's own wallet: the agency pays monthly packages only",
+    );
+  }
   const checkout = await seats.checkout(db, me.agencyId, memberId, packageId);
   if (checkout) return checkout;
   const { own, afterCommit } = await db.transaction(async (tx) => {

@@ -203,6 +203,8 @@ function RoleAndManager({
 /** The package the agency pays for the member: pick one and pay, or end the payment. */
 function AgencyPaidPackage({ member, onDone }: { member: AgencyMember; onDone: () => void }) {
   const packages = useQuery(packagesQuery);
+  // the agency pays monthly packages; a pay-per-lead one is paid from the member's own wallet
+  const monthly = (packages.data ?? []).filter((p) => p.pricing === 'SUBSCRIPTION');
   const pay = usePayMemberPackage();
   const end = useEndMemberPackage();
   const [packageId, setPackageId] = useState(
@@ -248,13 +250,17 @@ function AgencyPaidPackage({ member, onDone }: { member: AgencyMember; onDone: (
             />
           </SelectTrigger>
           <SelectContent>
-            {(packages.data ?? []).map((p) => (
+            {monthly.map((p) => (
               <SelectItem key={p.id} value={String(p.id)}>
                 {p.name} · {categoryLabel(p.category)} · {packagePriceLabel(p)}
               </SelectItem>
             ))}
           </SelectContent>
         </Select>
+        <p className="text-muted-foreground text-xs" data-testid="member-package-hint">
+          The agency pays monthly packages. A pay-per-lead package is paid from the member&apos;s
+          own wallet.
+        </p>
       </div>
       <div className="flex flex-wrap gap-2">
         <Button onClick={payPackage} disabled={!packageId || pay.isPending}>
