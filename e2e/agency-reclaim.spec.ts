@@ -5,9 +5,9 @@
  * the reclaim hands it to another member (the owner, who took a package meanwhile) even though the
  * server was down when it fell due; the owner sees it all on the Book of business.
  *
- * Time is moved the honest way: the server is stopped, the lead's assignment is put a day back in
- * the database (a day holds far more than the agency's 5 minutes inside any US calling window),
- * and the server is started again, as after an outage. So this spec runs its own server on its
+ * Time is moved the honest way: the server is killed (SIGKILL: no graceful stop, as in a crash),
+ * the lead's assignment is put a day back in the database (a day holds far more than the agency's
+ * 5 minutes inside any US calling window), and the server is started again, as after an outage. So this spec runs its own server on its
  * own PostgreSQL database (E2E_PORT + 37), which the test can reach while the server is down.
  */
 import { expect, type Page, request, test } from '@playwright/test';
@@ -157,8 +157,9 @@ test('a posted lead reaches the member live; left untouched, the reclaim gives i
   });
   expect(own.status(), await own.text()).toBe(200);
 
-  // the member leaves it untouched; the server is down when its 5 minutes pass
-  await server.stop();
+  // the member leaves it untouched; the server is killed (no graceful stop) and is down when its
+  // 5 minutes pass
+  await server.stop('SIGKILL');
   await sql(
     DATABASE,
     `update leads set assigned_at = assigned_at - interval '1 day' where id = $1`,

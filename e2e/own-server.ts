@@ -66,12 +66,13 @@ export class OwnServer {
     }
   }
 
-  async stop(): Promise<void> {
+  /** SIGTERM (a graceful stop), or SIGKILL: the process dies mid-work, as in a crash. */
+  async stop(signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> {
     const child = this.child;
     this.child = null;
     if (child && child.exitCode === null) {
       const gone = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
+      child.kill(signal);
       await gone;
     }
   }

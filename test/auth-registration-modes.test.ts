@@ -47,6 +47,30 @@ describe('REGISTRATION=open (the default)', () => {
   });
 });
 
+describe("an agency's invite link in the other modes", () => {
+  it('open: the new account is a member at once; approval: a member waiting for approval', async () => {
+    for (const ctx of [open, approval]) {
+      const boss = await signUp(ctx);
+      expect(boss.res.statusCode).toBe(201);
+      if (ctx === approval) {
+        const admin = await loginAdmin(approval);
+        await admin.client.post(`/api/admin/agents/${boss.res.json().user.id}/approval`, {
+          approve: true,
+        });
+      }
+      await boss.client.post('/api/auth/login', { email: boss.email, password: PASSWORD });
+      expect((await boss.client.post('/api/agency', { name: 'Mode Agency' })).statusCode).toBe(201);
+      const code = (await boss.client.post('/api/agency/invites', { role: 'AGENT' })).json()
+        .code as string;
+      const joined = await signUp(ctx, { agencyInvite: code });
+      expect(joined.res.statusCode).toBe(201);
+      expect(joined.res.json().user.approval).toBe(ctx === approval ? 'PENDING' : 'APPROVED');
+      const members = (await boss.client.get('/api/agency/members')).json();
+      expect(JSON.stringify(members)).toContain(joined.email);
+    }
+  });
+});
+
 describe('REGISTRATION=approval', () => {
   it('a new agent is PENDING: signs in, every agent route answers 403 saying why', async () => {
     expect((await new Client(approval.app).get('/api/auth/registration')).json()).toEqual({
@@ -185,6 +209,40 @@ describe('REGISTRATION=invite', () => {
     );
     const late = await signUp(invite, { invite: token });
     expect(late.res.statusCode).toBe(403);
+  });
+
+  it("an agency's invite link registers a member of the agency, approved; a used-up or unknown code is refused", async () => {
+    // the owner came in through an admin's invite, then made their agency and its link
+    const admin = await loginAdmin(invite);
+    const token = inviteToken((await admin.client.post('/api/admin/invites', {})).json().url);
+    const owner = await signUp(invite, { invite: token });
+    expect(owner.res.statusCode).toBe(201);
+    await owner.client.post('/api/auth/login', { email: owner.email, password: PASSWORD });
+    expect((await owner.client.post('/api/agency', { name: 'Invited Agency' })).statusCode).toBe(
+      201,
+    );
+    const link = await owner.client.post('/api/agency/invites', { role: 'AGENT', maxUses: 1 });
+    const code = link.json().code as string;
+
+    const member = await signUp(invite, { agencyInvite: code });
+    expect(member.res.statusCode, member.res.body).toBe(201);
+    expect(member.res.json().user.approval).toBe('APPROVED');
+    await member.client.post('/api/auth/login', { email: member.email, password: PASSWORD });
+    const mine = await member.client.get('/api/agency');
+    expect(mine.statusCode).toBe(200);
+    expect(mine.json()).toMatchObject({ agency: { name: 'Invited Agency' }, role: 'AGENT' });
+
+    // the link admitted one: the next registration with it is refused and makes no account
+    const late = await signUp(invite, { agencyInvite: code });
+    expect(late.res.statusCode).toBe(403);
+    expect(late.res.json()).toEqual({
+      message: "This agency's invite link is not valid any more: ask the agency for a new one",
+    });
+    expect(
+      (await late.client.post('/api/auth/login', { email: late.email, password: PASSWORD }))
+        .statusCode,
+    ).toBe(401);
+    expect((await signUp(invite, { agencyInvite: 'no-such-code' })).res.statusCode).toBe(403);
   });
 
   it('a taken email does not use the invite up', async () => {

@@ -16,6 +16,7 @@ import { httpDuration, setGaugeSources } from './lib/metrics';
 import { adminAgenciesRoutes } from './modules/agencies/agencies-admin.routes';
 import { agencyRoutes } from './modules/agencies/agency.routes';
 import { agencyInviteRoutes } from './modules/agencies/agency-invites.routes';
+import { agencyInviteUsable, joinWithCode } from './modules/agencies/agency-invites.service';
 import { NO_SEATS } from './modules/agencies/agency-seats';
 import { adminAgentsRoutes } from './modules/agents/agents-admin.routes';
 import { alertsRoutes } from './modules/alerts/alerts.routes';
@@ -285,7 +286,10 @@ async function registerApiRoutes(
   opts: BuildAppOptions,
   { events, leadPorts, billing, live, searchIndexer }: ApiParts,
 ): Promise<void> {
-  await app.register(authRoutes, { email: leadPorts.email });
+  await app.register(authRoutes, {
+    email: leadPorts.email,
+    agencyInvites: { usable: agencyInviteUsable, join: joinWithCode },
+  });
   await app.register(authAdminRoutes);
   await app.register(adminUsersRoutes);
   await app.register(packagesRoutes);

@@ -22,6 +22,8 @@ export const registerBody = z.object({
   password: newPassword,
   /** the invite link's token (REGISTRATION=invite) */
   invite: linkToken.optional(),
+  /** an agency's invite code (its join link): the account is made a member as it is created */
+  agencyInvite: z.string().trim().min(1).max(200).optional(),
 });
 export type RegisterBody = z.infer<typeof registerBody>;
 

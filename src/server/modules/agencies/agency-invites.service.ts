@@ -139,19 +139,37 @@ export async function joinAgency(db: Db, userId: number, code: string): Promise<
   );
   if (await findMembership(db, userId)) throw conflict(ALREADY_MEMBER);
   await db.transaction(async (tx) => {
-    const invite = await takeInviteUse(tx, hashCode(code));
-    if (!invite || !(await lockAgency(tx, invite.agencyId))) {
-      throw new AppError('NOT_FOUND', INVITE_GONE);
-    }
-    const members = await lockMembers(tx, invite.agencyId);
-    const manager = members.find((m) => m.userId === invite.managerId && m.role !== 'AGENT');
-    const joined = await insertMember(tx, {
-      userId,
-      agencyId: invite.agencyId,
-      role: invite.role === 'OWNER' ? 'AGENT' : invite.role,
-      managerId: manager ? manager.userId : null,
-    });
-    if (!joined) throw conflict(ALREADY_MEMBER);
+    const joined = await joinWithCode(tx, userId, code);
+    if (joined === 'GONE') throw new AppError('NOT_FOUND', INVITE_GONE);
+    if (joined === 'MEMBER') throw conflict(ALREADY_MEMBER);
   });
   return myAgency(db, userId);
+}
+
+/**
+ * The join itself, in the caller's transaction (a join, or a registration through the join link:
+ * the account is a member from its first moment): takes one use of the code and makes the user a
+ * member. GONE: the code is unknown, expired or used up; MEMBER: the user is in an agency already.
+ */
+export async function joinWithCode(
+  tx: Db,
+  userId: number,
+  code: string,
+): Promise<'JOINED' | 'GONE' | 'MEMBER'> {
+  const invite = await takeInviteUse(tx, hashCode(code));
+  if (!invite || !(await lockAgency(tx, invite.agencyId))) return 'GONE';
+  const members = await lockMembers(tx, invite.agencyId);
+  const manager = members.find((m) => m.userId === invite.managerId && m.role !== 'AGENT');
+  const joined = await insertMember(tx, {
+    userId,
+    agencyId: invite.agencyId,
+    role: invite.role === 'OWNER' ? 'AGENT' : invite.role,
+    managerId: manager ? manager.userId : null,
+  });
+  return joined ? 'JOINED' : 'MEMBER';
+}
+
+/** Whether an agency's invite code can still be used (a registration checks it first). */
+export async function agencyInviteUsable(db: Db, code: string): Promise<boolean> {
+  return (await findUsableInvite(db, hashCode(code))) !== null;
 }

@@ -36,7 +36,7 @@ import {
 } from '../../plugins/auth';
 import { recordAuditEvent } from '../audit/audit.service';
 import { DatabaseWindows } from '../rate-limits/rate-limits.service';
-import { login, logout, registerAgent } from './auth.service';
+import { type AgencyInvitePort, login, logout, registerAgent } from './auth.service';
 import {
   DEFAULT_LIMITS,
   LoginThrottle,
@@ -72,6 +72,8 @@ const PENDING_COOKIE_PATH = '/api/auth/2fa';
 export interface AuthRoutesOptions {
   /** emails the reset links; null without SMTP_URL (an admin hands links over instead) */
   email: EmailSender | null;
+  /** an agency's invite code at registration (the agencies module's join) */
+  agencyInvites: AgencyInvitePort;
 }
 
 const passkeyParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
@@ -110,6 +112,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         request.ip,
         registrations,
         app.config.REGISTRATION,
+        opts.agencyInvites,
       );
       return reply.status(201).send({ user });
     },

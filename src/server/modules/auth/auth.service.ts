@@ -49,11 +49,26 @@ function tooMany(waitMs: number, message: string): AppError {
 export { insertUser };
 
 /**
+ * An agency's invite code, for a registration through its join link (the agencies module's, given
+ * by whoever builds the app): whether it can still be used, and the join in the registration's
+ * transaction.
+ */
+export interface AgencyInvitePort {
+  usable(db: Db, code: string): Promise<boolean>;
+  join(tx: Db, userId: number, code: string): Promise<'JOINED' | 'GONE' | 'MEMBER'>;
+}
+
+export const AGENCY_INVITE_UNUSABLE =
+  "This agency's invite link is not valid any more: ask the agency for a new one";
+
+/**
  * Registration always makes an AGENT; no route can make an admin. The password is hashed before
  * the email is looked at, so a taken email costs the same argon2 work and time as a new account,
  * and every attempt counts against the caller's registration limit, a 409 included. Who may sign
  * up is REGISTRATION's (docs/domain.md, Accounts): anyone (open), anyone but PENDING until an
- * admin approves (approval), or only with an admin's invite, used once (invite).
+ * admin approves (approval), or only with an admin's invite, used once, or an agency's invite
+ * (invite). An agency's invite code makes the new account a member in the same transaction, in
+ * every mode; in `invite` mode it stands for the admin's invite (the agency invited them).
  */
 export async function registerAgent(
   db: Db,
@@ -61,14 +76,20 @@ export async function registerAgent(
   ip: string,
   throttle: RegistrationThrottle,
   mode: RegistrationMode,
+  agencyInvites: AgencyInvitePort | null = null,
 ): Promise<SessionUser> {
+  const agencyCode = agencyInvites ? body.agencyInvite : undefined;
   const problem = passwordProblem(body.password);
   if (problem) throw badRequest(problem);
   const wait = await throttle.reserve(ip);
   if (wait > 0) throw tooMany(wait, 'Too many registrations. Try again later.');
   let passwordHash: string;
   try {
-    if (mode === 'invite') await checkInvite(db, body.invite, body.email);
+    if (agencyCode !== undefined) {
+      if (!(await agencyInvites?.usable(db, agencyCode))) {
+        throw new AppError('FORBIDDEN', AGENCY_INVITE_UNUSABLE);
+      }
+    } else if (mode === 'invite') await checkInvite(db, body.invite, body.email);
     passwordHash = await hashPassword(body.password);
   } catch (err) {
     if (!(err instanceof AppError && err.code === 'FORBIDDEN'))
@@ -87,7 +108,14 @@ export async function registerAgent(
     const user = await insertUser(tx, values);
     if (!user) throw conflict('An account with this email already exists');
     // the invite is used in the same transaction: of two registrations with one invite, one wins
-    if (mode === 'invite' && !(await consumeInvite(tx, hashToken(body.invite ?? ''), user.id))) {
+    if (agencyCode !== undefined) {
+      if ((await agencyInvites?.join(tx, user.id, agencyCode)) !== 'JOINED') {
+        throw new AppError('FORBIDDEN', AGENCY_INVITE_UNUSABLE);
+      }
+    } else if (
+      mode === 'invite' &&
+      !(await consumeInvite(tx, hashToken(body.invite ?? ''), user.id))
+    ) {
       throw new AppError('FORBIDDEN', INVITE_UNUSABLE);
     }
     return user;

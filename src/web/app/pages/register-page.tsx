@@ -13,8 +13,11 @@ const DESCRIPTION = {
 
 export function RegisterPage() {
   const mode = useRegistrationMode() ?? 'open';
-  const invite = new URLSearchParams(useSearch()).get('invite') ?? undefined;
-  const closed = mode === 'invite' && !invite;
+  const search = new URLSearchParams(useSearch());
+  const invite = search.get('invite') ?? undefined;
+  // an agency's join link sends its code: the account joins the agency as it is created
+  const agencyInvite = search.get('agencyInvite') ?? undefined;
+  const closed = mode === 'invite' && !invite && !agencyInvite;
   return (
     <AuthLayout
       title="Create your account"
@@ -37,7 +40,7 @@ export function RegisterPage() {
           Registration is by invitation only: ask an admin for an invite link
         </p>
       ) : (
-        <RegisterForm invite={invite} />
+        <RegisterForm invite={invite} agencyInvite={agencyInvite} />
       )}
     </AuthLayout>
   );

@@ -23,7 +23,8 @@ function Loading({ label }: { label: string }) {
 
 /**
  * The join page's content (docs/domain.md, Agencies, "Joining"): who invites whom into which
- * agency, then Join for a signed-in agent, or Log in / Create account that come back here.
+ * agency, then Join for a signed-in agent, or Log in (back here) / Create account (the new account
+ * joins as it is created, then logs in to the agency screen).
  */
 export function JoinInvite({ code }: { code: string }) {
   const lookup = useQuery(inviteLookupQuery(code));
@@ -71,7 +72,9 @@ export function JoinInvite({ code }: { code: string }) {
             <Link href={loginFor(here)}>Log in</Link>
           </Button>
           <Button asChild variant="outline" className="sm:flex-1">
-            <Link href={`${paths.register}?next=${encodeURIComponent(here)}`}>Create account</Link>
+            <Link href={`${paths.register}?agencyInvite=${encodeURIComponent(code)}`}>
+              Create account
+            </Link>
           </Button>
         </div>
       ) : me.data.role === 'ADMIN' ? (

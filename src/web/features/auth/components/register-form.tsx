@@ -15,8 +15,11 @@ type RegisterFormValues = typeof emptyForm;
 const SENT_FIELDS = ['name', 'email', 'password'] as const;
 type SentField = (typeof SENT_FIELDS)[number];
 
-/** invite: the invite link's token, sent with the form (REGISTRATION=invite) */
-export function RegisterForm({ invite }: { invite?: string }) {
+/**
+ * invite: the invite link's token, sent with the form (REGISTRATION=invite); agencyInvite: an
+ * agency's join code (the new account is its member from the start)
+ */
+export function RegisterForm({ invite, agencyInvite }: { invite?: string; agencyInvite?: string }) {
   const [, navigate] = useLocation();
   const register = useRegister();
   const [values, setValues] = useState<RegisterFormValues>(emptyForm);
@@ -49,7 +52,13 @@ export function RegisterForm({ invite }: { invite?: string }) {
     }
     const { name, email, password } = values;
     register.mutate(
-      { name, email, password, ...(invite ? { invite } : {}) },
+      {
+        name,
+        email,
+        password,
+        ...(invite ? { invite } : {}),
+        ...(agencyInvite ? { agencyInvite } : {}),
+      },
       {
         onSuccess: () => {
           toast({
@@ -57,7 +66,9 @@ export function RegisterForm({ invite }: { invite?: string }) {
             description: 'You can now log in with your credentials',
           });
           // a join link (or another page) that sent the visitor here is where login leads back
-          const next = new URLSearchParams(window.location.search).get('next');
+          const next = agencyInvite
+            ? paths.agent.agency
+            : new URLSearchParams(window.location.search).get('next');
           navigate(next ? loginFor(next) : paths.login);
         },
         onError: (error) => {
