@@ -12,7 +12,7 @@ import { queryRows } from '../src/server/db/client';
 import type { JobQueue } from '../src/server/jobs/job-queue';
 import { assignedOnDate } from '../src/server/modules/assignment/quota.repository';
 import { runAssignment } from '../src/server/modules/assignment/run-assignment.service';
-import { reclaimableOfLeads } from '../src/server/modules/reclaim/reclaim.repository';
+import { reclaimableOfLeadsSql } from '../src/server/modules/reclaim/reclaim.repository';
 import { processReclaim, type ReclaimPorts } from '../src/server/modules/reclaim/reclaim.service';
 import { createAgency, leadOwners, resetAgencies } from './support/agency-fixtures';
 import { createAgent, createLeads, resetAssignmentData } from './support/assignment-fixtures';
@@ -64,7 +64,7 @@ describe('reclaim: the job, on a moving clock', () => {
     for (const id of others)
       await db().execute(sql`update users set paused_at = null where id = ${id}`);
     expect((await leadOwners(db())).get(lead)?.agentId).toBe(to);
-    const [job] = await reclaimableOfLeads(db(), [lead]);
+    const [job] = await queryRows<{ assignedAt: string }>(db(), reclaimableOfLeadsSql([lead]));
     return { lead, job: { leadId: lead, assignedAt: job.assignedAt } };
   }
 
@@ -189,7 +189,7 @@ describe('reclaim: the job, on a moving clock', () => {
     const at = (n: number) => new Date(t0.getTime() + minutes(n));
     const first = await processReclaim(db(), ports(at(31)), job);
     expect(first).toMatchObject({ done: 'RECLAIMED', toAgentId: m2 });
-    const [second] = await reclaimableOfLeads(db(), [lead]);
+    const [second] = await queryRows<{ assignedAt: string }>(db(), reclaimableOfLeadsSql([lead]));
     const again = await processReclaim(db(), ports(at(62)), {
       leadId: lead,
       assignedAt: second.assignedAt,

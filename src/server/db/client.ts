@@ -150,6 +150,15 @@ export function queryRowsForIds<T>(
 }
 
 /**
+ * Lead ids as one bound parameter (`bigint[]`): a statement that reads a few named leads keeps one
+ * text, so its prepared plan serves every call.
+ */
+export function idsParam(ids: number[]): SQL {
+  if (!ids.every(Number.isSafeInteger)) throw new Error('integer array: non-integer value');
+  return sql`${`{${ids.join(',')}}`}::bigint[]`;
+}
+
+/**
  * An array of integers written into the statement as a constant, not bound as a parameter: the
  * planner then knows how many there are (a large batch is joined by hash in one pass over the
  * table, a small one by index). Only integers are ever written this way.

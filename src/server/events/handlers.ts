@@ -5,12 +5,19 @@
  * Order matters only in that every handler runs in the emitter's transaction: the bell's
  * notifications (with their live events, one NOTIFY per agent in the same statement), then the
  * deliveries, then the follow-up messages, then the reclaim jobs of agency leads, then the pushes
- * to the agents' devices, then the SMS alerts to the agents' phones.
+ * to the agents' devices, then the SMS alerts to the agents' phones. The last three read before
+ * they write: their reads of named leads are asked together, in one statement, before the first
+ * handler runs (lead-events.ts, onRead).
  */
 import type { AppConfig } from '../config/env';
 import type { JobQueue } from '../jobs/job-queue';
 import type { EmailSender } from '../lib/email-sender';
-import { type AlertPorts, enqueueSmsAlerts } from '../modules/alerts/alerts.service';
+import {
+  type AlertPorts,
+  enqueueSmsAlerts,
+  type SmsTarget,
+  smsTargetsRead,
+} from '../modules/alerts/alerts.service';
 import { twilioSmsSender } from '../modules/calls/calls.service';
 import {
   type DeliveryPorts,
@@ -21,8 +28,19 @@ import type { DeliveryRuntime } from '../modules/delivery/delivery-runtime';
 import { smtpEmailSender } from '../modules/delivery/notice-email.service';
 import { enqueueFollowUps, type FollowUpPorts } from '../modules/follow-ups/follow-ups.service';
 import { notifyLeadsAssigned } from '../modules/notifications/notifications.service';
-import { enqueueLeadPushes, type PushPorts, pushPorts } from '../modules/push/push.service';
-import { type ReclaimPorts, scheduleReclaims } from '../modules/reclaim/reclaim.service';
+import {
+  enqueueLeadPushes,
+  type PushPorts,
+  type PushTarget,
+  pushPorts,
+  pushTargetsRead,
+} from '../modules/push/push.service';
+import {
+  type ReclaimableLead,
+  type ReclaimPorts,
+  reclaimableRead,
+  scheduleReclaims,
+} from '../modules/reclaim/reclaim.service';
 import { createLeadEvents, type LeadEvents } from './lead-events';
 
 /** The ports the leads' side effects are given, and the bus that reaches them. */
@@ -46,9 +64,26 @@ export function registerLeadEventHandlers(
   events.on('leadsAssigned', notifyLeadsAssigned);
   events.on('leadsAssigned', (tx, assigned) => enqueueLeadDeliveries(tx, ports.delivery, assigned));
   events.on('leadsAssigned', (tx, assigned) => enqueueFollowUps(tx, ports.followUp, assigned));
-  events.on('leadsAssigned', (tx, assigned) => scheduleReclaims(tx, ports.reclaim, assigned));
-  events.on('leadsAssigned', (tx, assigned) => enqueueLeadPushes(tx, ports.push, assigned));
-  events.on('leadsAssigned', (tx, assigned) => enqueueSmsAlerts(tx, ports.alerts, assigned));
+  // these three read before they write (which leads an agency may take back, which devices and
+  // phones to tell): their reads of named leads are asked together, in one statement
+  events.onRead(
+    'leadsAssigned',
+    (assigned) => reclaimableRead(ports.reclaim, assigned),
+    (tx, assigned, read: ReclaimableLead[] | undefined) =>
+      scheduleReclaims(tx, ports.reclaim, assigned, read),
+  );
+  events.onRead(
+    'leadsAssigned',
+    (assigned) => pushTargetsRead(ports.push, assigned),
+    (tx, assigned, read: PushTarget[] | undefined) =>
+      enqueueLeadPushes(tx, ports.push, assigned, read),
+  );
+  events.onRead(
+    'leadsAssigned',
+    (assigned) => smsTargetsRead(ports.alerts, assigned),
+    (tx, assigned, read: SmsTarget[] | undefined) =>
+      enqueueSmsAlerts(tx, ports.alerts, assigned, read),
+  );
 }
 
 /**

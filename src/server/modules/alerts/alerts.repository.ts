@@ -1,6 +1,6 @@
 /** The alerts module's queries: the agents' alert settings, the SMS alerts and their attempts. */
-import { sql } from 'drizzle-orm';
-import { type Db, intArrayLiteral, queryRows } from '../../db/client';
+import { type SQL, sql } from 'drizzle-orm';
+import { type Db, idsParam, queryRows } from '../../db/client';
 import { alertSettings, smsAlerts } from '../../db/schema';
 
 /** What an alert to one agent depends on: their settings, their phone and their time zone. */
@@ -63,16 +63,14 @@ export function runSmsTargets(tx: Db, runId: number) {
   );
 }
 
-export function leadSmsTargets(tx: Db, leadIds: number[]) {
-  return queryRows<{ leadId: number; agentId: number }>(
-    tx,
-    sql`select l.id::int as "leadId", l.agent_id as "agentId"
+/** The agents to text of these leads: the `leadsAssigned` handler's read (events/lead-events.ts). */
+export function leadSmsTargetsSql(leadIds: number[]): SQL {
+  return sql`select l.id::int as "leadId", l.agent_id as "agentId"
       from leads l
       join alert_settings a on a.user_id = l.agent_id and a.sms
       join users u on u.id = l.agent_id and u.phone is not null and u.phone_verified_at is not null
-     where l.id = any(${intArrayLiteral(leadIds, 'bigint')})
-     order by l.id`,
-  );
+     where l.id = any(${idsParam(leadIds)})
+     order by l.id`;
 }
 
 export interface LeadForAlert {

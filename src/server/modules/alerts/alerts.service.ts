@@ -26,7 +26,7 @@ import {
   agentAlertState,
   alertsOfLead,
   leadForAlert,
-  leadSmsTargets,
+  leadSmsTargetsSql,
   recordSmsAlert,
   runSmsTargets,
   upsertAlertSettings,
@@ -155,17 +155,27 @@ export function takeAlertTest(db: Db, userId: number, channel: 'push' | 'sms'): 
 // ---- the leadsAssigned handler ----------------------------------------------------------------
 
 /** In the assignment's transaction: a `lead-sms-alert` job per lead whose agent gets SMS alerts. */
+/** An agent to text of a lead. */
+export interface SmsTarget {
+  leadId: number;
+  agentId: number;
+}
+
+/** The handler's read for named leads, asked with the other handlers' (null for a run). */
+export function smsTargetsRead(ports: AlertPorts, assigned: AssignedLeads) {
+  if (!ports.queue.running || !ports.sms) return null;
+  if (!('leadIds' in assigned) || assigned.leadIds.length === 0) return null;
+  return leadSmsTargetsSql(assigned.leadIds);
+}
+
 export async function enqueueSmsAlerts(
   tx: Db,
   ports: AlertPorts,
   assigned: AssignedLeads,
+  read: SmsTarget[] | undefined,
 ): Promise<void> {
   if (!ports.queue.running || !ports.sms) return;
-  if ('leadIds' in assigned && assigned.leadIds.length === 0) return;
-  const targets =
-    'runId' in assigned
-      ? await runSmsTargets(tx, assigned.runId)
-      : await leadSmsTargets(tx, assigned.leadIds);
+  const targets = read ?? ('runId' in assigned ? await runSmsTargets(tx, assigned.runId) : []);
   if (targets.length === 0) return;
   await ports.queue.enqueue(
     tx,

@@ -3,7 +3,7 @@
  * (the do-not-call list, a repeated externalId, a lead with the same phone or email within the
  * duplicate window), and the refusals recorded for the sources' analytics.
  */
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { type Db, queryPreparedRows } from '../../db/client';
 import { QUOTAS_SHARED_LOCK_SQL } from '../assignment/quota.service';
 
@@ -103,28 +103,23 @@ export async function findQualityHit(
 
 /**
  * After the lead is written (its insert took the import gate shared: an import that is ending
- * committed first, one that ends later waits for this request), looks again for a lead with the
- * same phone or email, which can only be one that import committed meanwhile (the first check
- * could not see it). The import, ending after this, finds this lead instead and drops its own
- * row (LeadGroupWriter.finish).
+ * committed first, one that ends later waits for this request), whether a lead with the same
+ * phone or email exists besides it, which can only be one that import committed meanwhile (the
+ * first check could not see it). The import, ending after this, finds this lead instead and drops
+ * its own row (LeadGroupWriter.finish). A boolean expression, asked by the pick's own statement
+ * (intake.repository's pickAgent), whose snapshot is taken after the insert's.
  */
-export async function findLeadImportedMeanwhile(
-  tx: Db,
+export function importedMeanwhileSql(
   lead: { phone: string | null; email: string | null },
   leadId: number,
   windowDays: number,
-): Promise<boolean> {
-  if (lead.phone === null && lead.email === null) return false;
-  const [row] = await queryPreparedRows<{ id: number }>(
-    tx,
-    sql`(select x.id from leads x
-          where x.phone = ${lead.phone}::text and x.id <> ${leadId}
+): SQL {
+  return sql`exists (
+        (select 1 from leads x
+          where x.phone = ${lead.phone}::text and x.id <> ${leadId}::bigint
             and x.created_at > now() - make_interval(days => ${windowDays}::int) limit 1)
         union all
-        (select x.id from leads x
-          where x.email = ${lead.email}::text and x.id <> ${leadId}
-            and x.created_at > now() - make_interval(days => ${windowDays}::int) limit 1)
-        limit 1`,
-  );
-  return row !== undefined;
+        (select 1 from leads x
+          where x.email = ${lead.email}::text and x.id <> ${leadId}::bigint
+            and x.created_at > now() - make_interval(days => ${windowDays}::int) limit 1))`;
 }

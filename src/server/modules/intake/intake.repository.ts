@@ -3,7 +3,7 @@
  * pick the agent that gets it at once, and hand it over under a per-agent lock with the quota
  * checked again (docs/decisions/015-intake-assignment.md).
  */
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { type Db, queryPreparedRows, queryRows } from '../../db/client';
 import { ROSTER_VERSION_SQL, type RosterAnswer } from '../fit/fit-roster.service';
 import {
@@ -49,10 +49,21 @@ export interface PickInput {
    * rendering itself
    */
   copy?: RosterAnswer;
+  /**
+   * a check the pick's statement answers beside it (a boolean expression: the intake's look for a
+   * lead an import committed meanwhile); when true, nobody is picked
+   */
+  refuseIf?: SQL;
 }
 
-/** The pick's answer: the agent (locked), none, or "the copy is stale, ask again without it". */
-export type AgentPick = { stale: false; agent: PickedAgent | null } | { stale: true; agent: null };
+/**
+ * The pick's answer: the agent (locked), none, or "the copy is stale, ask again without it";
+ * refused: the input's refuseIf held (nobody picked, stale or not).
+ */
+export type AgentPick = (
+  | { stale: false; agent: PickedAgent | null }
+  | { stale: true; agent: null }
+) & { refused: boolean };
 
 export interface PickedAgent {
   id: number;
@@ -93,10 +104,13 @@ export async function pickAgent(tx: Db, input: PickInput): Promise<AgentPick> {
     : fitByRule(input);
   // -1: no copy to check (the version is never negative: a sum of positive weights)
   const version = input.copy?.version ?? -1;
-  const [row] = await queryPreparedRows<PickedAgent & { current: boolean; locked: unknown }>(
+  const [row] = await queryPreparedRows<
+    PickedAgent & { current: boolean; refused: boolean; locked: unknown }
+  >(
     tx,
     sql`with current as (
           select ${version}::float8 = -1 or ${version}::float8 = ${ROSTER_VERSION_SQL} as current),
+        refused as (select ${input.refuseIf ?? sql`false`} as refused),
         fit as (${fit}),
         counted as (
           select f.id, f.q, t.a, f.agency_id, f.daily_cap
@@ -117,21 +131,25 @@ export async function pickAgent(tx: Db, input: PickInput): Promise<AgentPick> {
         chosen as (
           select id, q, agency_id, daily_cap from ranked
            where r = lowest and (select current from current)
+             and not (select refused from refused)
            order by (select max(l.assigned_at) from leads l
                       where l.assigned_on = ${day}::date and l.agent_id = ranked.id) asc nulls first,
                     id
            limit 1)
-        select (select current from current) as current, p.id, p.q as quota,
+        select (select current from current) as current,
+               (select refused from refused) as refused, p.id, p.q as quota,
                p.agency_id as "agencyId", p.daily_cap as "agencyCap", p.locked
           from (select 1) one
           left join lateral (
             select c.*, ${agentLockSql(sql`c.id`)} as locked from chosen c) p on true`,
   );
-  if (!row.current) return { stale: true, agent: null };
-  if (row.id === null) return { stale: false, agent: null };
+  const refused = row.refused;
+  if (!row.current) return { stale: true, agent: null, refused };
+  if (row.id === null) return { stale: false, agent: null, refused };
   return {
     stale: false,
     agent: { id: row.id, quota: row.quota, agencyId: row.agencyId, agencyCap: row.agencyCap },
+    refused,
   };
 }
 

@@ -3,6 +3,7 @@
  * as a CSV row, stored once per (source, externalId), and given at once to the fitting eligible
  * agent with the lowest (a + 1) / q, in the request (docs/decisions/015-intake-assignment.md).
  */
+import type { SQL } from 'drizzle-orm';
 import type { IntakeAccepted } from '../../../shared/contracts/sources';
 import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
@@ -31,11 +32,7 @@ import {
   validateLead,
 } from '../leads/lead-row.service';
 import { findSourceLead, pickAgent } from './intake.repository';
-import {
-  findLeadImportedMeanwhile,
-  findQualityHit,
-  type QualityHit,
-} from './intake-quality.repository';
+import { findQualityHit, importedMeanwhileSql, type QualityHit } from './intake-quality.repository';
 
 export interface FieldError {
   field: string;
@@ -294,9 +291,11 @@ function storeAndAssign(
         answer: { id: first.id, status: first.status, duplicate: true },
       };
     }
-    // the lead's insert took the import gate: an import that ended meanwhile is seen now
-    if (await findLeadImportedMeanwhile(tx, lead, id, windowDays)) throw new ImportedMeanwhile();
-    const assigned = await assignAtOnce(tx, id, lead, day, config, roster);
+    // the lead's insert took the import gate: an import that ended meanwhile is seen by the next
+    // statement, the pick's, which looks for it (and picks nobody when it finds it)
+    const assigned = await assignAtOnce(tx, id, lead, day, config, roster, {
+      refuseIf: importedMeanwhileSql(lead, id, windowDays),
+    });
     // leadsAssigned: notifications, deliveries, follow-ups, in this transaction
     if (assigned) await events.emit(tx, 'leadsAssigned', { leadIds: [id] });
     return {
@@ -342,6 +341,7 @@ async function assignAtOnce(
   day: string,
   config: Pick<AppConfig, 'ENROLLMENT_WINDOWS'>,
   roster: FitRoster | null,
+  first: { refuseIf: SQL },
 ): Promise<boolean> {
   const exclude: number[] = [];
   const ctx: FitContext = {
@@ -355,7 +355,10 @@ async function assignAtOnce(
     // the process's copy of the agents, checked by the pick's statement against the data this
     // transaction sees (decision 043); when it is stale, the fit rule's SQL rendering this time
     const copy = roster?.candidates(fitting, ctx, exclude) ?? undefined;
-    let pick = await pickAgent(tx, { fit, businessDate: day, exclude, copy });
+    // the first pick also looks for a lead an import committed meanwhile
+    const refuseIf = attempt === 0 ? first.refuseIf : undefined;
+    let pick = await pickAgent(tx, { fit, businessDate: day, exclude, copy, refuseIf });
+    if (pick.refused) throw new ImportedMeanwhile();
     const fromMemory = copy !== undefined && !pick.stale;
     if (pick.stale) {
       roster?.stale();

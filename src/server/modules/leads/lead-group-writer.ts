@@ -260,7 +260,7 @@ export class LeadGroupWriter {
    * the import gate exclusive, which waits for every intake request past its own check, and then
    * removes its rows that repeat a lead received meanwhile (the intake's lead may already be
    * with its agent). An intake request that comes later waits for the gate, i.e. for this commit,
-   * and checks again after it (intake-quality.repository's findLeadImportedMeanwhile). Per-phone
+   * and checks again after it (intake-quality.repository's importedMeanwhileSql). Per-phone
    * locks held by the import for every row would do the same, but a large import would hold
    * millions of them, more than the lock table has room for.
    */

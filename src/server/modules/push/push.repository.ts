@@ -1,6 +1,6 @@
 /** The push module's queries: its key pair, the agents' devices, the attempts of each push. */
-import { and, eq, sql } from 'drizzle-orm';
-import { type Db, queryRows, queryRowsForIds } from '../../db/client';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { type Db, idsParam, queryRows } from '../../db/client';
 import { pushAttempts, pushKeys, pushSubscriptions } from '../../db/schema';
 
 export interface KeyPair {
@@ -118,17 +118,13 @@ export function runPushTargets(tx: Db, runId: number) {
   );
 }
 
-export function leadPushTargets(tx: Db, leadIds: number[]) {
-  return queryRowsForIds<{ leadId: number; subscriptionId: number }>(
-    tx,
-    leadIds,
-    'bigint',
-    (ids) => sql`select l.id::int as "leadId", s.id::int as "subscriptionId"
+/** The devices to tell of these leads: the `leadsAssigned` handler's read (events/lead-events.ts). */
+export function leadPushTargetsSql(leadIds: number[]): SQL {
+  return sql`select l.id::int as "leadId", s.id::int as "subscriptionId"
       from leads l join push_subscriptions s on s.user_id = l.agent_id
-     where l.id = any(${ids})
+     where l.id = any(${idsParam(leadIds)})
        and not exists (select 1 from alert_settings a where a.user_id = s.user_id and not a.push)
-     order by l.id, s.id`,
-  );
+     order by l.id, s.id`;
 }
 
 export interface LeadForPush {

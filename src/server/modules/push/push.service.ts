@@ -31,7 +31,7 @@ import {
   type KeyPair,
   type LeadForPush,
   leadForPush,
-  leadPushTargets,
+  leadPushTargetsSql,
   recordAttempt,
   runPushTargets,
   type SubscriptionRow,
@@ -131,17 +131,27 @@ export async function devicesOf(db: Db, userId: number): Promise<PushDeviceList>
 // ---- the leadsAssigned handler ----------------------------------------------------------------
 
 /** In the assignment's transaction: a `lead-push` job per lead and device of its agent. */
+/** A device to tell of a lead. */
+export interface PushTarget {
+  leadId: number;
+  subscriptionId: number;
+}
+
+/** The handler's read for named leads, asked with the other handlers' (null for a run). */
+export function pushTargetsRead(ports: PushPorts, assigned: AssignedLeads) {
+  if (!ports.queue.running || !('leadIds' in assigned) || assigned.leadIds.length === 0)
+    return null;
+  return leadPushTargetsSql(assigned.leadIds);
+}
+
 export async function enqueueLeadPushes(
   tx: Db,
   ports: PushPorts,
   assigned: AssignedLeads,
+  read: PushTarget[] | undefined,
 ): Promise<void> {
   if (!ports.queue.running) return;
-  if ('leadIds' in assigned && assigned.leadIds.length === 0) return;
-  const targets =
-    'runId' in assigned
-      ? await runPushTargets(tx, assigned.runId)
-      : await leadPushTargets(tx, assigned.leadIds);
+  const targets = read ?? ('runId' in assigned ? await runPushTargets(tx, assigned.runId) : []);
   if (targets.length === 0) return;
   await ports.queue.enqueue(
     tx,

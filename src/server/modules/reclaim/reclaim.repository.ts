@@ -4,9 +4,9 @@
  * next, and the overdue leads the sweeper looks at. It writes nothing: the lead's move is the
  * leads module's (lead-life), the notices the notifications module's.
  */
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { LeadCategory } from '../../../shared/domain';
-import { type Db, intArrayLiteral, queryRows, queryRowsForIds } from '../../db/client';
+import { type Db, idsParam, intArrayLiteral, queryRows } from '../../db/client';
 import {
   type FitSqlParams,
   fitsSql,
@@ -48,17 +48,15 @@ export async function reclaimableOfRun(tx: Db, runId: number): Promise<Reclaimab
   );
 }
 
-/** Of these leads, those that went to members of agencies with reclaim on. */
-export async function reclaimableOfLeads(tx: Db, leadIds: number[]): Promise<ReclaimableLead[]> {
-  return queryRowsForIds<ReclaimableLead>(
-    tx,
-    leadIds,
-    'bigint',
-    (ids) => sql`select ${RECLAIMABLE}
+/**
+ * Of these leads, those that went to members of agencies with reclaim on: the `leadsAssigned`
+ * handler's read, asked with the other handlers' (events/lead-events.ts).
+ */
+export function reclaimableOfLeadsSql(leadIds: number[]): SQL {
+  return sql`select ${RECLAIMABLE}
           from leads l
           join agencies g on g.id = l.agency_id and g.reclaim_after_minutes is not null
-         where l.id = any(${ids}) and ${STILL_UNWORKED}`,
-  );
+         where l.id = any(${idsParam(leadIds)}) and ${STILL_UNWORKED}`;
 }
 
 /** One agency lead as the reclaim job reads it, locked for the rest of the transaction. */

@@ -35,7 +35,7 @@ import {
   overdueReclaimable,
   pickMember,
   type ReclaimableLead,
-  reclaimableOfLeads,
+  reclaimableOfLeadsSql,
   reclaimableOfRun,
 } from './reclaim.repository';
 
@@ -75,17 +75,28 @@ async function enqueue(tx: Db, ports: ReclaimPorts, leads: ReclaimableLead[]): P
   );
 }
 
+export type { ReclaimableLead };
+
+/**
+ * The `leadsAssigned` handler's read for named leads (asked with the other handlers' reads):
+ * those that went to members of agencies with reclaim on. Null for a run (the handler reads the
+ * run's itself) and in a process without a queue (the sweeper of a process with one finds them).
+ */
+export function reclaimableRead(ports: ReclaimPorts, assigned: AssignedLeads) {
+  if (!ports.queue.running || !('leadIds' in assigned) || assigned.leadIds.length === 0)
+    return null;
+  return reclaimableOfLeadsSql(assigned.leadIds);
+}
+
 /** The `leadsAssigned` handler: a job for each lead that went to a member of such an agency. */
 export async function scheduleReclaims(
   tx: Db,
   ports: ReclaimPorts,
   assigned: AssignedLeads,
+  read: ReclaimableLead[] | undefined,
 ): Promise<void> {
   if (!ports.queue.running) return; // the sweeper of a process with a queue will find them
-  const leads =
-    'runId' in assigned
-      ? await reclaimableOfRun(tx, assigned.runId)
-      : await reclaimableOfLeads(tx, assigned.leadIds);
+  const leads = read ?? ('runId' in assigned ? await reclaimableOfRun(tx, assigned.runId) : []);
   await enqueue(tx, ports, leads);
 }
 
