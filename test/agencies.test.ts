@@ -1,7 +1,17 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { agencyInvites, leads, subscriptions } from '../src/server/db/schema';
-import { insertLeads, insertPackage } from './support/agent-fixtures';
+import {
+  agencies,
+  agencyInvites,
+  agencyMembers,
+  leads,
+  subscriptions,
+} from '../src/server/db/schema';
+import { businessDate } from '../src/server/lib/business-time';
+import { createAgency } from './support/agency-fixtures';
+import { insertLeads, insertPackage, type LeadSpec } from './support/agent-fixtures';
+import { createAgent } from './support/assignment-fixtures';
+import { ROUTES as MATRIX_ROUTES, tableChecksums } from './support/route-table';
 import { Client, loginAdmin, registerAgent, setupTestApp } from './support/test-app';
 
 const ctx = setupTestApp({ PUBLIC_URL: 'https://portal.example' });
@@ -51,7 +61,7 @@ async function subscribeActive(userId: number) {
 async function bookLead(
   agencyId: number,
   agentId: number | null,
-  extra: { firstName?: string } = {},
+  extra: Omit<LeadSpec, 'agentId'> = {},
 ) {
   const [lead] = await insertLeads(ctx.database.db, [
     { agentId, assignedOn: agentId ? '2020-01-01' : null, ...extra },
@@ -161,6 +171,102 @@ describe('an agency and its members', () => {
       returns30d: 0,
       speedToLeadMinutes: null,
     });
+  });
+  it("the members' table shows each member's own figures: quota today, pause, licences, the last 30 days and speed to lead", async () => {
+    const t = await agencyWithTeam('Figures');
+    const admin = await loginAdmin(ctx);
+    await subscribeActive(t.teamAgent.id);
+    const today = businessDate(ctx.app.config.BUSINESS_TZ);
+    const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+    const given = (minutesAgo: number) =>
+      bookLead(t.agencyId, t.teamAgent.id, { assignedOn: today, assignedAt: ago(minutesAgo) });
+    const status = async (leadId: number, to: string) => {
+      const res = await t.teamAgent.client.post(`/api/agent/leads/${leadId}/status`, {
+        status: to,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    // contacted 8 minutes after it came, converted 16 minutes after: the median is 12
+    const contacted = await given(8);
+    await status(contacted.id, 'CONTACTED');
+    const converted = await given(16);
+    await status(converted.id, 'CONVERTED');
+    // not contacted, a return asked
+    const returned = await given(60);
+    const asked = await t.teamAgent.client.post(`/api/agent/leads/${returned.id}/return`, {
+      reason: 'WRONG_NUMBER',
+    });
+    expect(asked.statusCode, asked.body).toBe(201);
+    // older than 30 days: a converted lead contacted after 100 minutes, and its return
+    const old = await bookLead(t.agencyId, t.teamAgent.id, {
+      status: 'CONVERTED',
+      assignedOn: '2020-01-01',
+      assignedAt: ago(40 * 1440),
+    });
+    await ctx.database.db.execute(
+      sql`update leads set first_contact_at = assigned_at + interval '100 minutes' where id = ${old.id}`,
+    );
+    await ctx.database.db.execute(
+      sql`insert into lead_returns (lead_id, agent_id, reason, status, created_at)
+          values (${old.id}, ${t.teamAgent.id}, 'WRONG_NUMBER', 'APPROVED', now() - interval '40 days')`,
+    );
+    expect((await t.teamAgent.client.put('/api/agent/pause', { until: null })).statusCode).toBe(
+      200,
+    );
+    const licensed = await admin.client.put(`/api/admin/agents/${t.teamAgent.id}/licenses`, {
+      states: ['TX', 'FL'],
+    });
+    expect(licensed.statusCode, licensed.body).toBe(200);
+    // the manager holds one lead of today, not worked
+    await subscribeActive(t.manager.id);
+    await bookLead(t.agencyId, t.manager.id, { assignedOn: today, assignedAt: ago(5) });
+
+    const figures = {
+      userId: t.teamAgent.id,
+      quotaToday: { assigned: 3, limit: 10 },
+      paused: true,
+      licensedStates: ['FL', 'TX'],
+      leads30d: 3,
+      converted30d: 1,
+      returns30d: 1,
+      speedToLeadMinutes: expect.closeTo(12, 0),
+    };
+    const managerFigures = {
+      userId: t.manager.id,
+      quotaToday: { assigned: 1, limit: 10 },
+      paused: false,
+      licensedStates: [],
+      leads30d: 1,
+      converted30d: 0,
+      returns30d: 0,
+      speedToLeadMinutes: null,
+    };
+    const none = (who: Agent) => ({
+      userId: who.id,
+      quotaToday: { assigned: 0, limit: 0 },
+      paused: false,
+      licensedStates: [],
+      leads30d: 0,
+      converted30d: 0,
+      returns30d: 0,
+      speedToLeadMinutes: null,
+    });
+    const members = async (who: Agent) => {
+      const res = await who.client.get('/api/agency/members');
+      expect(res.statusCode).toBe(200);
+      return (res.json() as { userId: number }[]).sort((a, b) => a.userId - b.userId);
+    };
+    const byId = <T extends { userId: number }>(rows: T[]) =>
+      rows.sort((a, b) => a.userId - b.userId);
+    expect(await members(t.owner)).toEqual(
+      byId([figures, managerFigures, none(t.owner), none(t.ownAgent)]).map((f) =>
+        expect.objectContaining(f),
+      ),
+    );
+    expect(await members(t.manager)).toEqual(
+      byId([figures, managerFigures]).map((f) => expect.objectContaining(f)),
+    );
+    expect(await members(t.teamAgent)).toEqual([expect.objectContaining(figures)]);
   });
 });
 
@@ -508,5 +614,363 @@ describe('platform admins', () => {
       (await admin.client.patch('/api/admin/agencies/2147483000', { status: 'SUSPENDED' }))
         .statusCode,
     ).toBe(404);
+  });
+});
+
+/**
+ * Every agency route for every kind of caller (docs/domain.md, Agencies, "Who sees what"): agency
+ * A's owner, the manager of A's team, the agent of that team, the owner of agency B, a platform
+ * admin and a visitor without a session. Out of the caller's scope or of another agency: 404; an
+ * action the caller's role does not allow: 403. Each route gets a fresh pair of agencies, and the
+ * callers call in the table's order; a refused call changes no data.
+ */
+describe('every agency route, for each kind of caller', () => {
+  const WHO = ['owner', 'manager', 'agent', 'otherOwner', 'admin', 'anonymous'] as const;
+  type Who = (typeof WHO)[number];
+  type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  type People = Record<
+    'owner' | 'manager' | 'agent' | 'ownAgent' | 'otherOwner' | 'otherAgent',
+    Agent
+  >;
+  /** A's and B's ids, what each holds, and the callers' clients */
+  interface World {
+    a: number;
+    b: number;
+    p: People;
+    /** invites: made by A's owner (the owner's team), by A's manager (their team), by B's owner */
+    invites: { owner: Invite; manager: Invite; otherOwner: Invite };
+    /** one lead of the book held by each member */
+    leads: { owner: number; manager: number; agent: number; ownAgent: number; otherAgent: number };
+  }
+  type Invite = { id: number; code: string };
+  interface AgencyRoute {
+    method: Method;
+    path: string;
+    expect: Record<Who, number>;
+    /** the request, passing validation; what it names is made fresh where a call uses it up */
+    request(w: World, who: Who): Promise<{ url: string; body?: unknown }>;
+    /** a read: the ids the answer shows, and those each caller it answers must see */
+    shows?: {
+      ids(answer: never, w: World): number[];
+      want: Partial<Record<Who, (w: World) => number[]>>;
+    };
+  }
+
+  let people: People;
+  let admin: Awaited<ReturnType<typeof loginAdmin>>;
+  let anonymous: Client;
+  let world: World | null = null;
+  beforeAll(async () => {
+    const [owner, manager, agent, ownAgent, otherOwner, otherAgent] = await Promise.all(
+      [
+        'Table Owner',
+        'Table Manager',
+        'Table Agent',
+        'Table Own Agent',
+        'Other Owner',
+        'Other Agent',
+      ].map((name) => registerAgent(ctx.app, name)),
+    );
+    people = { owner, manager, agent, ownAgent, otherOwner, otherAgent };
+    admin = await loginAdmin(ctx);
+    anonymous = new Client(ctx.app);
+    // the manager may take a lead of the book (an active package that fits it)
+    await subscribeActive(manager.id);
+  });
+
+  const clientOf = (w: World, who: Who): Client =>
+    who === 'admin' ? admin.client : who === 'anonymous' ? anonymous : w.p[who].client;
+
+  /** A and B anew: A with its owner, a manager with their agent, the owner's own agent; B with its owner and an agent. */
+  async function freshWorld(): Promise<World> {
+    const db = ctx.database.db;
+    if (world) await db.delete(agencies).where(inArray(agencies.id, [world.a, world.b]));
+    const p = people;
+    const a = await createAgency(db, {
+      ownerId: p.owner.id,
+      members: [p.manager.id, p.agent.id, p.ownAgent.id],
+    });
+    await db
+      .update(agencyMembers)
+      .set({ role: 'MANAGER' })
+      .where(eq(agencyMembers.userId, p.manager.id));
+    await db
+      .update(agencyMembers)
+      .set({ managerId: p.manager.id })
+      .where(eq(agencyMembers.userId, p.agent.id));
+    const b = await createAgency(db, { ownerId: p.otherOwner.id, members: [p.otherAgent.id] });
+    const invites = {
+      owner: await invite(p.owner, { role: 'AGENT' }),
+      manager: await invite(p.manager, { role: 'AGENT' }),
+      otherOwner: await invite(p.otherOwner, { role: 'AGENT' }),
+    };
+    const held = async (agencyId: number, member: Agent) =>
+      (await bookLead(agencyId, member.id)).id;
+    const leads = {
+      owner: await held(a, p.owner),
+      manager: await held(a, p.manager),
+      agent: await held(a, p.agent),
+      ownAgent: await held(a, p.ownAgent),
+      otherAgent: await held(b, p.otherAgent),
+    };
+    world = { a, b, p, invites, leads };
+    return world;
+  }
+
+  /** A fresh agent in A (in the manager's team when named), subscribed; paid by A when asked. */
+  async function freshMember(w: World, opts: { managerId?: number; paid?: boolean } = {}) {
+    const userId = await createAgent(ctx.database.db, { packageId: pkgId });
+    await ctx.database.db
+      .insert(agencyMembers)
+      .values({ userId, agencyId: w.a, role: 'AGENT', managerId: opts.managerId ?? null });
+    if (opts.paid) {
+      const res = await w.p.owner.client.put(`/api/agency/members/${userId}/subscription`, {
+        packageId: pkgId,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    return userId;
+  }
+
+  /** `members` for the four agents unless said; an agent's route refuses an admin and a visitor */
+  const agents = (except: Partial<Record<Who, number>>, members: number): Record<Who, number> => ({
+    owner: members,
+    manager: members,
+    agent: members,
+    otherOwner: members,
+    admin: 403,
+    anonymous: 401,
+    ...except,
+  });
+  const userIds = (rows: { userId: number }[]) => rows.map((r) => r.userId);
+  const itemIds = (page: { items: { id: number }[] }) => page.items.map((l) => l.id);
+  const agencyOf = (answer: { agency: { id: number } }) => [answer.agency.id];
+
+  const ROUTES: AgencyRoute[] = [
+    {
+      method: 'POST',
+      path: '/api/agency',
+      // one agency per user: every member of one gets 409
+      expect: agents({}, 409),
+      request: async () => ({ url: '/api/agency', body: { name: 'A second agency' } }),
+    },
+    {
+      method: 'GET',
+      path: '/api/agency',
+      expect: agents({}, 200),
+      request: async () => ({ url: '/api/agency' }),
+      shows: {
+        ids: agencyOf,
+        want: {
+          owner: (w) => [w.a],
+          manager: (w) => [w.a],
+          agent: (w) => [w.a],
+          otherOwner: (w) => [w.b],
+        },
+      },
+    },
+    {
+      method: 'PATCH',
+      path: '/api/agency',
+      // B's owner changes B
+      expect: agents({ manager: 403, agent: 403 }, 200),
+      request: async () => ({ url: '/api/agency', body: { dailyCap: 40 } }),
+      shows: { ids: agencyOf, want: { owner: (w) => [w.a], otherOwner: (w) => [w.b] } },
+    },
+    {
+      method: 'DELETE',
+      path: '/api/agency/membership',
+      // an owner with other members hands over first; the manager, then their agent, leave
+      expect: agents({ manager: 204, agent: 204 }, 409),
+      request: async () => ({ url: '/api/agency/membership' }),
+    },
+    {
+      method: 'GET',
+      path: '/api/agency/members',
+      expect: agents({}, 200),
+      request: async () => ({ url: '/api/agency/members' }),
+      shows: {
+        ids: userIds,
+        want: {
+          owner: (w) => [w.p.owner.id, w.p.manager.id, w.p.agent.id, w.p.ownAgent.id],
+          manager: (w) => [w.p.manager.id, w.p.agent.id],
+          agent: (w) => [w.p.agent.id],
+          otherOwner: (w) => [w.p.otherOwner.id, w.p.otherAgent.id],
+        },
+      },
+    },
+    {
+      method: 'PATCH',
+      path: '/api/agency/members/:userId',
+      expect: agents({ owner: 200, otherOwner: 404 }, 403),
+      request: async (w) => ({
+        url: `/api/agency/members/${w.p.ownAgent.id}`,
+        body: { role: 'MANAGER' },
+      }),
+    },
+    {
+      method: 'DELETE',
+      path: '/api/agency/members/:userId',
+      // a member of the manager's team
+      expect: agents({ owner: 204, manager: 204, otherOwner: 404 }, 403),
+      request: async (w) => ({
+        url: `/api/agency/members/${await freshMember(w, { managerId: w.p.manager.id })}`,
+      }),
+    },
+    {
+      method: 'PUT',
+      path: '/api/agency/members/:userId/subscription',
+      expect: agents({ owner: 200, otherOwner: 404 }, 403),
+      request: async (w) => ({
+        url: `/api/agency/members/${await freshMember(w, { managerId: w.p.manager.id })}/subscription`,
+        body: { packageId: pkgId },
+      }),
+    },
+    {
+      method: 'DELETE',
+      path: '/api/agency/members/:userId/subscription',
+      expect: agents({ owner: 200, otherOwner: 404 }, 403),
+      request: async (w) => ({
+        url: `/api/agency/members/${await freshMember(w, { managerId: w.p.manager.id, paid: true })}/subscription`,
+      }),
+    },
+    {
+      method: 'GET',
+      path: '/api/agency/leads',
+      expect: agents({}, 200),
+      request: async () => ({ url: '/api/agency/leads' }),
+      shows: {
+        ids: itemIds,
+        want: {
+          owner: (w) => [w.leads.owner, w.leads.manager, w.leads.agent, w.leads.ownAgent],
+          manager: (w) => [w.leads.manager, w.leads.agent],
+          agent: (w) => [w.leads.agent],
+          otherOwner: (w) => [w.leads.otherAgent],
+        },
+      },
+    },
+    {
+      method: 'POST',
+      path: '/api/agency/leads/:id/reassign',
+      // a fresh lead the manager's agent holds, to the manager
+      expect: agents({ owner: 200, manager: 200, agent: 403 }, 404),
+      request: async (w) => ({
+        url: `/api/agency/leads/${(await bookLead(w.a, w.p.agent.id)).id}/reassign`,
+        body: { userId: w.p.manager.id },
+      }),
+    },
+    {
+      method: 'POST',
+      path: '/api/agency/invites',
+      // B's owner invites into B
+      expect: agents({ agent: 403 }, 201),
+      request: async () => ({ url: '/api/agency/invites', body: { role: 'AGENT' } }),
+    },
+    {
+      method: 'GET',
+      path: '/api/agency/invites',
+      expect: agents({ agent: 403 }, 200),
+      request: async () => ({ url: '/api/agency/invites' }),
+      shows: {
+        ids: (list: { id: number }[]) => list.map((i) => i.id),
+        want: {
+          owner: (w) => [w.invites.owner.id, w.invites.manager.id],
+          manager: (w) => [w.invites.manager.id],
+          otherOwner: (w) => [w.invites.otherOwner.id],
+        },
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/api/agency/invites/:id',
+      // a fresh invite into the manager's team
+      expect: agents({ owner: 204, manager: 204, agent: 403 }, 404),
+      request: async (w) => ({
+        url: `/api/agency/invites/${(await invite(w.p.manager, { role: 'AGENT' })).id}`,
+      }),
+    },
+    {
+      method: 'GET',
+      path: '/api/agency/invites/lookup',
+      // public: the join page asks before the visitor signs in
+      expect: agents({ admin: 200, anonymous: 200 }, 200),
+      request: async (w) => ({ url: `/api/agency/invites/lookup?code=${w.invites.owner.code}` }),
+    },
+    {
+      method: 'POST',
+      path: '/api/agency/join',
+      // every member of an agency already: 409
+      expect: agents({}, 409),
+      request: async (w) => ({ url: '/api/agency/join', body: { code: w.invites.owner.code } }),
+    },
+    {
+      method: 'GET',
+      path: '/api/agency/audit',
+      // each owner their own agency's: here, the invites its members made
+      expect: agents({ manager: 403, agent: 403 }, 200),
+      request: async () => ({ url: '/api/agency/audit' }),
+      shows: {
+        ids: (page: { events: { actorId: number }[] }) => [
+          ...new Set(page.events.map((e) => e.actorId)),
+        ],
+        want: {
+          owner: (w) => [w.p.owner.id, w.p.manager.id],
+          otherOwner: (w) => [w.p.otherOwner.id],
+        },
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/admin/agencies',
+      expect: agents({ admin: 200 }, 403),
+      request: async () => ({ url: '/api/admin/agencies' }),
+      shows: {
+        ids: (list: { id: number }[], w) =>
+          list.map((a) => a.id).filter((id) => id === w.a || id === w.b),
+        want: { admin: (w) => [w.a, w.b] },
+      },
+    },
+    {
+      method: 'PATCH',
+      path: '/api/admin/agencies/:id',
+      expect: agents({ admin: 200 }, 403),
+      request: async (w) => ({ url: `/api/admin/agencies/${w.a}`, body: { status: 'SUSPENDED' } }),
+    },
+  ];
+
+  const sorted = (ids: number[]) => [...ids].sort((x, y) => x - y);
+
+  for (const route of ROUTES) {
+    it(`${route.method} ${route.path}: ${WHO.map((w) => `${w} ${route.expect[w]}`).join(', ')}`, async () => {
+      const w = await freshWorld();
+      for (const who of WHO) {
+        const spec = await route.request(w, who);
+        const before = await tableChecksums(ctx);
+        const res = await clientOf(w, who).request(route.method, spec.url, spec.body);
+        expect(res.statusCode, `${who}: ${res.body}`).toBe(route.expect[who]);
+        if (res.statusCode >= 400) {
+          expect(res.json(), who).toEqual({ message: expect.any(String) });
+          expect(await tableChecksums(ctx), `${who}'s refused call changed data`).toEqual(before);
+        }
+        const want = route.shows?.want[who];
+        if (route.shows && res.statusCode === 200) {
+          expect(want, `what ${who} sees is listed`).toBeDefined();
+          expect(sorted(route.shows.ids(res.json() as never, w)), `what ${who} sees`).toEqual(
+            sorted(want?.(w) ?? []),
+          );
+        }
+      }
+    });
+  }
+
+  it('the table holds every agency route the server has (the authorization matrix lists them all)', () => {
+    const agencyRoute = (path: string) =>
+      path === '/api/agency' ||
+      path.startsWith('/api/agency/') ||
+      path.startsWith('/api/admin/agencies');
+    const served = MATRIX_ROUTES.filter((r) => agencyRoute(r.path)).map(
+      (r) => `${r.method} ${r.path}`,
+    );
+    expect(ROUTES.map((r) => `${r.method} ${r.path}`).sort()).toEqual(served.sort());
   });
 });

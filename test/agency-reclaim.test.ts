@@ -5,19 +5,31 @@
  * owner are told. The job is durable: a server stopped between the assignment and the due time
  * leaves it to the next one.
  */
+
+import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/server/app';
+import type { AppConfig } from '../src/server/config/env';
 import { queryRows } from '../src/server/db/client';
+import { subscriptions } from '../src/server/db/schema';
 import type { JobQueue } from '../src/server/jobs/job-queue';
 import { assignedOnDate } from '../src/server/modules/assignment/quota.repository';
 import { runAssignment } from '../src/server/modules/assignment/run-assignment.service';
 import { reclaimableOfLeadsSql } from '../src/server/modules/reclaim/reclaim.repository';
 import { processReclaim, type ReclaimPorts } from '../src/server/modules/reclaim/reclaim.service';
 import { createAgency, leadOwners, resetAgencies } from './support/agency-fixtures';
-import { createAgent, createLeads, resetAssignmentData } from './support/assignment-fixtures';
-import { setupTestApp, testConfig } from './support/test-app';
+import {
+  createAgent,
+  createLeads,
+  createPackage,
+  resetAssignmentData,
+} from './support/assignment-fixtures';
+import { openStream, type Stream } from './support/event-stream';
+import { SmtpReceiver } from './support/smtp-receiver';
+import { registerAgent, setupTestApp, testConfig } from './support/test-app';
 import { createTestDatabase } from './support/test-db';
+import { waitFor } from './support/wait-for';
 
 const config = testConfig();
 const minutes = (n: number) => n * 60_000;
@@ -261,6 +273,114 @@ function zoneInWindowNow(): string {
   }
   throw new Error('no zone in its calling window now');
 }
+
+describe('reclaim: the three are told by email and on their open pages', () => {
+  const smtp = new SmtpReceiver();
+  const overrides: Partial<AppConfig> = {};
+  beforeAll(async () => {
+    overrides.SMTP_URL = await smtp.start();
+  });
+  afterAll(() => smtp.stop());
+  // registered after the receiver's beforeAll, so the app reads its port from `overrides`
+  const ctx = setupTestApp(overrides, { deliveryQueue: { pollingIntervalSeconds: 0.5 } });
+  it('the first member and the owner get an email and their pages refresh; the new member gets the lead by email and live; another member nothing', {
+    timeout: 60_000,
+  }, async () => {
+    const db = ctx.database.db;
+    await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (ctx.app.server.address() as AddressInfo).port;
+    const [owner, first, next, bystander] = await Promise.all(
+      ['Reclaim Owner', 'First Member', 'Next Member', 'Other Member'].map((name) =>
+        registerAgent(ctx.app, name),
+      ),
+    );
+    const packageId = await createPackage(db, { leadsPerDay: 5 });
+    for (const m of [first, next]) {
+      await db.insert(subscriptions).values({ userId: m.id, packageId, status: 'ACTIVE' });
+    }
+    // the other member has no package: no lead fits them
+    await createAgency(db, {
+      reclaimAfterMinutes: 5,
+      ownerId: owner.id,
+      members: [first.id, next.id, bystander.id],
+    });
+    const streams: Record<'owner' | 'first' | 'next' | 'bystander', Stream> = {
+      owner: await openStream(port, owner.client.cookie),
+      first: await openStream(port, first.client.cookie),
+      next: await openStream(port, next.client.cookie),
+      bystander: await openStream(port, bystander.client.cookie),
+    };
+    try {
+      const [lead] = await createLeads(db, [{ state: 'TX', city: 'Austin', firstName: 'Rita' }]);
+      await db.execute(
+        sql`update leads set last_name = 'Reyes', time_zone = ${zoneInWindowNow()} where id = ${lead}`,
+      );
+      // the next member sits the run out: the first gets the lead, due 5 seconds from now
+      await db.execute(sql`update users set paused_at = now() where id = ${next.id}`);
+      await runAssignment(db, ctx.app.config, {
+        trigger: 'MANUAL',
+        events: ctx.app.leadPorts.events,
+        now: new Date(Date.now() - minutes(5) + 5_000),
+      });
+      await db.execute(sql`update users set paused_at = null where id = ${next.id}`);
+      expect((await leadOwners(db)).get(lead)?.agentId).toBe(first.id);
+
+      await waitFor(
+        'the lead to go to the next member',
+        async () => (await leadOwners(db)).get(lead)?.agentId === next.id,
+        30_000,
+      );
+      const mailTo = (email: string, subject: string) =>
+        waitFor(`"${subject}" to ${email}`, async () =>
+          smtp.inbox.find((m) => m.to.includes(email) && m.mail.subject === subject),
+        );
+      const toFirst = await mailTo(first.email, 'Lead reclaimed by your agency');
+      expect(toFirst.mail.text).toContain('Hello First Member');
+      expect(toFirst.mail.text).toContain(
+        'Rita Reyes (Austin, TX) was not worked within 5 minutes of its calling hours and went to another member.',
+      );
+      const toOwner = await mailTo(owner.email, 'Lead reclaimed');
+      expect(toOwner.mail.text).toContain('Hello Reclaim Owner');
+      expect(toOwner.mail.text).toContain(
+        'Rita Reyes (Austin, TX) was not worked within 5 minutes and was given to another member.',
+      );
+      const toNext = await mailTo(next.email, 'New lead: Rita Reyes (Austin, TX)');
+      expect(toNext.mail.text).toContain('Austin, TX');
+
+      // the new member's page shows the lead; the first member's and the owner's refresh
+      const event = (who: keyof typeof streams, name: string) =>
+        waitFor(`${name} on the ${who}'s page`, async () =>
+          streams[who].events.find((e) => e.event === name),
+        );
+      expect(await event('first', 'resync')).toEqual({ event: 'resync', data: {} });
+      expect(await event('owner', 'resync')).toEqual({ event: 'resync', data: {} });
+      const assigned = await waitFor("the lead on the next member's page", async () =>
+        streams.next.events.find(
+          (e) => e.event === 'lead.assigned' && (e.data as { leadId: number }).leadId === lead,
+        ),
+      );
+      expect(assigned.data).toMatchObject({ leadId: lead, name: 'Rita Reyes', state: 'TX' });
+      // the first member's page got the lead at first, and never refreshed before the reclaim
+      expect(streams.first.events.map((e) => e.event)).toEqual(['lead.assigned', 'resync']);
+      expect(streams.owner.events.map((e) => e.event)).toEqual(['resync']);
+      // the member the lead never concerned: nothing
+      expect(streams.bystander.events).toEqual([]);
+      expect(smtp.inbox.filter((m) => m.to.includes(bystander.email))).toEqual([]);
+      // one email each of the reclaim's notices: the next member's new lead, and the first
+      // member's first one
+      expect(smtp.inbox.map((m) => `${m.to.join()} ${m.mail.subject}`).sort()).toEqual(
+        [
+          `${first.email} New lead: Rita Reyes (Austin, TX)`,
+          `${first.email} Lead reclaimed by your agency`,
+          `${owner.email} Lead reclaimed`,
+          `${next.email} New lead: Rita Reyes (Austin, TX)`,
+        ].sort(),
+      );
+    } finally {
+      for (const stream of Object.values(streams)) stream.close();
+    }
+  });
+});
 
 describe('reclaim: durable across a restart', () => {
   const apps: { close(): Promise<unknown> }[] = [];

@@ -112,7 +112,7 @@ export async function processReclaim(
   job: { leadId: number; assignedAt: string },
 ): Promise<ReclaimOutcome> {
   const now = ports.now?.() ?? new Date();
-  let notices: { to: number[]; subject: string; text: string } | null = null;
+  let notices: Notice[] = [];
   const outcome = await db.transaction(async (tx): Promise<ReclaimOutcome> => {
     // after a run in flight, never between its read of the quotas and its write
     await lockQuotasShared(tx);
@@ -175,25 +175,36 @@ export async function processReclaim(
       member: member_,
       owner,
     });
-    notices = {
-      to: [lead.agentId, ...(lead.ownerId !== null ? [lead.ownerId] : [])],
-      subject: member_.title,
-      text: member_.body,
-    };
+    // each by email what their bell says (the owner who held the lead: as its member)
+    notices = [
+      { to: lead.agentId, subject: member_.title, text: member_.body },
+      ...(lead.ownerId !== null && lead.ownerId !== lead.agentId
+        ? [{ to: lead.ownerId, subject: owner.title, text: owner.body }]
+        : []),
+    ];
     return { done: 'RECLAIMED', leadId: lead.id, fromAgentId: lead.agentId, toAgentId: member.id };
   });
-  if (notices && ports.email) await emailNotices(db, ports, ports.email, notices);
+  if (notices.length > 0 && ports.email) await emailNotices(db, ports, ports.email, notices);
   return outcome;
 }
+
+/** A reclaim's notice to one user: the first member's or the owner's. */
+type Notice = { to: number; subject: string; text: string };
 
 /** After the commit: the first member's and the owner's email, where their settings say so. */
 async function emailNotices(
   db: Db,
   ports: ReclaimPorts,
   email: EmailSender,
-  notice: { to: number[]; subject: string; text: string },
+  notices: Notice[],
 ): Promise<void> {
-  for (const user of await emailsOn(db, [...new Set(notice.to)])) {
+  const users = await emailsOn(
+    db,
+    notices.map((n) => n.to),
+  );
+  for (const user of users) {
+    const notice = notices.find((n) => n.to === user.id);
+    if (!notice) continue;
     // a notice that cannot be sent is not worth failing the reclaim for (the bell has it)
     await email
       .send({
