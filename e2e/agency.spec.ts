@@ -48,7 +48,7 @@ test('an agency from creation to suspension: settings, invite link, join, paid p
   request,
   browser,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   await loginAdminApi(request);
   const tag = uniqueTag('ag');
   const agencyName = `Sunrise ${tag}`;
