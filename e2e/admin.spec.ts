@@ -147,7 +147,7 @@ test('packages: create, edit and deactivate; the landing page follows', async ({
   await api.dispose();
 });
 
-test('leads: import a CSV with good and bad rows, then assign a lead', async ({
+test('leads: import a CSV with good and bad rows, then assign a lead; a file of refused rows says nothing was imported', async ({
   page,
   baseURL,
 }) => {
@@ -243,6 +243,18 @@ test('leads: import a CSV with good and bad rows, then assign a lead', async ({
   await page.getByRole('option', { name: 'New', exact: true }).click();
   await expect(page.getByTestId('lead-count')).toHaveText('2 leads');
   await expect(rows.filter({ hasText: `Ann ${t}` })).toHaveCount(0);
+
+  // a file whose every row is refused is not called a success
+  await page.getByTestId('csv-file-input').setInputFiles({
+    name: `${t}-refused.csv`,
+    mimeType: 'text/csv',
+    buffer: Buffer.from(
+      `firstName,lastName,phone,city,state,age,category\nFay,${t},${uniquePhone()},Reno,ZZ,70,MEDICARE\n`,
+    ),
+  });
+  await expect(toast(page, 'Nothing imported')).toBeVisible();
+  await expect(toast(page, 'Imported 0 leads. 1 errors. See the report below.')).toBeVisible();
+  await expect(report.getByTestId('import-counts')).toContainText('0 imported');
   await agent.ctx.dispose();
 });
 
@@ -360,7 +372,10 @@ test("agents: package, status, today's quota bar and a status change", async ({
   await loner.ctx.dispose();
 });
 
-test('dashboard and analytics show the platform figures', async ({ page, baseURL }) => {
+test('dashboard and analytics show the platform figures; a period with nothing says so in its charts', async ({
+  page,
+  baseURL,
+}) => {
   // ten sign-ups, forty calls and two widths of chart checks
   test.setTimeout(120_000);
   const api = await adminApi(baseURL!);
@@ -531,6 +546,20 @@ test('dashboard and analytics show the platform figures', async ({ page, baseURL
     String(week.assignedLeads),
   );
   await expect(page.getByRole('combobox', { name: 'Period' })).toHaveCount(1);
+
+  // a period with nothing assigned (the platform's first days: the browser's clock years back)
+  // says so instead of drawing bare axes
+  await page.clock.setFixedTime(new Date('2020-06-15T12:00:00Z'));
+  await page.reload();
+  await expect(page.getByTestId('card-total-leads-value')).toHaveText('0');
+  await expect(page.getByTestId('chart-assignments-empty')).toHaveText(
+    'No leads were assigned in this period.',
+  );
+  await expect(page.getByTestId('chart-conversions-empty')).toHaveText(
+    'No agent has converted a lead in this period yet.',
+  );
+  await expect(line.locator('.recharts-line-curve')).toHaveCount(0);
+  await expect(bar.locator('.recharts-bar-rectangle')).toHaveCount(0);
   await api.dispose();
   for (const closer of closers) await closer.ctx.dispose();
 });

@@ -2,9 +2,9 @@
  * Links that open a lead, the list an agent works from, and offboarding, in the browser
  * (docs/domain.md, Lists, search and export; Offboarding): a `?lead=ID` link (the lead email's
  * "Open it", the bell) opens that lead's drawer for its agent only; My Leads shows when each lead
- * was received, the uncontacted first, keeps its order in the URL and marks a pending return; an
- * admin reassigns a lead being worked and disables the agent who had it. Screenshots at 1280 and
- * 375 px (axe-checked) go to .tmp/screenshots/.
+ * was received, the uncontacted first, keeps its order, status filter and search in the URL and
+ * marks a pending return; an admin reassigns a lead being worked and disables the agent who had
+ * it. Screenshots at 1280 and 375 px (axe-checked) go to .tmp/screenshots/.
  */
 import { mkdirSync } from 'node:fs';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
@@ -50,7 +50,7 @@ const lead = (tag: string, firstName: string, i: number) => ({
   age: 67,
 });
 
-test('a lead link opens its drawer for its agent only; My Leads lists the uncontacted first, newest received first', async ({
+test('a lead link or the bell opens its drawer for its agent only; My Leads lists the uncontacted first, newest received first, and keeps its order and filters in the URL', async ({
   page,
   request,
 }) => {
@@ -84,9 +84,21 @@ test('a lead link opens its drawer for its agent only; My Leads lists the uncont
     ).status(),
   ).toBe(201);
 
+  // the bell's notification of a new lead, from the dashboard
+  const pablo = ids.get(`pablo.${tag}@example.com`)!;
+  const drawer = page.getByTestId('update-status-drawer');
+  await page.getByRole('button', { name: /^Notifications/ }).click();
+  await page
+    .getByRole('dialog', { name: 'Notifications' })
+    .getByRole('link', { name: new RegExp(`^New lead: Pablo Lane${tag}`) })
+    .click();
+  await expect(page).toHaveURL(new RegExp(`/dashboard/leads\\?lead=${pablo}$`));
+  await expect(drawer).toContainText(`Pablo Lane${tag}`);
+  await page.keyboard.press('Escape');
+  await expect(drawer).toBeHidden();
+
   // the email's "Open it" link
   await page.goto(`/dashboard/leads?lead=${olive}`);
-  const drawer = page.getByTestId('update-status-drawer');
   await expect(drawer.getByRole('heading', { name: 'Update Lead Status' })).toBeVisible();
   await expect(drawer).toContainText(`Olive Lane${tag}`);
   await page.keyboard.press('Escape');
@@ -112,6 +124,8 @@ test('a lead link opens its drawer for its agent only; My Leads lists the uncont
   await expect(rows.filter({ hasText: 'Quinn' }).getByTestId('return-pending')).toHaveText(
     'Return pending',
   );
+  // axe checks the list, not the toast above fading out while it reads the page (under load)
+  await expect(toast(page, 'This lead is not yours')).toBeHidden();
   await shoot(page, 'my-leads-sorted', { axe: true });
 
   // the order is in the URL: a reload keeps it, back returns to the default
@@ -126,7 +140,22 @@ test('a lead link opens its drawer for its agent only; My Leads lists the uncont
   // the name opens the lead, as Update Status does
   await rows.filter({ hasText: 'Pablo' }).getByTestId('lead-open').click();
   await expect(page.getByTestId('update-status-drawer')).toContainText(`Pablo Lane${tag}`);
-  await expect(page).toHaveURL(new RegExp(`lead=${ids.get(`pablo.${tag}@example.com`)}`));
+  await expect(page).toHaveURL(new RegExp(`lead=${pablo}`));
+  await page.keyboard.press('Escape');
+
+  // the status filter and the search are in the URL too: a reload keeps both
+  await page.getByLabel('Filter by status').click();
+  await page.getByRole('option', { name: 'Assigned', exact: true }).click();
+  await expect(page).toHaveURL(/status=ASSIGNED/);
+  await expect(rows).toHaveCount(2);
+  await page.getByLabel('Search leads').fill('Quinn');
+  await expect(page).toHaveURL(/q=Quinn/);
+  await expect(rows).toHaveCount(1);
+  await page.reload();
+  await expect(page.getByLabel('Filter by status')).toHaveText('Assigned');
+  await expect(page.getByLabel('Search leads')).toHaveValue('Quinn');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(`Quinn Lane${tag}`);
 });
 
 test('an admin reassigns a lead being worked to an agent who fits, then disables the agent who had it', async ({

@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../src/server/config/env';
+import { passwordResets } from '../src/server/db/schema';
 import { SmtpReceiver } from './support/smtp-receiver';
 import { Client, loginAdmin, registerAgent, setupTestApp, uniqueEmail } from './support/test-app';
 
@@ -92,6 +93,21 @@ describe('forgot password', () => {
     expect(again.statusCode).toBe(400);
     expect(again.json()).toEqual(EXPIRED);
     expect(await canLogIn(agent.email, 'fresh-lime-tree-7')).toBe(200);
+  });
+
+  it('stores only a hash of the emailed reset token, and the emailed link works', async () => {
+    const agent = await registerAgent(ctx.app);
+    expect((await forgot(agent.email, '10.9.4.1')).statusCode).toBe(202);
+    const mail = await waitFor('the reset email', () =>
+      smtp.inbox.find((m) => m.to.includes(agent.email)),
+    );
+    const token = tokenOf(mail.mail.text?.match(/https:\S+/)?.[0] ?? '');
+    expect(token).toMatch(/^[\w-]{43}$/);
+    const stored = await ctx.database.db.select().from(passwordResets);
+    expect(stored.filter((r) => r.userId === agent.id)).toHaveLength(1);
+    expect(JSON.stringify(stored)).not.toContain(token);
+    // and the emailed link is the one that works
+    expect((await reset(token, 'hashed-lime-tree-9')).statusCode).toBe(200);
   });
 
   it('answers an unknown email exactly as a known one, and emails no one', async () => {

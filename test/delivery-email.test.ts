@@ -34,7 +34,7 @@ const emailDeliveries = (agentId: number) =>
   );
 
 describe('email delivery', () => {
-  it('emails the agent one new lead: name, tel: link, place, category, link to the lead', async () => {
+  it('emails the agent one new lead: name, the phone as people read it with a tel: link, place, category, link to the lead', async () => {
     const admin = await loginAdmin(ctx);
     const agent = await registerAgent(ctx.app, 'Mail Agent');
     const settings = await agent.client.get('/api/agent/delivery');
@@ -47,7 +47,8 @@ describe('email delivery', () => {
       {
         firstName: 'Maria',
         lastName: 'Lopez',
-        phone: '(512) 555-0199',
+        // as the intake and the import store a phone
+        phone: '+13055550142',
         city: 'Austin',
         state: 'TX',
         category: 'MEDICARE',
@@ -68,7 +69,12 @@ describe('email delivery', () => {
     const { mail } = message;
     expect(mail.subject).toBe('New lead: Maria Lopez (Austin, TX)');
     expect(mail.from?.text).toContain('leads@leadflow.local');
-    expect(mail.html).toContain('href="tel:5125550199"');
+    expect(mail.html).toContain('<a href="tel:+13055550142">(305) 555-0142</a>');
+    expect(mail.text).toContain('Phone: (305) 555-0142 (tel:+13055550142)');
+    // E.164 only where a phone dials it, never where a person reads it
+    for (const body of [mail.html, mail.text]) {
+      expect(String(body).replaceAll('tel:+13055550142', '')).not.toContain('+1305');
+    }
     expect(mail.html).toContain(`href="https://leads.example.com/dashboard/leads?lead=${lead.id}"`);
     expect(mail.text).toContain('Austin, TX');
     expect(mail.text).toContain('MEDICARE');

@@ -154,13 +154,14 @@ const attemptsOf = (deliveryId: number) =>
   );
 
 describe('CRM webhook delivery', () => {
-  it('sends a signed lead.assigned event promptly, with ZIP, time zone, consent, source, agent and the Authorization header', async () => {
+  it('sends a signed lead.assigned event promptly, with the phone in E.164, ZIP, time zone, consent, source, agent and the Authorization header', async () => {
     const agent = await crmAgent('/ok');
     const [lead] = await insertLeads(ctx, [
       {
         firstName: 'Olive',
         lastName: 'Okafor',
-        phone: '+1 512 555 0100',
+        // as the intake and the import store a phone
+        phone: '+13055550142',
         state: 'FL',
         city: 'Pensacola',
         zip: '32501',
@@ -186,7 +187,8 @@ describe('CRM webhook delivery', () => {
         lead: {
           id: lead.id,
           firstName: 'Olive',
-          phone: '+1 512 555 0100',
+          // E.164, as stored: a CRM dials it as it comes, never as people write it
+          phone: '+13055550142',
           city: 'Pensacola',
           state: 'FL',
           zip: '32501',

@@ -316,6 +316,28 @@ describe('POST /api/v1/leads: instant assignment', () => {
     ]);
   });
 
+  it('refuses a lead with neither phone nor email (422 on the phone): nothing stored, no quota used, one INVALID refusal in the source figures', async () => {
+    const { admin, source, key } = await newSourceKey();
+    const agent = await createAgent(db(), { quota: 1 });
+    const res = await postLead(key, lead({ phone: null, email: '  ' }));
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({
+      reason: 'invalid',
+      errors: [
+        { field: 'phone', message: 'Missing phone and email: a lead needs at least one of them' },
+      ],
+    });
+
+    const sources = (await admin.client.get('/api/admin/sources')).json();
+    expect(sources.find((s: { id: number }) => s.id === source.id).leads).toBe(0);
+    const figures = (await admin.client.get('/api/admin/analytics/sources')).json();
+    expect(
+      figures.sources.find((s: { sourceId: number }) => s.sourceId === source.id).refused,
+    ).toMatchObject({ INVALID: 1, DUPLICATE: 0 });
+    // the agent's one lead a day is still free: the next reachable lead takes it
+    expect(await send(key)).toMatchObject({ status: 'ASSIGNED', agentId: agent });
+  });
+
   it('leaves an unfit lead NEW; the next engine run takes it', async () => {
     const { admin, key } = await newSourceKey();
     const sent = await send(key, { state: 'WY' });

@@ -177,6 +177,35 @@ describe('reassigning a lead being worked', () => {
     });
   });
 
+  it('moves a CONTACTED lead the same way, the admin naming only the lead and the new agent: REASSIGNED from the one agent to the other', async () => {
+    const { admin, leaving, taking } = await twoAgents();
+    const [lead] = await insertLeads(db(), [{ agentId: leaving.id, status: 'CONTACTED' }]);
+    const res = await admin.client.post('/api/admin/leads/assign', {
+      leadId: lead.id,
+      userId: taking.id,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ id: lead.id, agentId: taking.id, status: 'ASSIGNED' });
+    const history = await db()
+      .select()
+      .from(leadHistory)
+      .where(and(eq(leadHistory.leadId, lead.id), eq(leadHistory.kind, 'REASSIGNED')));
+    expect(history).toEqual([
+      expect.objectContaining({
+        actorId: admin.id,
+        fromAgentId: leaving.id,
+        agentId: taking.id,
+        fromStatus: 'CONTACTED',
+        toStatus: 'ASSIGNED',
+      }),
+    ]);
+    expect((await leaving.client.get(`/api/agent/leads/${lead.id}`)).statusCode).toBe(404);
+    expect((await taking.client.get(`/api/agent/leads/${lead.id}`)).json()).toMatchObject({
+      id: lead.id,
+      status: 'ASSIGNED',
+    });
+  });
+
   it('refuses with 409 an agent who does not fit (naming the reason), the same agent, a CONVERTED or INVALID lead, a pending return, and a lead that moved since the admin looked', async () => {
     const { admin, leaving, taking } = await twoAgents();
     const assign = (leadId: number, userId: number, fromAgentId?: number | null) =>
