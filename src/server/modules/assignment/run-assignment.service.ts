@@ -31,7 +31,6 @@ import { assignedThisWeekAndMonth, periodCapped } from './quota.service';
 import { nextTurn, statementQueue } from './run-pipeline';
 import { RunClock, type RunStep, type RunTimings } from './run-timing';
 import { solveAssignment } from './solver';
-import type { LeadClass } from './solver-graph';
 import { leadCount } from './solver-graph';
 
 export interface RunOptions {
@@ -126,22 +125,13 @@ async function runAssignmentOnce(
         await prepared; // its own error, rather than the aborted transaction's after it
         const writes: Promise<WriteOutcome>[] = [];
         for (const [categoryList, categoryAgents] of solves) {
-          // a category's classes are built as soon as its read is in, while the database reads
-          // the group's next category (a lead's class never spans categories: its agents are
-          // of its category only)
-          const classes: LeadClass[] = [];
-          for (const c of categoryList) {
-            const groups = (await reads.get(c)) ?? [];
-            figures.candidateLeads += groups.reduce((sum, g) => sum + leadCount(g.leads), 0);
-            step('read');
-            await nextTurn(); // the connection's next statement starts before this process computes
-            const ofCategory =
-              categoryList.length === 1
-                ? categoryAgents
-                : categoryAgents.filter((a) => a.category === c);
-            for (const k of buildClasses(ofCategory, groups)) classes.push(k);
-            step('classes');
-          }
+          const groups: Awaited<ReturnType<typeof readLeadGroups>> = [];
+          for (const c of categoryList) groups.push(...((await reads.get(c)) ?? []));
+          figures.candidateLeads += groups.reduce((sum, g) => sum + leadCount(g.leads), 0);
+          step('read');
+          await nextTurn(); // the connection's next statement starts before this process computes
+          const classes = buildClasses(categoryAgents, groups);
+          step('classes');
           await nextTurn();
           const { byAgent } = solveAssignment(categoryAgents, classes);
           step('solve');
