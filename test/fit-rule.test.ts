@@ -364,7 +364,7 @@ describe('the fit rule: every user agrees with its definition', () => {
           exclude: [],
           copy: before,
         });
-        expect(stalePick).toEqual({ stale: true, agent: null });
+        expect(stalePick).toEqual({ stale: true, agent: null, refused: false });
       }
       await roster.refresh();
       expect(await explained.current(db)).toBeNull();
