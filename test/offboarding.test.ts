@@ -19,6 +19,13 @@ const { db, run, subscribedAgent, agentOf, intakeKey, postLead } = availabilityF
 const disable = async (admin: { client: Client }, userId: number, disabled = true) =>
   admin.client.patch(`/api/admin/users/${userId}`, { disabled });
 
+/** The lead's REASSIGNED history rows. */
+const reassignments = (leadId: number) =>
+  db()
+    .select()
+    .from(leadHistory)
+    .where(and(eq(leadHistory.leadId, leadId), eq(leadHistory.kind, 'REASSIGNED')));
+
 describe('disabling an account', () => {
   it('ends its sessions at once, refuses its login and API calls, and re-enabling restores login but not the old sessions', async () => {
     const admin = await loginAdmin(ctx);
@@ -140,10 +147,7 @@ describe('reassigning a lead being worked', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ id: lead.id, agentId: taking.id, status: 'ASSIGNED' });
 
-    const history = await db()
-      .select()
-      .from(leadHistory)
-      .where(and(eq(leadHistory.leadId, lead.id), eq(leadHistory.kind, 'REASSIGNED')));
+    const history = await reassignments(lead.id);
     expect(history).toEqual([
       expect.objectContaining({
         actorId: admin.id,
@@ -186,10 +190,7 @@ describe('reassigning a lead being worked', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ id: lead.id, agentId: taking.id, status: 'ASSIGNED' });
-    const history = await db()
-      .select()
-      .from(leadHistory)
-      .where(and(eq(leadHistory.leadId, lead.id), eq(leadHistory.kind, 'REASSIGNED')));
+    const history = await reassignments(lead.id);
     expect(history).toEqual([
       expect.objectContaining({
         actorId: admin.id,
