@@ -154,7 +154,6 @@ export function takeAlertTest(db: Db, userId: number, channel: 'push' | 'sms'): 
 
 // ---- the leadsAssigned handler ----------------------------------------------------------------
 
-/** In the assignment's transaction: a `lead-sms-alert` job per lead whose agent gets SMS alerts. */
 /** An agent to text of a lead. */
 export interface SmsTarget {
   leadId: number;
@@ -168,6 +167,7 @@ export function smsTargetsRead(ports: AlertPorts, assigned: AssignedLeads) {
   return leadSmsTargetsSql(assigned.leadIds);
 }
 
+/** In the assignment's transaction: a `lead-sms-alert` job per lead whose agent gets SMS alerts. */
 export async function enqueueSmsAlerts(
   tx: Db,
   ports: AlertPorts,

@@ -130,7 +130,6 @@ export async function devicesOf(db: Db, userId: number): Promise<PushDeviceList>
 
 // ---- the leadsAssigned handler ----------------------------------------------------------------
 
-/** In the assignment's transaction: a `lead-push` job per lead and device of its agent. */
 /** A device to tell of a lead. */
 export interface PushTarget {
   leadId: number;
@@ -144,6 +143,7 @@ export function pushTargetsRead(ports: PushPorts, assigned: AssignedLeads) {
   return leadPushTargetsSql(assigned.leadIds);
 }
 
+/** In the assignment's transaction: a `lead-push` job per lead and device of its agent. */
 export async function enqueueLeadPushes(
   tx: Db,
   ports: PushPorts,
