@@ -20,11 +20,14 @@
  * BENCH_INTAKE_STEADY_S (30), BENCH_INTAKE_STEADY_RATE (100), BENCH_INTAKE_BACKLOG (10000),
  * BENCH_INTAKE_OUTAGE_S (120), BENCH_INTAKE_FRESH_RATE (20), BENCH_INTAKE_PARTS (all: intake,steady,backlog,fresh,crash,outage; e.g.
  * `backlog` for the drain alone),
- * BENCH_KEEP=1 keeps the database.
+ * BENCH_KEEP=1 keeps the database; BENCH_INTAKE_PROFILE=1 profiles the burst's server (a note says
+ * where its CPU went).
  */
 import { once } from 'node:events';
+import { rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { SMTPServer } from 'smtp-server';
 import { loadConfig } from '../src/server/config/env';
@@ -35,9 +38,15 @@ import { runAssignment } from '../src/server/modules/assignment/run-assignment.s
 import { LEAD_CATEGORIES, STATE_CODES } from '../src/shared/domain';
 import { generate, leadCity, load, type Pool } from './lib/assign-pool';
 import { apiOk, loginAdmin } from './lib/client';
+import {
+  describeProfile,
+  mainThreadProfile,
+  monotonicUs,
+  summarizeProfile,
+} from './lib/cpu-profile';
 import { dropDatabase, query, recreateDatabase } from './lib/pg';
 import { type BenchReport, figure, log, measure } from './lib/report';
-import { type BenchServer, startServer } from './lib/server';
+import { type BenchServer, startServer, WORK_DIR } from './lib/server';
 
 const DB_NAME = 'lf_bench_intake';
 const LEADS = Number(process.env.BENCH_INTAKE_LEADS ?? 1_000_000);
@@ -63,6 +72,9 @@ const PARTS = new Set(
 const KEYS = 40;
 
 const BENCH_METRICS_TOKEN = 'bench-metrics-token-0123456789abcdef';
+/** BENCH_INTAKE_PROFILE=1: the server of the intake burst runs with --cpu-prof */
+const PROFILE = process.env.BENCH_INTAKE_PROFILE === '1';
+const PROFILE_DIR = join(WORK_DIR, 'profiles', 'intake');
 
 /** The intake's counters in /metrics, each summed over its labels. */
 async function scrapeCounts(url: string) {
@@ -344,10 +356,14 @@ export function runIntakeBench(): Promise<BenchReport> {
 
       // 1. intake throughput: no email, no webhooks (the intake alone); /metrics scraped around
       // the burst, its counters compared with what the bench was answered and the database holds
+      // BENCH_INTAKE_PROFILE=1: the server's CPU profile over the burst (bench/.work/profiles/intake)
+      await rm(PROFILE_DIR, { recursive: true, force: true });
       server = await startServer({
         database: { databaseUrl: url },
         env: { ...BENCH_ENV, METRICS_TOKEN: BENCH_METRICS_TOKEN },
+        nodeFlags: PROFILE ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [],
       });
+      const burstWindow = { fromUs: 0, toUs: 0 };
       const health = await healthLoad(server);
       const { sourceId, keys } = await sourceWithKeys(server);
       let n = 0;
@@ -383,7 +399,9 @@ export function runIntakeBench(): Promise<BenchReport> {
           `select count(*)::int as n from leads where source_id = $1 and status = 'ASSIGNED'`,
           [sourceId],
         );
+        burstWindow.fromUs = monotonicUs();
         const burst = await post(REQUESTS);
+        burstWindow.toUs = monotonicUs();
         const scrapedAfter = await scrapeCounts(server.url);
         const leadsPerS = Math.round(burst.latency.totalCount / burst.duration);
         const codes = Object.entries(burst.statusCodeStats)
@@ -432,6 +450,11 @@ export function runIntakeBench(): Promise<BenchReport> {
       }
       await server.stop();
       server = null;
+      if (PROFILE && PARTS.has('intake')) {
+        notes.push(
+          `intake burst, the server's CPU profile: ${describeProfile(summarizeProfile(mainThreadProfile(PROFILE_DIR), burstWindow, 12))}`,
+        );
+      }
 
       // 2. speed to lead: every agent has a CRM webhook to the local receiver; email on
       await query(
