@@ -145,17 +145,17 @@ export function queryRowsForIds<T>(
   statement: (array: SQL) => SQL,
 ): Promise<T[]> {
   if (ids.length === 1 && Number.isSafeInteger(ids[0]))
-    return queryPreparedRows<T>(db, statement(sql`${`{${ids[0]}}`}::${sql.raw(type)}[]`));
+    return queryPreparedRows<T>(db, statement(idsParam(ids, type)));
   return queryRows<T>(db, statement(intArrayLiteral(ids, type)));
 }
 
 /**
- * Lead ids as one bound parameter (`bigint[]`): a statement that reads a few named leads keeps one
- * text, so its prepared plan serves every call.
+ * Ids as one bound parameter (`bigint[]`, or `int[]`): a statement that reads a few named leads
+ * keeps one text, so its prepared plan serves every call.
  */
-export function idsParam(ids: number[]): SQL {
+export function idsParam(ids: number[], type: 'bigint' | 'int' = 'bigint'): SQL {
   if (!ids.every(Number.isSafeInteger)) throw new Error('integer array: non-integer value');
-  return sql`${`{${ids.join(',')}}`}::bigint[]`;
+  return sql`${`{${ids.join(',')}}`}::${sql.raw(type)}[]`;
 }
 
 /**
