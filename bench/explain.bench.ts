@@ -12,9 +12,12 @@
  * hold all of them. Goal: preview and explanation p99 < 100 ms.
  * Env: BENCH_EXPLAIN_LEADS (1000000), BENCH_EXPLAIN_AGENTS (10000), BENCH_EXPLAIN_S (15 s per
  * endpoint), BENCH_EXPLAIN_CONNECTIONS (8), BENCH_EXPLAIN_RUN (1: run the engine once first),
- * BENCH_KEEP=1 keeps the database. Small: BENCH_EXPLAIN_LEADS=20000 BENCH_EXPLAIN_AGENTS=500
+ * BENCH_KEEP=1 keeps the database; BENCH_EXPLAIN_PROFILE=1 profiles the server while the
+ * explanation is loaded (a note says where its CPU went). Small: BENCH_EXPLAIN_LEADS=20000 BENCH_EXPLAIN_AGENTS=500
  * BENCH_EXPLAIN_S=5 npx tsx bench/explain.bench.ts
  */
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { loadConfig } from '../src/server/config/env';
 import { migrateDatabase, openDatabase } from '../src/server/db/client';
@@ -23,9 +26,15 @@ import { NO_JOB_QUEUE } from '../src/server/jobs/job-queue';
 import { runAssignment } from '../src/server/modules/assignment/run-assignment.service';
 import { generate, load } from './lib/assign-pool';
 import { loginAdmin, registerAgent } from './lib/client';
+import {
+  describeProfile,
+  mainThreadProfile,
+  monotonicUs,
+  summarizeProfile,
+} from './lib/cpu-profile';
 import { dropDatabase, keepDatabases, query, recreateDatabase } from './lib/pg';
 import { type BenchReport, figure, isMain, log, measure, runStandalone } from './lib/report';
-import { type BenchServer, startServer } from './lib/server';
+import { type BenchServer, startServer, WORK_DIR } from './lib/server';
 
 const DB_NAME = 'lf_bench_explain';
 const LEADS = Number(process.env.BENCH_EXPLAIN_LEADS ?? 1_000_000);
@@ -34,6 +43,9 @@ const SECONDS = Number(process.env.BENCH_EXPLAIN_S ?? 15);
 const CONNECTIONS = Number(process.env.BENCH_EXPLAIN_CONNECTIONS ?? 8);
 const RUN_ENGINE = process.env.BENCH_EXPLAIN_RUN !== '0';
 const GOAL_MS = 100;
+/** BENCH_EXPLAIN_PROFILE=1: the server runs with --cpu-prof (bench/.work/profiles/explain) */
+const PROFILE = process.env.BENCH_EXPLAIN_PROFILE === '1';
+const PROFILE_DIR = join(WORK_DIR, 'profiles', 'explain');
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
@@ -108,11 +120,20 @@ export function runExplainBench(): Promise<BenchReport> {
         log(
           `engine run: ${run?.assigned ?? 0} assigned in ${Math.round(performance.now() - t)} ms`,
         );
+        // what autovacuum does within a minute of a run: the run's writes to leads and to
+        // lead_history analyzed (unanalyzed, the lead's last assignment is read by a backward
+        // scan of the whole history: 23 ms a call at 270,000 rows, instead of 0.2 ms)
         await query(url, 'vacuum analyze leads');
+        await query(url, 'vacuum analyze lead_history');
       }
       await migrated.close();
 
-      server = await startServer({ database: { databaseUrl: url } });
+      await rm(PROFILE_DIR, { recursive: true, force: true });
+      server = await startServer({
+        database: { databaseUrl: url },
+        nodeFlags: PROFILE ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [],
+      });
+      const explainWindow = { fromUs: 0, toUs: 0 };
       const admin = await loginAdmin(server.url);
       // the previewing agent: subscribed to a package of the pool (MEDICARE, 10 a day)
       const agent = await registerAgent(
@@ -159,7 +180,10 @@ export function runExplainBench(): Promise<BenchReport> {
       ];
       for (const [label, path, cookie] of parts) {
         const health = await loadPaths(server, () => '/api/health');
+        const fromUs = monotonicUs();
         const r = await loadPaths(server, path, cookie);
+        if (label === 'lead explanation')
+          Object.assign(explainWindow, { fromUs, toUs: monotonicUs() });
         const baseline = { label: 'GET /api/health p99, same run', value: health.p99 };
         figures.push(
           figure(`${label} p99`, r.p99, 'ms', {
@@ -183,6 +207,13 @@ export function runExplainBench(): Promise<BenchReport> {
         const ms = await sequentialMs(server, path, admin.cookie);
         figures.push(figure(`${label} (sequential median)`, ms, 'ms'));
         log(`${label}: ${ms} ms`);
+      }
+      await server.stop();
+      server = null;
+      if (PROFILE) {
+        notes.push(
+          `lead explanation, the server's CPU profile: ${describeProfile(summarizeProfile(mainThreadProfile(PROFILE_DIR), explainWindow, 14))}`,
+        );
       }
     } finally {
       await server?.stop();

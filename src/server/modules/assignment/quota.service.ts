@@ -4,6 +4,8 @@ import { monthStartOf, weekStartOf } from '../../lib/business-time';
 import type { PeriodCounts } from '../fit/fit-rule.service';
 import { agencyAssignedOnDate, assignedInPeriods, assignedOnDate } from './quota.repository';
 
+export { assignedBetweenSql } from './quota.repository';
+
 /**
  * The daily quota rule (docs/domain.md, "Quota"): an ACTIVE subscription receives its package's
  * leads per day; any other status receives none. The engine's read applies the same rule in SQL

@@ -4,7 +4,9 @@
  */
 import { sql } from 'drizzle-orm';
 import type { AssignmentTrigger, LeadCategory, LeadStatus } from '../../../shared/domain';
-import { type Db, queryPreparedRows, queryRows } from '../../db/client';
+import { type Db, idsParam, queryPreparedRows, queryRows } from '../../db/client';
+import { assignedBetweenSql } from '../assignment/quota.service';
+import { ROSTER_VERSION_SQL } from '../fit/fit-roster.service';
 import type { FitAgent, PerLead } from '../fit/fit-rule.service';
 import {
   FIT_AGENT_COLUMNS,
@@ -23,6 +25,8 @@ export interface ExplainedLead {
   city: string;
   age: number;
   agentId: number | null;
+  /** the version of the agents' fit data (decision 043) the statement saw */
+  rosterVersion: number;
 }
 
 /** Every agent (role AGENT), active or not, with what the fit rule reads of it. */
@@ -34,7 +38,7 @@ export async function findExplainedLead(db: Db, id: number): Promise<ExplainedLe
   const [row] = await queryRows<ExplainedLead>(
     db,
     sql`select id::int as id, status::text as status, category::text as category, state, city,
-               age, agent_id as "agentId"
+               age, agent_id as "agentId", ${ROSTER_VERSION_SQL} as "rosterVersion"
           from leads where id = ${id}`,
   );
   return row ?? null;
@@ -115,36 +119,55 @@ export async function agentReasonsForLead(
   );
 }
 
-/** Agents grouped by their first reason: the count, and the ids the answer names, by id. */
-export interface ReasonIds {
-  reason: number | null;
-  count: number;
-  shown: number[];
+/**
+ * What the copy of the agents (decision 043) does not hold at its version, for the agents an
+ * answer names: the name (renaming an account moves no version) and the wallet (each charge and
+ * top-up moves the balance), the wallet's fields as PER_LEAD_SQL renders them; and for the agents
+ * that fit but for capacity, the leads they were given today (`counted`), and this week and
+ * month (`capped`: those with a weekly or monthly cap). One prepared statement, the ids bound as
+ * arrays.
+ */
+export interface NamedAgent {
+  id: number;
+  name: string;
+  wallet: Pick<PerLead, 'balanceCents' | 'spentMonth' | 'spentCents'>;
+  /** null: not counted */
+  today: number | null;
+  week: number | null;
+  month: number | null;
 }
 
-/**
- * The groups with what the answer shows of each agent they name, read for those ids alone (as
- * agentReasonsForLead reads them): one prepared statement, the ids bound as one array.
- */
-export async function showReasonGroups(db: Db, groups: ReasonIds[]): Promise<ReasonGroup[]> {
-  const ids = groups.flatMap((g) => g.shown);
-  if (!ids.every(Number.isSafeInteger)) throw new Error('agent ids: non-integer value');
-  const rows =
-    ids.length === 0
-      ? []
-      : await queryPreparedRows<{ agent: ReasonGroup['agents'][number] }>(
-          db,
-          sql`select ${SHOWN_AGENT} as agent
-                from users u
-                ${FIT_JOINS}
-               where u.id = any(${`{${ids.join(',')}}`}::int[])`,
-        );
-  const byId = new Map(rows.map((r) => [r.agent.id, r.agent]));
-  return groups.map((g) => ({
-    reason: g.reason,
-    count: g.count,
-    agents: g.shown.flatMap((id) => byId.get(id) ?? []),
-  }));
+export async function readNamedAgents(
+  db: Db,
+  ids: number[],
+  counts: {
+    counted: number[];
+    capped: number[];
+    businessDate: string;
+    weekStart: string;
+    monthStart: string;
+  },
+): Promise<Map<number, NamedAgent>> {
+  if (ids.length === 0) return new Map();
+  const { businessDate: date } = counts;
+  const capped = idsParam(counts.capped, 'int');
+  const rows = await queryPreparedRows<NamedAgent>(
+    db,
+    sql`select u.id, u.name,
+               jsonb_build_object('balanceCents', coalesce(w.balance_cents, 0),
+                                  'spentMonth', w.spent_month,
+                                  'spentCents', coalesce(w.spent_cents, 0)) as wallet,
+               case when u.id = any(${idsParam(counts.counted, 'int')})
+                    then ${assignedBetweenSql(sql`u.id`, date, date)} end as today,
+               case when u.id = any(${capped})
+                    then ${assignedBetweenSql(sql`u.id`, counts.weekStart, date)} end as week,
+               case when u.id = any(${capped})
+                    then ${assignedBetweenSql(sql`u.id`, counts.monthStart, date)} end as month
+          from users u
+          left join wallets w on w.user_id = u.id
+         where u.id = any(${idsParam(ids, 'int')})`,
+  );
+  return new Map(rows.map((r) => [r.id, r]));
 }
 
 export interface AssignmentFact {

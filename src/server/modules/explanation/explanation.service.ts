@@ -14,7 +14,7 @@ import {
 import type { EnrollmentWindows } from '../../config/env';
 import type { Db } from '../../db/client';
 import { notFound } from '../../lib/app-error';
-import { businessDate } from '../../lib/business-time';
+import { businessDate, monthStartOf, weekStartOf } from '../../lib/business-time';
 import {
   assignedOnBusinessDate as assignedOnDate,
   assignedThisWeekAndMonth,
@@ -43,12 +43,12 @@ import {
   agentReasonsForLead,
   findExplainedLead,
   findLastAssignment,
+  type NamedAgent,
   type NewLeadGroup,
   type ReasonGroup,
-  type ReasonIds,
   readAllAgents,
+  readNamedAgents,
   readNewLeadGroups,
-  showReasonGroups,
 } from './explanation.repository';
 
 export interface ExplainConfig {
@@ -102,6 +102,73 @@ export function createExplainedAgents(
   );
 }
 
+/** Agents by their first reason (null: they fit), as indexes into the copy of the agents. */
+interface CopyGroup {
+  reason: number | null;
+  count: number;
+  /** the first `named` of the reason, every agent when they fit; the copy is in id order */
+  shown: number[];
+}
+
+/** Every agent's first reason (capacity aside), asked in memory of the copy, grouped. */
+function copyGroups(copy: AgentClasses, lead: FitLead, ctx: FitContext, named: number) {
+  const bySlot: (CopyGroup | undefined)[] = [];
+  const misfits = firstMisfits(copy, lead, ctx);
+  for (let i = 0; i < misfits.length; i++) {
+    const code = misfits[i];
+    // a misfit's code is -1 when the agent fits: its group comes last
+    const slot = code < 0 ? MISFIT_REASONS.length : code;
+    let group = bySlot[slot];
+    if (!group) {
+      group = { reason: code < 0 ? null : code, count: 0, shown: [] };
+      bySlot[slot] = group;
+    }
+    group.count++;
+    if (code < 0 || group.shown.length < named) group.shown.push(i);
+  }
+  return bySlot.filter((g) => g !== undefined);
+}
+
+/**
+ * The groups with what the answer shows of each agent they name: the copy's facts at its
+ * version, with the name and the wallet as they are now (readNamedAgents).
+ */
+function showGroups(
+  copy: AgentClasses,
+  groups: CopyGroup[],
+  named: Map<number, NamedAgent>,
+): ReasonGroup[] {
+  return groups.map((g) => {
+    const agents: ReasonGroup['agents'] = [];
+    for (const i of g.shown) {
+      const a = copy.agents[i];
+      const now = named.get(copy.ids[i]);
+      if (!now) continue;
+      agents.push({
+        id: now.id,
+        name: now.name,
+        quota: a.quota,
+        agencyId: a.agencyId,
+        agencyCap: a.agencyCap,
+        weeklyCap: a.weeklyCap,
+        monthlyCap: a.monthlyCap,
+        perLead:
+          a.perLead === null
+            ? null
+            : {
+                highestCents: a.perLead.highestCents,
+                budgetCents: a.perLead.budgetCents,
+                ...now.wallet,
+              },
+      });
+    }
+    return { reason: g.reason, count: g.count, agents };
+  });
+}
+
+/** The ids of the copy's agents at these indexes. */
+const idsOf = (copy: AgentClasses, indexes: number[]) => indexes.map((i) => copy.ids[i]);
+
 /**
  * Every agent's first reason not to take the lead (capacity aside), grouped as
  * agentReasonsForLead groups them: asked in memory of the copy when it is the data `db` sees,
@@ -116,20 +183,77 @@ export async function agentReasons(
 ): Promise<ReasonGroup[]> {
   const copy = agents === null ? null : await agents.current(db);
   if (copy === null) return agentReasonsForLead(db, fit, named);
-  const groups = new Map<number | null, ReasonIds>();
-  const misfits = firstMisfits(copy, fit.lead, ctx);
-  for (const [i, agent] of copy.agents.entries()) {
-    const reason = misfits[i] < 0 ? null : misfits[i];
-    let group = groups.get(reason);
-    if (!group) {
-      group = { reason, count: 0, shown: [] };
-      groups.set(reason, group);
-    }
-    group.count++;
-    // the copy is in id order: the first `named` of a reason, and every agent that fits
-    if (reason === null || group.shown.length < named) group.shown.push(agent.id);
+  const groups = copyGroups(copy, fit.lead, ctx, named);
+  const shown = await readNamedAgents(
+    db,
+    idsOf(
+      copy,
+      groups.flatMap((g) => g.shown),
+    ),
+    { ...periodsOf(ctx.businessDate), counted: [], capped: [] },
+  );
+  return showGroups(copy, groups, shown);
+}
+
+const periodsOf = (businessDate: string) => ({
+  businessDate,
+  weekStart: weekStartOf(businessDate),
+  monthStart: monthStartOf(businessDate),
+});
+
+/**
+ * The lead's groups by first reason, and for the agents that fit but for capacity their leads of
+ * today, this week and this month: from the copy, and one statement for what it does not hold,
+ * when the copy is the data at `version`; else the SQL rendering, then the counts.
+ */
+async function reasonsAndCounts(
+  db: Db,
+  agents: ExplainedAgents | null,
+  version: number,
+  fit: FitSqlParams,
+  ctx: FitContext,
+) {
+  const date = ctx.businessDate;
+  const copy = agents === null ? null : agents.at(version);
+  if (copy === null) {
+    const groups = await agentReasonsForLead(db, fit, AGENTS_NAMED_PER_REASON);
+    const candidates = groups.find((g) => g.reason === null)?.agents ?? [];
+    const [used, period] = await Promise.all([
+      assignedOnDate(
+        db,
+        date,
+        candidates.map((a) => a.id),
+      ),
+      assignedThisWeekAndMonth(db, date, periodCapped(candidates)),
+    ]);
+    return { groups, used, period };
   }
-  return showReasonGroups(db, [...groups.values()]);
+  const groups = copyGroups(copy, fit.lead, ctx, AGENTS_NAMED_PER_REASON);
+  const fitting = groups.find((g) => g.reason === null)?.shown ?? [];
+  const named = await readNamedAgents(
+    db,
+    idsOf(
+      copy,
+      groups.flatMap((g) => g.shown),
+    ),
+    {
+      ...periodsOf(date),
+      counted: idsOf(copy, fitting),
+      capped: idsOf(
+        copy,
+        fitting.filter(
+          (i) => copy.agents[i].weeklyCap !== null || copy.agents[i].monthlyCap !== null,
+        ),
+      ),
+    },
+  );
+  const used = new Map<number, number>();
+  const period = new Map<number, { week: number; month: number }>();
+  for (const a of named.values()) {
+    if (a.today !== null) used.set(a.id, a.today);
+    if (a.week !== null && a.month !== null) period.set(a.id, { week: a.week, month: a.month });
+  }
+  return { groups: showGroups(copy, groups, named), used, period };
 }
 
 export async function explainLead(
@@ -143,24 +267,16 @@ export async function explainLead(
   if (!lead) throw notFound('Lead');
   const ctx = contextOf(config, now);
   const date = ctx.businessDate;
-  const [groups, last] = await Promise.all([
-    agentReasons(db, agents, fitSqlParams(fitLead(lead), ctx), ctx, AGENTS_NAMED_PER_REASON),
+  const [{ groups, used, period }, last] = await Promise.all([
+    reasonsAndCounts(db, agents, lead.rosterVersion, fitSqlParams(fitLead(lead), ctx), ctx),
     lead.agentId === null ? Promise.resolve(null) : findLastAssignment(db, lead.id),
   ]);
   const candidates = groups.find((g) => g.reason === null)?.agents ?? [];
-  // only the agents every other check let through need today's count
+  // only the agencies with a cap whose members every other check let through are counted
   const cappedAgencies = [
     ...new Set(candidates.flatMap((a) => (a.agencyCap !== null ? [a.agencyId as number] : []))),
   ];
-  const [used, agencyUsed, period] = await Promise.all([
-    assignedOnDate(
-      db,
-      date,
-      candidates.map((a) => a.id),
-    ),
-    assignedToAgenciesOn(db, date, cappedAgencies),
-    assignedThisWeekAndMonth(db, date, periodCapped(candidates)),
-  ]);
+  const agencyUsed = await assignedToAgenciesOn(db, date, cappedAgencies);
   const withQuota = lead.status === 'NEW' && lead.agentId === null;
   const fits: LeadExplanation['fits'] = [];
   /** the agents that fit but for capacity, by the capacity condition they fail first */
@@ -168,20 +284,27 @@ export async function explainLead(
   for (const a of candidates) {
     const assignedToday = used.get(a.id) ?? 0;
     const counts = period.get(a.id) ?? { week: 0, month: 0 };
+    const rooms = perLeadRooms(a.perLead, date);
     // the capacity conditions read these fields of a profile only
     const reason = withQuota
       ? firstCapacityMisfit({
-          ...a,
+          quota: a.quota,
           assignedToday,
+          weeklyCap: a.weeklyCap,
           assignedThisWeek: counts.week,
+          monthlyCap: a.monthlyCap,
           assignedThisMonth: counts.month,
-          ...perLeadRooms(a.perLead, date),
+          budgetRoom: rooms.budgetRoom,
+          walletRoom: rooms.walletRoom,
+          agencyCap: a.agencyCap,
           agencyAssignedToday: a.agencyId === null ? 0 : (agencyUsed.get(a.agencyId) ?? 0),
-        } as unknown as FitProfile)
+        } as FitProfile)
       : null;
-    if (reason !== null)
-      full.set(reason, [...(full.get(reason) ?? []), { id: a.id, name: a.name }]);
-    else fits.push({ id: a.id, name: a.name, leadsPerDay: a.quota, assignedToday });
+    if (reason !== null) {
+      const list = full.get(reason);
+      if (list) list.push({ id: a.id, name: a.name });
+      else full.set(reason, [{ id: a.id, name: a.name }]);
+    } else fits.push({ id: a.id, name: a.name, leadsPerDay: a.quota, assignedToday });
   }
   // the engine's order of preference: the lowest fill ratio (a + 1) / q first
   fits.sort(
@@ -205,7 +328,8 @@ export async function explainLead(
         agents: agents.slice(0, AGENTS_NAMED_PER_REASON),
       });
   }
-  return { lead, fits, misfits, assignment: last ? assignmentOf(last) : null };
+  const { rosterVersion: _, ...shown } = lead;
+  return { lead: shown, fits, misfits, assignment: last ? assignmentOf(last) : null };
 }
 
 function assignmentOf(

@@ -14,56 +14,110 @@ import {
   type FitContext,
   type FitLead,
   LEAD_CONDITION_AGENT_FIELDS,
+  LEAD_CONDITION_READS,
   LEAD_CONDITIONS,
   type LeadReadyAgent,
 } from './fit-rule.service';
 
 type Check = (a: LeadReadyAgent, ctx: FitContext, lead: FitLead) => boolean;
 
-/** The conditions in the rule's order, capacity aside: each with its reason and what it reads. */
-const CONDITIONS: { reason: number; fields: (keyof LeadReadyAgent)[]; holds: Check }[] = [
+/**
+ * The conditions in the rule's order, capacity aside: each with its reason, what it reads of the
+ * agent, and for a lead condition what it reads of the lead (an agent condition reads the moment).
+ */
+const CONDITIONS: {
+  reason: number;
+  fields: (keyof LeadReadyAgent)[];
+  leadFields: (keyof FitLead)[] | null;
+  holds: Check;
+}[] = [
   ...Object.entries(AGENT_CONDITIONS).map(([reason, holds]) => ({
     reason: MISFIT_REASONS.indexOf(reason as never),
     fields: AGENT_CONDITION_FIELDS[reason as keyof typeof AGENT_CONDITIONS],
+    leadFields: null,
     holds: ((a, ctx) => holds(a, ctx)) as Check,
   })),
   ...Object.entries(LEAD_CONDITIONS).map(([reason, holds]) => ({
     reason: MISFIT_REASONS.indexOf(reason as never),
     fields: LEAD_CONDITION_AGENT_FIELDS[reason as keyof typeof LEAD_CONDITIONS],
+    leadFields: LEAD_CONDITION_READS[reason as keyof typeof LEAD_CONDITIONS],
     holds: ((a, _ctx, lead) => holds(a, lead)) as Check,
   })),
 ];
 
+/** Lead keys a lead condition keeps verdicts for before it starts again (a few MB at most). */
+const KEPT_LEAD_KEYS = 4096;
+
+/** The agent conditions come first: conditions 0 .. AGENT_CONDITION_COUNT - 1. */
+const AGENT_CONDITION_COUNT = CONDITIONS.filter((c) => c.leadFields === null).length;
+
 /** Agents, in their order, with their class for each condition. */
 export interface AgentClasses {
   agents: LeadReadyAgent[];
+  /** the agents' ids, in the same order */
+  ids: Int32Array;
   /** per condition, one agent of each class */
   members: LeadReadyAgent[][];
   /** per condition, each agent's class (an index into members) */
   classOf: Int32Array[];
+  /**
+   * each agent's kind for the agent conditions together (its classes for all of them): agents of
+   * one kind have the same first agent reason at any moment, so a lead asks it once per kind
+   */
+  kindOf: Int32Array;
+  /** the index of one agent of each kind */
+  kinds: number[];
+  /**
+   * per lead condition, its classes' verdicts for the leads equal in what it reads (by those
+   * values): a lead condition does not read the moment, so its verdicts hold for every later
+   * lead of that key, for as long as this copy is the agents' data
+   */
+  leadVerdicts: (Map<string, Uint8Array> | null)[];
+}
+
+/** Agents grouped by a key: each agent's group, and the first agent of each group. */
+function groupBy(agents: LeadReadyAgent[], keyOf: (a: LeadReadyAgent, i: number) => string) {
+  const byKey = new Map<string, number>();
+  const first: LeadReadyAgent[] = [];
+  const firstIndex: number[] = [];
+  const of = new Int32Array(agents.length);
+  agents.forEach((a, i) => {
+    const key = keyOf(a, i);
+    let c = byKey.get(key);
+    if (c === undefined) {
+      c = first.length;
+      byKey.set(key, c);
+      first.push(a);
+      firstIndex.push(i);
+    }
+    of[i] = c;
+  });
+  return { of, first, firstIndex };
 }
 
 export function agentClasses(agents: LeadReadyAgent[]): AgentClasses {
   const members: LeadReadyAgent[][] = [];
   const classOf: Int32Array[] = [];
   for (const { fields } of CONDITIONS) {
-    const byKey = new Map<string, number>();
-    const first: LeadReadyAgent[] = [];
-    const of = new Int32Array(agents.length);
-    agents.forEach((a, i) => {
-      const key = JSON.stringify(fields.map((f) => a[f]));
-      let c = byKey.get(key);
-      if (c === undefined) {
-        c = first.length;
-        byKey.set(key, c);
-        first.push(a);
-      }
-      of[i] = c;
-    });
+    const { of, first } = groupBy(agents, (a) => JSON.stringify(fields.map((f) => a[f])));
     members.push(first);
     classOf.push(of);
   }
-  return { agents, members, classOf };
+  const kinds = groupBy(agents, (_, i) =>
+    classOf
+      .slice(0, AGENT_CONDITION_COUNT)
+      .map((of) => of[i])
+      .join(','),
+  );
+  return {
+    agents,
+    ids: Int32Array.from(agents, (a) => a.id),
+    members,
+    classOf,
+    kindOf: kinds.of,
+    kinds: kinds.firstIndex,
+    leadVerdicts: CONDITIONS.map((c) => (c.leadFields === null ? null : new Map())),
+  };
 }
 
 /** A verdict not asked yet, a condition that holds, one that fails. */
@@ -77,21 +131,38 @@ const FAILS = 2;
  * order.
  */
 export function firstMisfits(classes: AgentClasses, lead: FitLead, ctx: FitContext): Int8Array {
-  const verdicts = classes.members.map((m) => new Uint8Array(m.length));
-  const out = new Int8Array(classes.agents.length).fill(-1);
-  for (let i = 0; i < out.length; i++) {
-    for (let k = 0; k < CONDITIONS.length; k++) {
+  const verdicts = classes.members.map((m, k) => {
+    const kept = classes.leadVerdicts[k];
+    const { leadFields } = CONDITIONS[k];
+    if (kept === null || leadFields === null) return new Uint8Array(m.length);
+    const key = leadFields.map((f) => lead[f]).join('\u0001');
+    let v = kept.get(key);
+    if (!v) {
+      if (kept.size >= KEPT_LEAD_KEYS) kept.clear();
+      v = new Uint8Array(m.length);
+      kept.set(key, v);
+    }
+    return v;
+  });
+  /** the first condition in [from, to) agent `i` fails, its reason; -1: it passes them all */
+  const firstFailed = (i: number, from: number, to: number): number => {
+    for (let k = from; k < to; k++) {
       const c = classes.classOf[k][i];
       let verdict = verdicts[k][c];
       if (verdict === UNASKED) {
         verdict = CONDITIONS[k].holds(classes.members[k][c], ctx, lead) ? HOLDS : FAILS;
         verdicts[k][c] = verdict;
       }
-      if (verdict === FAILS) {
-        out[i] = CONDITIONS[k].reason;
-        break;
-      }
+      if (verdict === FAILS) return CONDITIONS[k].reason;
     }
+    return -1;
+  };
+  // the agent conditions, once per kind (asked of the kind's first agent)
+  const kindReason = classes.kinds.map((i) => firstFailed(i, 0, AGENT_CONDITION_COUNT));
+  const out = new Int8Array(classes.agents.length);
+  for (let i = 0; i < out.length; i++) {
+    const reason = kindReason[classes.kindOf[i]];
+    out[i] = reason >= 0 ? reason : firstFailed(i, AGENT_CONDITION_COUNT, CONDITIONS.length);
   }
   return out;
 }

@@ -81,6 +81,8 @@ export interface VersionedCopy<T> {
   held(): { version: number; data: T } | null;
   /** The copy when it is the data `db` sees, else null. */
   current(db: Db): Promise<T | null>;
+  /** The copy when it is the data at `version` (ROSTER_VERSION_SQL, read by the caller), else null. */
+  at(version: number): T | null;
   /** A statement saw another version than the copy's. */
   stale(): void;
   /** Reads the copy now (a test, or a process that wants it before its first use). */
@@ -122,20 +124,24 @@ export function versionedCopy<T>(
     return loading;
   };
 
+  const at = (version: number): T | null => {
+    const seen = copy;
+    if (seen === null || seen.version !== version) {
+      void reload();
+      return null;
+    }
+    return seen.data;
+  };
+
   return {
     held() {
       if (copy === null) void reload();
       return copy;
     },
     async current(tx) {
-      const version = await readRosterVersion(tx);
-      const seen = copy;
-      if (seen === null || seen.version !== version) {
-        void reload();
-        return null;
-      }
-      return seen.data;
+      return at(await readRosterVersion(tx));
     },
+    at,
     stale() {
       void reload();
     },
