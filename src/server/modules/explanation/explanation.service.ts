@@ -29,6 +29,7 @@ import {
   type FitLead,
   type FitProfile,
   firstCapacityMisfit,
+  fitAgentFields,
   fitLead,
   fitProfile,
   LEAD_CONDITION_AGENT_FIELDS,
@@ -97,7 +98,7 @@ export function createExplainedAgents(
 ): ExplainedAgents {
   return versionedCopy(
     db,
-    async (tx) => agentClasses((await readAllAgents(tx)).map(leadReady)),
+    async (tx) => agentClasses((await readAllAgents(tx)).map((a) => leadReady(fitAgentFields(a)))),
     opts,
   );
 }
