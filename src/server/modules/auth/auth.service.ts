@@ -76,9 +76,9 @@ export async function registerAgent(
   ip: string,
   throttle: RegistrationThrottle,
   mode: RegistrationMode,
-  agencyInvites: AgencyInvitePort | null = null,
+  agencyInvites: AgencyInvitePort,
 ): Promise<SessionUser> {
-  const agencyCode = agencyInvites ? body.agencyInvite : undefined;
+  const agencyCode = body.agencyInvite;
   const problem = passwordProblem(body.password);
   if (problem) throw badRequest(problem);
   const wait = await throttle.reserve(ip);
@@ -86,7 +86,7 @@ export async function registerAgent(
   let passwordHash: string;
   try {
     if (agencyCode !== undefined) {
-      if (!(await agencyInvites?.usable(db, agencyCode))) {
+      if (!(await agencyInvites.usable(db, agencyCode))) {
         throw new AppError('FORBIDDEN', AGENCY_INVITE_UNUSABLE);
       }
     } else if (mode === 'invite') await checkInvite(db, body.invite, body.email);
@@ -109,7 +109,7 @@ export async function registerAgent(
     if (!user) throw conflict('An account with this email already exists');
     // the invite is used in the same transaction: of two registrations with one invite, one wins
     if (agencyCode !== undefined) {
-      if ((await agencyInvites?.join(tx, user.id, agencyCode)) !== 'JOINED') {
+      if ((await agencyInvites.join(tx, user.id, agencyCode)) !== 'JOINED') {
         throw new AppError('FORBIDDEN', AGENCY_INVITE_UNUSABLE);
       }
     } else if (
