@@ -29,7 +29,14 @@ import {
   waitFor,
   webhookReceiver,
 } from './intake.bench';
-import { type Agent, CITIES_PER_STATE, cityName, generate, load } from './lib/assign-pool';
+import {
+  type Agent,
+  CITIES_PER_STATE,
+  cityName,
+  generate,
+  indexForSearch,
+  load,
+} from './lib/assign-pool';
 import { dropDatabase, PgActivitySampler, query, recreateDatabase } from './lib/pg';
 import { cpuSeconds } from './lib/proc';
 import { type BenchReport, figure, isMain, log, measure, runStandalone } from './lib/report';
@@ -319,6 +326,7 @@ export function runAlertsBench(): Promise<BenchReport> {
         agent.quota = 50;
       }
       await load(pool, url);
+      log(`indexed the pool for the admin's search in ${await indexForSearch(url)} ms`);
       const room = Math.max(50, total + Math.round(RATE * WARMUP_S));
       await equipAgents(url, push.service, hooks.url, room);
       log(

@@ -36,7 +36,7 @@ import { createLeadPorts } from '../src/server/events/handlers';
 import { NO_JOB_QUEUE } from '../src/server/jobs/job-queue';
 import { runAssignment } from '../src/server/modules/assignment/run-assignment.service';
 import { LEAD_CATEGORIES, STATE_CODES } from '../src/shared/domain';
-import { generate, leadCity, load, type Pool } from './lib/assign-pool';
+import { generate, indexForSearch, leadCity, load, type Pool } from './lib/assign-pool';
 import { apiOk, loginAdmin } from './lib/client';
 import {
   describeProfile,
@@ -350,6 +350,7 @@ export function runIntakeBench(): Promise<BenchReport> {
       let t = performance.now();
       const pool = generate(LEADS, AGENTS);
       await load(pool, url);
+      log(`indexed the pool for the admin's search in ${await indexForSearch(url)} ms`);
       log(
         `loaded ${fmt(LEADS)} leads and ${fmt(AGENTS)} agents in ${Math.round(performance.now() - t)} ms`,
       );

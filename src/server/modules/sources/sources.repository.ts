@@ -5,14 +5,16 @@ import type { ConsentVerification } from '../../../shared/domain';
 import { type Db, queryRows } from '../../db/client';
 
 /**
- * A source with its lead count (all time) and keys not revoked. The count names the expression
- * of leads_source_external_id_key (coalesce(source_id, 0), external_id), which holds every lead:
- * an index-only range per source rather than a scan of the leads (ids start at 1, so 0 is none).
+ * A source with its lead count (all time) and keys not revoked. The count reads the leads of that
+ * source by leads_source_idx (only leads with a source are in it): a range per source, whatever
+ * share of the leads came without one. (Counted through coalesce(source_id, 0), the planner
+ * judged the value by the leads without a source, and scanned every lead when most had none:
+ * 150 ms a source at 1,000,000 leads.)
  */
 const SOURCE_COLUMNS = sql`s.id, s.name, s.cost_per_lead_cents as "costPerLeadCents", s.active,
   s.consent_verification as "consentVerification",
   to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "createdAt",
-  (select count(*)::int from leads l where coalesce(l.source_id, 0) = s.id) as "leads",
+  (select count(*)::int from leads l where l.source_id = s.id) as "leads",
   (select count(*)::int from api_keys k where k.source_id = s.id and k.revoked_at is null)
     as "activeKeys"`;
 
