@@ -28,7 +28,7 @@ import { rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
+import autocannon, { type Result } from 'autocannon';
 import { SMTPServer } from 'smtp-server';
 import { loadConfig } from '../src/server/config/env';
 import { migrateDatabase, openDatabase } from '../src/server/db/client';
@@ -368,28 +368,34 @@ export function runIntakeBench(): Promise<BenchReport> {
       const health = await healthLoad(server);
       const { sourceId, keys } = await sourceWithKeys(server);
       let n = 0;
-      // every request a new lead, the keys in turn
-      const post = (amount: number) =>
-        autocannon({
-          url: `${server?.url}/api/v1/leads`,
-          connections: CONNECTIONS,
-          amount,
-          method: 'POST',
-          requests: [
+      // every request a new lead, the keys in turn; onAnswer is told of each answer
+      const post = (amount: number, onAnswer?: () => void) =>
+        new Promise<Result>((resolve, reject) => {
+          const run = autocannon(
             {
-              setupRequest: (req: Record<string, unknown>) => {
-                n++;
-                return {
-                  ...req,
-                  headers: {
-                    'content-type': 'application/json',
-                    authorization: `Bearer ${keys[n % KEYS]}`,
+              url: `${server?.url}/api/v1/leads`,
+              connections: CONNECTIONS,
+              amount,
+              method: 'POST',
+              requests: [
+                {
+                  setupRequest: (req: Record<string, unknown>) => {
+                    n++;
+                    return {
+                      ...req,
+                      headers: {
+                        'content-type': 'application/json',
+                        authorization: `Bearer ${keys[n % KEYS]}`,
+                      },
+                      body: JSON.stringify(leadBody(pool, n * 7919, `B${n}x`)),
+                    };
                   },
-                  body: JSON.stringify(leadBody(pool, n * 7919, `B${n}x`)),
-                };
-              },
+                },
+              ],
             },
-          ],
+            (err, result) => (err ? reject(err) : resolve(result)),
+          );
+          if (onAnswer) run.on('response', onAnswer);
         });
       if (PARTS.has('intake')) {
         await post(500);
@@ -401,8 +407,20 @@ export function runIntakeBench(): Promise<BenchReport> {
           [sourceId],
         );
         burstWindow.fromUs = monotonicUs();
-        const burst = await post(REQUESTS);
+        // the rate of each tenth of the burst: does the intake slow as the day's leads grow?
+        const tenth = Math.max(1, Math.floor(REQUESTS / 10));
+        const marks = [performance.now()];
+        let answered = 0;
+        const burst: Result = await post(REQUESTS, () => {
+          if (++answered % tenth === 0) marks.push(performance.now());
+        });
         burstWindow.toUs = monotonicUs();
+        const tenths = marks
+          .slice(1)
+          .map((at, i) => Math.round((tenth * 1000) / (at - marks[i])))
+          .join(', ');
+        notes.push(`intake burst, leads/s of each tenth of the posts in turn: ${tenths}`);
+        log(`intake burst by tenths: ${tenths} leads/s`);
         const scrapedAfter = await scrapeCounts(server.url);
         const leadsPerS = Math.round(burst.latency.totalCount / burst.duration);
         const codes = Object.entries(burst.statusCodeStats)

@@ -15,7 +15,7 @@ declare module 'autocannon' {
     p99_9: number;
   }
 
-  interface Result {
+  export interface Result {
     duration: number;
     errors: number;
     timeouts: number;
@@ -43,6 +43,12 @@ declare module 'autocannon' {
     }[];
   }
 
+  /** a run under way: told of each answer (`response`) */
+  interface Instance {
+    on(event: 'response', listener: () => void): Instance;
+  }
+
   function autocannon(opts: Options): Promise<Result>;
+  function autocannon(opts: Options, done: (err: Error | null, result: Result) => void): Instance;
   export default autocannon;
 }
