@@ -10,7 +10,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../src/server/db/client';
 import { businessDate } from '../src/server/lib/business-time';
 import { runAssignment } from '../src/server/modules/assignment/run-assignment.service';
-import { explainLead } from '../src/server/modules/explanation/explanation.service';
+import {
+  createExplainedAgents,
+  explainLead,
+} from '../src/server/modules/explanation/explanation.service';
 import {
   createAgent,
   createLeads,
@@ -206,6 +209,36 @@ describe('the balance as capacity', () => {
       expect.objectContaining({ reason: 'BALANCE_TOO_LOW', count: 1 }),
     );
     expect(await balanceOf(agent)).toBe(1000);
+  });
+
+  it("an explanation from the process's copy of the agents prices by the price list as it is now", async () => {
+    const pkg = await perLeadPackage(1000);
+    const agent = await createAgent(db(), { packageId: pkg });
+    // $15 covers a $10 lead
+    await fund(agent, 1500);
+    const [lead] = await createLeads(db(), [{}]);
+    const agents = createExplainedAgents(db(), {
+      fold: true,
+      onError: (err) => {
+        throw err;
+      },
+    });
+    await agents.refresh();
+    const before = await explainLead(db(), ctx.app.config, lead, WED, agents);
+    expect(before.fits.map((f) => f.id)).toEqual([agent]);
+    // a rule of $20 for NY: the highest price a lead can cost moves, the agents' version does not
+    await db().execute(
+      sql`insert into package_prices (package_id, position, state, price_cents)
+          values (${pkg}, 0, 'NY', 2000)`,
+    );
+    expect(await agents.current(db()), "the copy is still the agents' data").not.toBeNull();
+    const after = await explainLead(db(), ctx.app.config, lead, WED, agents);
+    expect(after.fits).toEqual([]);
+    expect(after.misfits).toContainEqual({
+      reason: 'BALANCE_TOO_LOW',
+      count: 1,
+      agents: [{ id: agent, name: expect.any(String) }],
+    });
   });
 
   it("the monthly budget bounds the month's charges, and a new month starts afresh", async () => {

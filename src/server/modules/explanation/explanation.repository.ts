@@ -121,16 +121,16 @@ export async function agentReasonsForLead(
 
 /**
  * What the copy of the agents (decision 043) does not hold at its version, for the agents an
- * answer names: the name (renaming an account moves no version) and the wallet (each charge and
- * top-up moves the balance), the wallet's fields as PER_LEAD_SQL renders them; and for the agents
- * that fit but for capacity, the leads they were given today (`counted`), and this week and
- * month (`capped`: those with a weekly or monthly cap). One prepared statement, the ids bound as
- * arrays.
+ * answer names: the name (renaming an account moves no version) and what pays per lead (each
+ * charge and top-up moves the wallet, and a package's price list moves the highest price: none
+ * moves the version), as PER_LEAD_SQL renders it; and for the agents that fit but for capacity,
+ * the leads they were given today (`counted`), and this week and month (`capped`: those with a
+ * weekly or monthly cap). One prepared statement, the ids bound as arrays.
  */
 export interface NamedAgent {
   id: number;
   name: string;
-  wallet: Pick<PerLead, 'balanceCents' | 'spentMonth' | 'spentCents'>;
+  perLead: PerLead | null;
   /** null: not counted */
   today: number | null;
   week: number | null;
@@ -153,10 +153,7 @@ export async function readNamedAgents(
   const capped = idsParam(counts.capped, 'int');
   const rows = await queryPreparedRows<NamedAgent>(
     db,
-    sql`select u.id, u.name,
-               jsonb_build_object('balanceCents', coalesce(w.balance_cents, 0),
-                                  'spentMonth', w.spent_month,
-                                  'spentCents', coalesce(w.spent_cents, 0)) as wallet,
+    sql`select u.id, u.name, ${PER_LEAD_SQL} as "perLead",
                case when u.id = any(${idsParam(counts.counted, 'int')})
                     then ${assignedBetweenSql(sql`u.id`, date, date)} end as today,
                case when u.id = any(${capped})
@@ -164,7 +161,8 @@ export async function readNamedAgents(
                case when u.id = any(${capped})
                     then ${assignedBetweenSql(sql`u.id`, counts.monthStart, date)} end as month
           from users u
-          left join wallets w on w.user_id = u.id
+          left join subscriptions s on s.user_id = u.id and s.status = 'ACTIVE'
+          left join packages p on p.id = s.package_id
          where u.id = any(${idsParam(ids, 'int')})`,
   );
   return new Map(rows.map((r) => [r.id, r]));

@@ -132,7 +132,7 @@ function copyGroups(copy: AgentClasses, lead: FitLead, ctx: FitContext, named: n
 
 /**
  * The groups with what the answer shows of each agent they name: the copy's facts at its
- * version, with the name and the wallet as they are now (readNamedAgents).
+ * version, with the name and what pays per lead as they are now (readNamedAgents).
  */
 function showGroups(
   copy: AgentClasses,
@@ -153,14 +153,7 @@ function showGroups(
         agencyCap: a.agencyCap,
         weeklyCap: a.weeklyCap,
         monthlyCap: a.monthlyCap,
-        perLead:
-          a.perLead === null
-            ? null
-            : {
-                highestCents: a.perLead.highestCents,
-                budgetCents: a.perLead.budgetCents,
-                ...now.wallet,
-              },
+        perLead: now.perLead,
       });
     }
     return { reason: g.reason, count: g.count, agents };
