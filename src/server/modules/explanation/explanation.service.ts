@@ -176,17 +176,7 @@ export async function agentReasons(
   named: number,
 ): Promise<ReasonGroup[]> {
   const copy = agents === null ? null : await agents.current(db);
-  if (copy === null) return agentReasonsForLead(db, fit, named);
-  const groups = copyGroups(copy, fit.lead, ctx, named);
-  const shown = await readNamedAgents(
-    db,
-    idsOf(
-      copy,
-      groups.flatMap((g) => g.shown),
-    ),
-    { ...periodsOf(ctx.businessDate), counted: [], capped: [] },
-  );
-  return showGroups(copy, groups, shown);
+  return (await reasonsAndCounts(db, copy, fit, ctx, named)).groups;
 }
 
 const periodsOf = (businessDate: string) => ({
@@ -196,21 +186,21 @@ const periodsOf = (businessDate: string) => ({
 });
 
 /**
- * The lead's groups by first reason, and for the agents that fit but for capacity their leads of
- * today, this week and this month: from the copy, and one statement for what it does not hold,
- * when the copy is the data at `version`; else the SQL rendering, then the counts.
+ * The lead's groups by first reason (the first `named` agents of each, every agent that fits),
+ * and for the agents that fit but for capacity their leads of today, this week and this month:
+ * from `copy` (the copy of the agents when it is the data the caller sees), and one statement for
+ * what it does not hold; else the SQL rendering, then the counts.
  */
 async function reasonsAndCounts(
   db: Db,
-  agents: ExplainedAgents | null,
-  version: number,
+  copy: AgentClasses | null,
   fit: FitSqlParams,
   ctx: FitContext,
+  named: number,
 ) {
   const date = ctx.businessDate;
-  const copy = agents === null ? null : agents.at(version);
   if (copy === null) {
-    const groups = await agentReasonsForLead(db, fit, AGENTS_NAMED_PER_REASON);
+    const groups = await agentReasonsForLead(db, fit, named);
     const candidates = groups.find((g) => g.reason === null)?.agents ?? [];
     const [used, period] = await Promise.all([
       assignedOnDate(
@@ -222,9 +212,9 @@ async function reasonsAndCounts(
     ]);
     return { groups, used, period };
   }
-  const groups = copyGroups(copy, fit.lead, ctx, AGENTS_NAMED_PER_REASON);
+  const groups = copyGroups(copy, fit.lead, ctx, named);
   const fitting = groups.find((g) => g.reason === null)?.shown ?? [];
-  const named = await readNamedAgents(
+  const shown = await readNamedAgents(
     db,
     idsOf(
       copy,
@@ -243,11 +233,11 @@ async function reasonsAndCounts(
   );
   const used = new Map<number, number>();
   const period = new Map<number, { week: number; month: number }>();
-  for (const a of named.values()) {
+  for (const a of shown.values()) {
     if (a.today !== null) used.set(a.id, a.today);
     if (a.week !== null && a.month !== null) period.set(a.id, { week: a.week, month: a.month });
   }
-  return { groups: showGroups(copy, groups, named), used, period };
+  return { groups: showGroups(copy, groups, shown), used, period };
 }
 
 export async function explainLead(
@@ -262,7 +252,13 @@ export async function explainLead(
   const ctx = contextOf(config, now);
   const date = ctx.businessDate;
   const [{ groups, used, period }, last] = await Promise.all([
-    reasonsAndCounts(db, agents, lead.rosterVersion, fitSqlParams(fitLead(lead), ctx), ctx),
+    reasonsAndCounts(
+      db,
+      agents === null ? null : agents.at(lead.rosterVersion),
+      fitSqlParams(fitLead(lead), ctx),
+      ctx,
+      AGENTS_NAMED_PER_REASON,
+    ),
     lead.agentId === null ? Promise.resolve(null) : findLastAssignment(db, lead.id),
   ]);
   const candidates = groups.find((g) => g.reason === null)?.agents ?? [];
