@@ -75,32 +75,30 @@ export interface AgentClasses {
   leadVerdicts: (Map<string, Uint8Array> | null)[];
 }
 
-/** Agents grouped by a key: each agent's group, and the first agent of each group. */
+/** Agents grouped by a key: each agent's group, and the index of the first agent of each. */
 function groupBy(agents: LeadReadyAgent[], keyOf: (a: LeadReadyAgent, i: number) => string) {
   const byKey = new Map<string, number>();
-  const first: LeadReadyAgent[] = [];
   const firstIndex: number[] = [];
   const of = new Int32Array(agents.length);
   agents.forEach((a, i) => {
     const key = keyOf(a, i);
     let c = byKey.get(key);
     if (c === undefined) {
-      c = first.length;
+      c = firstIndex.length;
       byKey.set(key, c);
-      first.push(a);
       firstIndex.push(i);
     }
     of[i] = c;
   });
-  return { of, first, firstIndex };
+  return { of, firstIndex };
 }
 
 export function agentClasses(agents: LeadReadyAgent[]): AgentClasses {
   const members: LeadReadyAgent[][] = [];
   const classOf: Int32Array[] = [];
   for (const { fields } of CONDITIONS) {
-    const { of, first } = groupBy(agents, (a) => JSON.stringify(fields.map((f) => a[f])));
-    members.push(first);
+    const { of, firstIndex } = groupBy(agents, (a) => JSON.stringify(fields.map((f) => a[f])));
+    members.push(firstIndex.map((i) => agents[i]));
     classOf.push(of);
   }
   const kinds = groupBy(agents, (_, i) =>
