@@ -107,10 +107,10 @@ export function runExplainBench(): Promise<BenchReport> {
       const shiftUs = (Date.now() - 3_600_000) * 1000 - newest;
       for (let i = 0; i < pool.createdUs.length; i++) pool.createdUs[i] += shiftUs;
       await load(pool, url);
-      log(`indexed the pool for the admin's search in ${await indexForSearch(url)} ms`);
       log(
         `loaded ${fmt(LEADS)} leads and ${fmt(AGENTS)} agents in ${Math.round(performance.now() - t)} ms`,
       );
+      log(`indexed the pool for the admin's search in ${await indexForSearch(url)} ms`);
       if (RUN_ENGINE) {
         t = performance.now();
         const config = loadConfig({ ...process.env, DATABASE_URL: url } as NodeJS.ProcessEnv);
