@@ -43,11 +43,16 @@ export function assignedThisWeekAndMonth(
   businessDate: string,
   agentIds: number[],
 ): Promise<Map<number, PeriodCounts>> {
-  return assignedInPeriods(
-    db,
-    { weekStart: weekStartOf(businessDate), monthStart: monthStartOf(businessDate), businessDate },
-    agentIds,
-  );
+  return assignedInPeriods(db, periodsThrough(businessDate), agentIds);
+}
+
+/** The business week (from Monday) and month a business date counts in, through that date. */
+export function periodsThrough(businessDate: string) {
+  return {
+    weekStart: weekStartOf(businessDate),
+    monthStart: monthStartOf(businessDate),
+    businessDate,
+  };
 }
 
 /** The agents that have a weekly or a monthly cap: the only ones whose periods are counted. */

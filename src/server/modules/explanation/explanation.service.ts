@@ -14,12 +14,13 @@ import {
 import type { EnrollmentWindows } from '../../config/env';
 import type { Db } from '../../db/client';
 import { notFound } from '../../lib/app-error';
-import { businessDate, monthStartOf, weekStartOf } from '../../lib/business-time';
+import { businessDate } from '../../lib/business-time';
 import {
   assignedOnBusinessDate as assignedOnDate,
   assignedThisWeekAndMonth,
   assignedToAgenciesOn,
   periodCapped,
+  periodsThrough,
 } from '../assignment/quota.service';
 import { type AgentClasses, agentClasses, firstMisfits } from '../fit/fit-classes.service';
 import { type VersionedCopy, versionedCopy } from '../fit/fit-roster.service';
@@ -179,12 +180,6 @@ export async function agentReasons(
   return (await reasonsAndCounts(db, copy, fit, ctx, named)).groups;
 }
 
-const periodsOf = (businessDate: string) => ({
-  businessDate,
-  weekStart: weekStartOf(businessDate),
-  monthStart: monthStartOf(businessDate),
-});
-
 /**
  * The lead's groups by first reason (the first `named` agents of each, every agent that fits),
  * and for the agents that fit but for capacity their leads of today, this week and this month:
@@ -221,7 +216,7 @@ async function reasonsAndCounts(
       groups.flatMap((g) => g.shown),
     ),
     {
-      ...periodsOf(date),
+      ...periodsThrough(date),
       counted: idsOf(copy, fitting),
       capped: idsOf(
         copy,
