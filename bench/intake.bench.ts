@@ -51,6 +51,8 @@ import { type BenchServer, startServer, WORK_DIR } from './lib/server';
 const DB_NAME = 'lf_bench_intake';
 const LEADS = Number(process.env.BENCH_INTAKE_LEADS ?? 1_000_000);
 const AGENTS = Number(process.env.BENCH_INTAKE_AGENTS ?? 10_000);
+/** The share of the stored leads given out on earlier days (a portal's history); the rest NEW. */
+const HISTORY = Number(process.env.BENCH_INTAKE_HISTORY ?? 0.5);
 const REQUESTS = Number(process.env.BENCH_INTAKE_REQUESTS ?? 20_000);
 const STEADY_S = Number(process.env.BENCH_INTAKE_STEADY_S ?? 30);
 const STEADY_RATE = Number(process.env.BENCH_INTAKE_STEADY_RATE ?? 100);
@@ -332,7 +334,7 @@ function arrivedOf(arrivals: Map<number, number>, ids: Set<number>) {
 }
 
 export function runIntakeBench(): Promise<BenchReport> {
-  const workload = `PostgreSQL with ${fmt(AGENTS)} agents (random preferences, quotas 5-50 a day) and ${fmt(LEADS)} leads stored; the real server; autocannon and both receivers run in the bench process on the same 2 cores`;
+  const workload = `PostgreSQL with ${fmt(AGENTS)} agents (random preferences, quotas 5-50 a day) and ${fmt(LEADS)} leads stored (${Math.round(HISTORY * 100)}% of them given out on earlier days); the real server; autocannon and both receivers run in the bench process on the same 2 cores`;
   return measure('intake', workload, async (figures, notes) => {
     const url = await recreateDatabase(DB_NAME);
     let server: BenchServer | null = null;
@@ -349,7 +351,7 @@ export function runIntakeBench(): Promise<BenchReport> {
       await migrated.close();
       let t = performance.now();
       const pool = generate(LEADS, AGENTS);
-      await load(pool, url);
+      await load(pool, url, HISTORY);
       log(
         `loaded ${fmt(LEADS)} leads and ${fmt(AGENTS)} agents in ${Math.round(performance.now() - t)} ms`,
       );

@@ -3,6 +3,8 @@ import type pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../src/server/db/client';
 import { businessDate } from '../src/server/lib/business-time';
+import { createAgent } from './support/assignment-fixtures';
+import { newSourceKey, postIntakeLead } from './support/intake-post';
 import { type Client, loginAdmin, registerAgent, setupTestApp } from './support/test-app';
 import { TEST_DB } from './support/test-db';
 
@@ -17,6 +19,7 @@ interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
   'Index Name'?: string;
+  'Index Cond'?: string;
   Plans?: PlanNode[];
 }
 
@@ -26,11 +29,112 @@ function walk(node: PlanNode, out: PlanNode[] = []): PlanNode[] {
   return out;
 }
 
+interface Recorded {
+  text: string;
+  values: unknown[];
+  name?: string;
+}
+
+/**
+ * Records every statement the app sends through the pool, on its own or on a connection it
+ * takes for a transaction, into the array it answers.
+ */
+function recordStatements(pool: pg.Pool): Recorded[] {
+  const recorded: Recorded[] = [];
+  type Query = (...args: unknown[]) => unknown;
+  const record = (target: { query: Query }) => {
+    const query = target.query.bind(target);
+    target.query = (...args) => {
+      const [config, values] = args as [string | pg.QueryConfig, unknown[] | undefined];
+      if (typeof config === 'string') recorded.push({ text: config, values: values ?? [] });
+      else
+        recorded.push({
+          text: config.text,
+          values: config.values ?? values ?? [],
+          name: config.name,
+        });
+      return query(...args);
+    };
+  };
+  record(pool as unknown as { query: Query });
+  const recording = new WeakSet<object>();
+  // pg's own pool.query takes its connection with a callback: that form is left as it is
+  const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
+  (pool as unknown as { connect: (...args: unknown[]) => unknown }).connect = (...args) => {
+    if (args.length > 0) return connect(...args);
+    return (connect() as Promise<pg.PoolClient>).then((client) => {
+      if (!recording.has(client)) {
+        recording.add(client);
+        record(client as unknown as { query: Query });
+      }
+      return client;
+    });
+  };
+  return recorded;
+}
+
+/** The plans of the recorded statements that read a leads-size table. */
+async function plansOfRecorded(pool: pg.Pool, recorded: Recorded[]): Promise<PlanNode[][]> {
+  const statements = recorded.filter((q) =>
+    /\b(leads|lead_search|lead_history|lead_counts|agent_lead_counts|assignment_counts)\b/.test(
+      q.text,
+    ),
+  );
+  expect(statements.length).toBeGreaterThan(0);
+  const plans: PlanNode[][] = [];
+  for (const q of statements) {
+    if (q.name) {
+      plans.push(await genericPlanOf(pool, q.text, q.values));
+      continue;
+    }
+    const res = await pool.query(`explain (format json) ${inline(q.text, q.values)}`);
+    plans.push(walk((res.rows[0]['QUERY PLAN'] as [{ Plan: PlanNode }])[0].Plan));
+  }
+  return plans;
+}
+
+/**
+ * A named (prepared) statement runs the plan made for any parameters (the pool's connections
+ * force generic plans): that plan, not one made for these values, is the one to check.
+ */
+async function genericPlanOf(pool: pg.Pool, text: string, values: unknown[]): Promise<PlanNode[]> {
+  const client = await pool.connect();
+  try {
+    await client.query(`prepare plan_probe as ${text}`);
+    const args = values.length ? `(${values.map((_, i) => `$${i + 1}`).join(', ')})` : '';
+    const res = await client.query(
+      `explain (format json) ${inline(`execute plan_probe${args}`, values)}`,
+    );
+    return walk((res.rows[0]['QUERY PLAN'] as [{ Plan: PlanNode }])[0].Plan);
+  } finally {
+    await client.query('deallocate plan_probe').catch(() => undefined);
+    client.release();
+  }
+}
+
+/** Parameters written into the text (EXPLAIN of a raw statement cannot bind them here). */
+function inline(text: string, values: unknown[]): string {
+  return text.replace(/\$(\d+)/g, (_, n) => {
+    const v = values[Number(n) - 1];
+    if (v === null || v === undefined) return 'null';
+    if (typeof v === 'number') return String(v);
+    return `'${String(v instanceof Date ? v.toISOString() : v).replace(/'/g, "''")}'`;
+  });
+}
+
+const indexesOf = (plans: PlanNode[][]) =>
+  new Set(plans.flat().flatMap((n) => (n['Index Name'] ? [n['Index Name']] : [])));
+const seqScansOf = (plans: PlanNode[][]) =>
+  plans
+    .flat()
+    .filter((n) => n['Node Type'] === 'Seq Scan')
+    .map((n) => n['Relation Name']);
+
 describe.runIf(TEST_DB === 'postgres')('query plans over many leads', () => {
   const ctx = setupTestApp();
   let admin: Client;
   let agent: Client;
-  let recorded: { text: string; values: unknown[]; name?: string }[] = [];
+  let recorded: Recorded[] = [];
 
   beforeAll(async () => {
     const db = ctx.database.db;
@@ -86,84 +190,16 @@ describe.runIf(TEST_DB === 'postgres')('query plans over many leads', () => {
       await tx.execute(sql`analyze`);
     });
 
-    // record every statement the app sends through the pool
-    const pool = ctx.database.pool as pg.Pool;
-    const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
-    (pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args) => {
-      const [config, values] = args as [string | pg.QueryConfig, unknown[] | undefined];
-      if (typeof config === 'string') recorded.push({ text: config, values: values ?? [] });
-      else
-        recorded.push({
-          text: config.text,
-          values: config.values ?? values ?? [],
-          name: config.name,
-        });
-      return query(...args);
-    };
+    recorded = recordStatements(ctx.database.pool as pg.Pool);
   }, 600_000);
 
   /** The plan nodes of every statement the call sent that reads a leads-size table. */
   async function plansOf(client: Client, url: string): Promise<PlanNode[][]> {
-    recorded = [];
+    recorded.length = 0;
     const res = await client.get(url);
     expect(res.statusCode, res.body).toBe(200);
-    const statements = recorded.filter((q) =>
-      /\b(leads|lead_search|lead_history|lead_counts|agent_lead_counts|assignment_counts)\b/.test(
-        q.text,
-      ),
-    );
-    expect(statements.length).toBeGreaterThan(0);
-    const plans: PlanNode[][] = [];
-    for (const q of statements) {
-      if (q.name) {
-        plans.push(await genericPlanOf(q.text, q.values));
-        continue;
-      }
-      const [row] = await queryRows<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-        ctx.database.db,
-        sql.raw(`explain (format json) ${inline(q.text, q.values)}`),
-      );
-      plans.push(walk(row['QUERY PLAN'][0].Plan));
-    }
-    return plans;
+    return plansOfRecorded(ctx.database.pool as pg.Pool, recorded);
   }
-
-  /**
-   * A named (prepared) statement runs the plan made for any parameters (the pool's connections
-   * force generic plans): that plan, not one made for these values, is the one to check.
-   */
-  async function genericPlanOf(text: string, values: unknown[]): Promise<PlanNode[]> {
-    const client = await (ctx.database.pool as pg.Pool).connect();
-    try {
-      await client.query(`prepare plan_probe as ${text}`);
-      const args = values.length ? `(${values.map((_, i) => `$${i + 1}`).join(', ')})` : '';
-      const res = await client.query(
-        `explain (format json) ${inline(`execute plan_probe${args}`, values)}`,
-      );
-      return walk((res.rows[0]['QUERY PLAN'] as [{ Plan: PlanNode }])[0].Plan);
-    } finally {
-      await client.query('deallocate plan_probe').catch(() => undefined);
-      client.release();
-    }
-  }
-
-  /** Parameters written into the text (EXPLAIN of a raw statement cannot bind them here). */
-  function inline(text: string, values: unknown[]): string {
-    return text.replace(/\$(\d+)/g, (_, n) => {
-      const v = values[Number(n) - 1];
-      if (v === null || v === undefined) return 'null';
-      if (typeof v === 'number') return String(v);
-      return `'${String(v instanceof Date ? v.toISOString() : v).replace(/'/g, "''")}'`;
-    });
-  }
-
-  const indexesOf = (plans: PlanNode[][]) =>
-    new Set(plans.flat().flatMap((n) => (n['Index Name'] ? [n['Index Name']] : [])));
-  const seqScansOf = (plans: PlanNode[][]) =>
-    plans
-      .flat()
-      .filter((n) => n['Node Type'] === 'Seq Scan')
-      .map((n) => n['Relation Name']);
 
   it('admin leads list: the primary key, newest first, and the kept count', async () => {
     const plans = await plansOf(admin, '/api/admin/leads?limit=50');
@@ -255,3 +291,69 @@ describe.runIf(TEST_DB === 'postgres')('query plans over many leads', () => {
     expect(seqScansOf(plans)).not.toContain('leads');
   });
 });
+
+describe.runIf(TEST_DB === 'postgres')(
+  'query plans of the intake over a pool of unassigned leads',
+  () => {
+    const ctx = setupTestApp();
+    let key: string;
+    let agent: number;
+
+    beforeAll(async () => {
+      const db = ctx.database.db;
+      // a portal's first day: many stored leads and the statistics say none is assigned yet
+      await db.execute(sql`
+      insert into leads (external_id, city, state, age, category, created_at)
+      select 'U' || g, 'Dallas', 'TX', 40 + g % 40, 'MEDICARE', now() - g * interval '1 minute'
+      from generate_series(1, ${LEADS}) g`);
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`set local default_statistics_target = 1000`);
+        await tx.execute(sql`analyze`);
+      });
+      agent = await createAgent(db, { quota: 500, states: ['TX'] });
+      ({ key } = await newSourceKey(ctx));
+    }, 600_000);
+
+    it("a lead's handlers read it by the primary key, never a whole index of assigned leads", async () => {
+      const recorded = recordStatements(ctx.database.pool as pg.Pool);
+      // the day's leads come one by one; each one's statements are the same prepared texts
+      for (let i = 0; i < 3; i++) {
+        const res = await postIntakeLead(ctx, key);
+        expect(res.statusCode, res.body).toBe(201);
+        expect(res.json()).toMatchObject({ status: 'ASSIGNED' });
+      }
+      const [given] = await queryRows<{ n: number }>(
+        ctx.database.db,
+        sql`select count(*)::int as n from leads where agent_id = ${agent}`,
+      );
+      expect(given.n).toBe(3);
+      const plans = await plansOfRecorded(ctx.database.pool as pg.Pool, recorded);
+      console.log(
+        JSON.stringify(
+          recorded.filter((q) => q.name && /any/.test(q.text)).map((q) => q.text.slice(0, 300)),
+        ),
+        JSON.stringify(
+          plans.map((p) =>
+            p
+              .filter((n) => n['Relation Name'] === 'leads')
+              .map((n) => [n['Node Type'], n['Index Name'], n['Index Cond']]),
+          ),
+        ),
+      );
+      // each index read of leads narrows to a lead, an agent, an agency, a phone or an email: one
+      // with no condition, or a status alone, reads more with every lead the day gives out
+      const narrow = /\b(id|agent_id|agency_id|phone|email|external_id)\b/;
+      const whole = plans
+        .flat()
+        .filter(
+          (n) =>
+            n['Relation Name'] === 'leads' &&
+            n['Index Name'] &&
+            !narrow.test(n['Index Cond'] ?? ''),
+        )
+        .map((n) => `${n['Index Name']} ${n['Index Cond'] ?? ''}`);
+      expect(whole).toEqual([]);
+      expect(seqScansOf(plans)).not.toContain('leads');
+    });
+  },
+);

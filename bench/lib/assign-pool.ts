@@ -157,8 +157,16 @@ export async function copyRows(client: pg.PoolClient, statement: string, lines: 
 const arrayLiteral = (items: string[]) =>
   `{${items.map((s) => `"${s.replace(/["\\]/g, '')}"`).join(',')}}`;
 
-/** Empties the bench database and loads the pool: packages, agents, subscriptions, preferences, leads. */
-export async function load(pool: Pool, databaseUrl: string): Promise<void> {
+/** The statuses an assigned lead of the history has moved on to, in turn. */
+const WORKED = ['ASSIGNED', 'CONTACTED', 'IN_PROGRESS', 'CONVERTED', 'CONTACTED'] as const;
+
+/**
+ * Empties the bench database and loads the pool: packages, agents, subscriptions, preferences,
+ * leads. `history`: the share of the leads (the oldest) given out before, as a running portal's
+ * stored leads mostly are: each to an agent in turn half an hour after it came, its status moved
+ * on; the rest are NEW. The daily run's pool has none (it assigns every stored lead).
+ */
+export async function load(pool: Pool, databaseUrl: string, history = 0): Promise<void> {
   const db = new pg.Pool({ connectionString: databaseUrl, max: 1 });
   const client = await db.connect();
   try {
@@ -205,16 +213,24 @@ export async function load(pool: Pool, databaseUrl: string): Promise<void> {
         where tablename = 'leads' and indexname <> 'leads_pkey'`,
     );
     for (const index of indexes) await client.query(`drop index ${index.name}`);
+    const given = Math.floor(pool.age.length * history);
+    const instant = (us: number) =>
+      `${new Date(us / 1000).toISOString().replace('Z', '')}${String(us % 1000).padStart(3, '0')}+00`;
     function* leadLines() {
       for (let i = 0; i < pool.age.length; i++) {
-        const at = new Date(pool.createdUs[i] / 1000).toISOString().replace('Z', '');
-        const micros = String(pool.createdUs[i] % 1000).padStart(3, '0');
-        yield `${leadCity(pool, i)}\t${STATE_CODES[pool.state[i]]}\t${pool.age[i]}\t${LEAD_CATEGORIES[pool.category[i]]}\t${at}${micros}+00`;
+        const lead = `${leadCity(pool, i)}\t${STATE_CODES[pool.state[i]]}\t${pool.age[i]}\t${LEAD_CATEGORIES[pool.category[i]]}\t${instant(pool.createdUs[i])}`;
+        if (i >= given) {
+          yield `${lead}\tNEW\t\\N\t\\N\t\\N`;
+          continue;
+        }
+        const assignedUs = pool.createdUs[i] + 1_800_000_000;
+        const day = new Date(assignedUs / 1000).toISOString().slice(0, 10);
+        yield `${lead}\t${WORKED[i % WORKED.length]}\t${pool.agents[i % pool.agents.length].id}\t${instant(assignedUs)}\t${day}`;
       }
     }
     await copyRows(
       client,
-      'copy leads (city, state, age, category, created_at) from stdin',
+      'copy leads (city, state, age, category, created_at, status, agent_id, assigned_at, assigned_on) from stdin',
       leadLines(),
     );
     for (const index of indexes) await client.query(index.def);

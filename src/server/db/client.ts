@@ -159,6 +159,18 @@ export function idsParam(ids: number[], type: 'bigint' | 'int' = 'bigint'): SQL 
 }
 
 /**
+ * The leads an id array names, as a FROM item read by the primary key alone. The `offset 0` fence
+ * keeps the planner from merging the ids with the statement's other conditions on the lead (an
+ * agent, a status): a prepared statement's generic plan, cached on a connection while the
+ * statistics say few leads are assigned, would otherwise scan a partial index of the assigned
+ * leads (`agent_id is not null`) from end to end and filter it by id, costing more with every lead
+ * the day assigns (docs/decisions/045-named-leads-by-primary-key.md).
+ */
+export function leadsNamed(ids: SQL): SQL {
+  return sql`(select * from leads where id = any(${ids}) offset 0)`;
+}
+
+/**
  * An array of integers written into the statement as a constant, not bound as a parameter: the
  * planner then knows how many there are (a large batch is joined by hash in one pass over the
  * table, a small one by index). Only integers are ever written this way.

@@ -1,6 +1,6 @@
 /** The alerts module's queries: the agents' alert settings, the SMS alerts and their attempts. */
 import { type SQL, sql } from 'drizzle-orm';
-import { type Db, idsParam, queryRows } from '../../db/client';
+import { type Db, idsParam, leadsNamed, queryRows } from '../../db/client';
 import { alertSettings, smsAlerts } from '../../db/schema';
 
 /** What an alert to one agent depends on: their settings, their phone and their time zone. */
@@ -66,10 +66,9 @@ export function runSmsTargets(tx: Db, runId: number) {
 /** The agents to text of these leads: the `leadsAssigned` handler's read (events/lead-events.ts). */
 export function leadSmsTargetsSql(leadIds: number[]): SQL {
   return sql`select l.id::int as "leadId", l.agent_id as "agentId"
-      from leads l
+      from ${leadsNamed(idsParam(leadIds))} l
       join alert_settings a on a.user_id = l.agent_id and a.sms
       join users u on u.id = l.agent_id and u.phone is not null and u.phone_verified_at is not null
-     where l.id = any(${idsParam(leadIds)})
      order by l.id`;
 }
 

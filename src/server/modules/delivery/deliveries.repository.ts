@@ -1,7 +1,13 @@
 /** The delivery pipeline's statements: recording deliveries, claiming them, their attempts, the switch-off. */
 import { type SQL, sql } from 'drizzle-orm';
 import type { DeliveryChannel, DeliveryStatus } from '../../../shared/domain';
-import { type Db, intArrayLiteral, queryPreparedRows, queryRows } from '../../db/client';
+import {
+  type Db,
+  intArrayLiteral,
+  leadsNamed,
+  queryPreparedRows,
+  queryRows,
+} from '../../db/client';
 import type { AssignedLeads } from '../../events/lead-events';
 import { PREVIOUS_SECRET } from './delivery-settings.repository';
 
@@ -22,8 +28,9 @@ function assignedLeads(assigned: AssignedLeads, leadIds?: SQL): SQL {
       where l.assigned_on = (select r.business_date from assignment_runs r where r.id = ${assigned.runId})
         and l.assignment_run_id = ${assigned.runId} and l.agent_id is not null) a`;
   }
-  return sql`(select l.id, l.agent_id from leads l
-    where l.id = any(${leadIds ?? intArrayLiteral(assigned.leadIds, 'bigint')}) and l.agent_id is not null) a`;
+  return sql`(select l.id, l.agent_id
+    from ${leadsNamed(leadIds ?? intArrayLiteral(assigned.leadIds, 'bigint'))} l
+    where l.agent_id is not null) a`;
 }
 
 /** Agents who turned their email off. */

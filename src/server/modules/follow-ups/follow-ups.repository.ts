@@ -1,7 +1,7 @@
 /** Follow-up templates and messages (docs/domain.md, Follow-up messages and calls): the SQL, nothing else. */
 import { type SQL, sql } from 'drizzle-orm';
 import type { LeadStatus, MessageChannel, MessageStatus } from '../../../shared/domain';
-import { type Db, intArrayLiteral, queryRows } from '../../db/client';
+import { type Db, intArrayLiteral, leadsNamed, queryRows } from '../../db/client';
 import { isoInstant } from '../../db/iso-instant';
 
 const ISO = (column: string) => isoInstant(sql.raw(column));
@@ -40,8 +40,6 @@ export async function followUpAgentIds(db: Db): Promise<number[]> {
   return rows.map((r) => r.id);
 }
 
-const intArray = (ids: number[]) => sql.raw(`'{${ids.map((n) => Math.trunc(n)).join(',')}}'`);
-
 /**
  * The first message of each channel to newly assigned leads of agents whose follow-ups are on,
  * QUEUED with the agent's template as it is now (filled in when sent). One statement; a lead
@@ -52,11 +50,14 @@ export async function insertFollowUps(
   assigned: { runId: number; agentIds: number[] } | { leadIds: number[] },
   channels: { sms: boolean; email: boolean },
 ): Promise<number[]> {
-  const where =
+  const [leads, where] =
     'runId' in assigned
-      ? sql`l.agent_id = any(${intArray(assigned.agentIds)}::int[])
-          and l.assignment_run_id = ${assigned.runId}`
-      : sql`l.id = any(${intArray(assigned.leadIds)}::bigint[]) and l.agent_id is not null`;
+      ? [
+          sql`leads`,
+          sql`l.agent_id = any(${intArrayLiteral(assigned.agentIds, 'int')})
+          and l.assignment_run_id = ${assigned.runId}`,
+        ]
+      : [leadsNamed(intArrayLiteral(assigned.leadIds, 'bigint')), sql`l.agent_id is not null`];
   const parts: SQL[] = [];
   if (channels.sms)
     parts.push(sql`select f.id, f.agent_id, 'SMS'::message_channel, 'QUEUED'::message_status, f.phone, null::text, f.sms_body
@@ -70,7 +71,7 @@ export async function insertFollowUps(
     tx,
     sql`with f as (
         select l.id, l.agent_id, l.phone, l.email, s.sms_body, s.email_subject, s.email_body
-        from leads l join follow_up_settings s on s.user_id = l.agent_id and s.enabled
+        from ${leads} l join follow_up_settings s on s.user_id = l.agent_id and s.enabled
         where ${where})
       insert into follow_up_messages (lead_id, agent_id, channel, status, to_address, subject, body)
       ${sql.join(parts, sql` union all `)}

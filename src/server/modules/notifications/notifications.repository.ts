@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Notification } from '../../../shared/contracts/delivery';
-import { type Db, intArrayLiteral, queryRows, queryRowsForIds } from '../../db/client';
+import { type Db, intArrayLiteral, leadsNamed, queryRows, queryRowsForIds } from '../../db/client';
 
 /** The channel of `lead.assigned` between processes (LISTEN/NOTIFY). */
 export const LEAD_ASSIGNED_CHANNEL = 'lead_assigned';
@@ -95,8 +95,8 @@ export async function notifyLeadIdsAssigned(tx: Db, leadIds: number[]): Promise<
     select l.agent_id, l.id as lead_id,
            (count(*) over (partition by l.agent_id))::int as n,
            l.id = max(l.id) over (partition by l.agent_id) as newest
-      from leads l
-     where l.id = any(${ids}) and l.agent_id is not null`,
+      from ${leadsNamed(ids)} l
+     where l.agent_id is not null`,
       true,
     ),
   );

@@ -1,6 +1,6 @@
 /** The push module's queries: its key pair, the agents' devices, the attempts of each push. */
 import { and, eq, type SQL, sql } from 'drizzle-orm';
-import { type Db, idsParam, queryRows } from '../../db/client';
+import { type Db, idsParam, leadsNamed, queryRows } from '../../db/client';
 import { pushAttempts, pushKeys, pushSubscriptions } from '../../db/schema';
 
 export interface KeyPair {
@@ -121,9 +121,8 @@ export function runPushTargets(tx: Db, runId: number) {
 /** The devices to tell of these leads: the `leadsAssigned` handler's read (events/lead-events.ts). */
 export function leadPushTargetsSql(leadIds: number[]): SQL {
   return sql`select l.id::int as "leadId", s.id::int as "subscriptionId"
-      from leads l join push_subscriptions s on s.user_id = l.agent_id
-     where l.id = any(${idsParam(leadIds)})
-       and not exists (select 1 from alert_settings a where a.user_id = s.user_id and not a.push)
+      from ${leadsNamed(idsParam(leadIds))} l join push_subscriptions s on s.user_id = l.agent_id
+     where not exists (select 1 from alert_settings a where a.user_id = s.user_id and not a.push)
      order by l.id, s.id`;
 }
 

@@ -6,7 +6,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { LeadCategory } from '../../../shared/domain';
-import { type Db, idsParam, intArrayLiteral, queryRows } from '../../db/client';
+import { type Db, idsParam, intArrayLiteral, leadsNamed, queryRows } from '../../db/client';
 import {
   type FitSqlParams,
   fitsSql,
@@ -54,9 +54,9 @@ export async function reclaimableOfRun(tx: Db, runId: number): Promise<Reclaimab
  */
 export function reclaimableOfLeadsSql(leadIds: number[]): SQL {
   return sql`select ${RECLAIMABLE}
-          from leads l
+          from ${leadsNamed(idsParam(leadIds))} l
           join agencies g on g.id = l.agency_id and g.reclaim_after_minutes is not null
-         where l.id = any(${idsParam(leadIds)}) and ${STILL_UNWORKED}`;
+         where ${STILL_UNWORKED}`;
 }
 
 /** One agency lead as the reclaim job reads it, locked for the rest of the transaction. */

@@ -6,7 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { WalletEntryKind } from '../../../shared/domain';
-import { type Db, queryRows, queryRowsForIds } from '../../db/client';
+import { type Db, leadsNamed, queryRows, queryRowsForIds } from '../../db/client';
 import { isoInstant } from '../../db/iso-instant';
 import { leadPriceSql } from '../fit/per-lead-price.service';
 
@@ -117,10 +117,9 @@ export async function chargeLeads(
     'bigint',
     (ids) => sql`with priced as (
           select l.id as lead_id, l.agent_id, ${leadPriceSql(sql`l`, sql`p`)} as cents
-            from leads l
+            from ${leadsNamed(ids)} l
             join subscriptions s on s.user_id = l.agent_id and s.status = 'ACTIVE'
-            join packages p on p.id = s.package_id and p.pricing = 'PER_LEAD'
-           where l.id = any(${ids})),
+            join packages p on p.id = s.package_id and p.pricing = 'PER_LEAD'),
         totals as (select agent_id, sum(cents)::int as total from priced group by agent_id),
         debited as (
           update wallets w
