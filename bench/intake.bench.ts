@@ -20,7 +20,7 @@
  * BENCH_INTAKE_STEADY_S (30), BENCH_INTAKE_STEADY_RATE (100), BENCH_INTAKE_BACKLOG (10000),
  * BENCH_INTAKE_OUTAGE_S (120), BENCH_INTAKE_FRESH_RATE (20), BENCH_INTAKE_PARTS (all: intake,steady,backlog,fresh,crash,outage; e.g.
  * `backlog` for the drain alone),
- * BENCH_KEEP=1 keeps the database; BENCH_INTAKE_PROFILE=1 profiles the burst's server (a note says
+ * BENCH_KEEP=1 keeps the database; BENCH_INTAKE_PROFILE=1 (or a list of parts: intake,backlog) profiles the burst's server (a note says
  * where its CPU went).
  */
 import { once } from 'node:events';
@@ -74,9 +74,20 @@ const PARTS = new Set(
 const KEYS = 40;
 
 const BENCH_METRICS_TOKEN = 'bench-metrics-token-0123456789abcdef';
-/** BENCH_INTAKE_PROFILE=1: the server of the intake burst runs with --cpu-prof */
-const PROFILE = process.env.BENCH_INTAKE_PROFILE === '1';
+/**
+ * BENCH_INTAKE_PROFILE=1 (or =intake): the server of the intake burst runs with --cpu-prof;
+ * =backlog: the server that drains the backlog; both: =intake,backlog
+ */
+const PROFILED = new Set(
+  (process.env.BENCH_INTAKE_PROFILE ?? '')
+    .split(',')
+    .map((p) => (p.trim() === '1' ? 'intake' : p.trim())),
+);
+const PROFILE = PROFILED.has('intake');
 const PROFILE_DIR = join(WORK_DIR, 'profiles', 'intake');
+const BACKLOG_PROFILE_DIR = join(WORK_DIR, 'profiles', 'backlog');
+const profileFlags = (on: boolean, dir: string) =>
+  on ? ['--cpu-prof', '--cpu-prof-dir', dir] : [];
 
 /** The intake's counters in /metrics, each summed over its labels. */
 async function scrapeCounts(url: string) {
@@ -364,7 +375,7 @@ export function runIntakeBench(): Promise<BenchReport> {
       server = await startServer({
         database: { databaseUrl: url },
         env: { ...BENCH_ENV, METRICS_TOKEN: BENCH_METRICS_TOKEN },
-        nodeFlags: PROFILE ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [],
+        nodeFlags: profileFlags(PROFILE, PROFILE_DIR),
       });
       const burstWindow = { fromUs: 0, toUs: 0 };
       const health = await healthLoad(server);
@@ -600,12 +611,19 @@ export function runIntakeBench(): Promise<BenchReport> {
         const backlog = backlogIds.size;
         log(`backlog: a run of ${fmt(backlog)} leads in ${Math.round(performance.now() - t)} ms`);
         const drainStart = Date.now();
-        server = await startServer({ database: { databaseUrl: url }, env: webhookOnly });
+        await rm(BACKLOG_PROFILE_DIR, { recursive: true, force: true });
+        server = await startServer({
+          database: { databaseUrl: url },
+          env: webhookOnly,
+          nodeFlags: profileFlags(PROFILED.has('backlog'), BACKLOG_PROFILE_DIR),
+        });
         const healthyAt = Date.now();
+        const drainWindow = { fromUs: monotonicUs(), toUs: 0 };
         const drained = await waitFor(
           () => arrivedOf(hooks.arrivals, backlogIds).count >= backlog,
           600_000,
         );
+        drainWindow.toUs = monotonicUs();
         const got = arrivedOf(hooks.arrivals, backlogIds);
         const drainS = Math.max(0.001, (got.last - got.first) / 1000);
         const drainRate = Math.round(got.count / drainS);
@@ -619,6 +637,12 @@ export function runIntakeBench(): Promise<BenchReport> {
         say(figures.length - 1);
         await server.stop();
         server = null;
+        if (PROFILED.has('backlog')) {
+          notes.push(
+            `backlog drain, the server's CPU profile: ${describeProfile(summarizeProfile(mainThreadProfile(BACKLOG_PROFILE_DIR), drainWindow, 12))}`,
+          );
+          log(notes[notes.length - 1]);
+        }
       }
 
       // 3b. intake leads at a steady rate while a run's deliveries drain: the fresh lane

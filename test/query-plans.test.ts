@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../src/server/db/client';
 import { businessDate } from '../src/server/lib/business-time';
+import { recordAttempts } from '../src/server/modules/delivery/deliveries.repository';
 import { createAgent } from './support/assignment-fixtures';
 import { newSourceKey, postIntakeLead } from './support/intake-post';
 import { type Client, loginAdmin, registerAgent, setupTestApp } from './support/test-app';
@@ -76,7 +77,7 @@ function recordStatements(pool: pg.Pool): Recorded[] {
 /** The plans of the recorded statements that read a leads-size table. */
 async function plansOfRecorded(pool: pg.Pool, recorded: Recorded[]): Promise<PlanNode[][]> {
   const statements = recorded.filter((q) =>
-    /\b(leads|lead_search|lead_history|lead_counts|agent_lead_counts|assignment_counts)\b/.test(
+    /\b(leads|lead_search|lead_history|lead_counts|agent_lead_counts|assignment_counts|deliveries)\b/.test(
       q.text,
     ),
   );
@@ -328,18 +329,6 @@ describe.runIf(TEST_DB === 'postgres')(
       );
       expect(given.n).toBe(3);
       const plans = await plansOfRecorded(ctx.database.pool as pg.Pool, recorded);
-      console.log(
-        JSON.stringify(
-          recorded.filter((q) => q.name && /any/.test(q.text)).map((q) => q.text.slice(0, 300)),
-        ),
-        JSON.stringify(
-          plans.map((p) =>
-            p
-              .filter((n) => n['Relation Name'] === 'leads')
-              .map((n) => [n['Node Type'], n['Index Name'], n['Index Cond']]),
-          ),
-        ),
-      );
       // each index read of leads narrows to a lead, an agent, an agency, a phone or an email: one
       // with no condition, or a status alone, reads more with every lead the day gives out
       const narrow = /\b(id|agent_id|agency_id|phone|email|external_id)\b/;
@@ -354,6 +343,35 @@ describe.runIf(TEST_DB === 'postgres')(
         .map((n) => `${n['Index Name']} ${n['Index Cond'] ?? ''}`);
       expect(whole).toEqual([]);
       expect(seqScansOf(plans)).not.toContain('leads');
+    });
+
+    it("a delivery's attempt is written by the primary key, never a pass over the deliveries", async () => {
+      // a portal's deliveries of many days: a webhook each for 20,000 leads
+      await ctx.database.db.execute(sql`
+      insert into deliveries (lead_id, agent_id, channel, status, attempts)
+      select id, ${agent}, 'WEBHOOK', 'SENT', 1 from leads order by id limit 20000`);
+      await ctx.database.db.execute(sql`analyze deliveries`);
+      const [one] = await queryRows<{ id: number }>(
+        ctx.database.db,
+        sql`select id::int as id from deliveries order by id limit 1`,
+      );
+      const recorded = recordStatements(ctx.database.pool as pg.Pool);
+      const written = await recordAttempts(ctx.database.db, [
+        {
+          id: one.id,
+          status: 'SENT',
+          attemptStatus: 'SENT',
+          responseCode: 200,
+          latencyMs: 12,
+          error: null,
+          messageId: null,
+          nextAttemptAt: null,
+        },
+      ]);
+      expect([...written]).toEqual([one.id]);
+      const plans = await plansOfRecorded(ctx.database.pool as pg.Pool, recorded);
+      expect(seqScansOf(plans)).not.toContain('deliveries');
+      expect(indexesOf(plans)).toContain('deliveries_pkey');
     });
   },
 );

@@ -385,6 +385,12 @@ export async function recordAttempts(tx: Db, outcomes: AttemptOutcome[]): Promis
         message_id = coalesce(r."messageId", d.message_id),
         next_attempt_at = r."nextAttemptAt", updated_at = now(), lease_until = null
       from r where d.id = r.id
+        -- the ids again as a constant array: the planner then probes the primary key for these
+        -- few, where the function's guess of 100 rows made it hash the whole table
+        and d.id = any(${intArrayLiteral(
+          outcomes.map((o) => o.id),
+          'bigint',
+        )})
         and (r.attempts is null or (d.attempts = r.attempts and d.lease_until is not null))
       returning d.id, d.attempts
     ), ins as (
