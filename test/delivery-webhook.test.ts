@@ -326,6 +326,30 @@ describe('CRM webhook delivery', () => {
     ).toBe(true);
   });
 
+  it('a success sets the failures in a row back to 0; later successes keep it there', async () => {
+    const agent = await crmAgent('/recovers', [503, 503, 200]);
+    const [lead] = await insertLeads(ctx, [{ firstName: 'Recovers' }]);
+    await assign(lead.id, agent.id);
+    await waitFor('SENT on the third attempt', async () => {
+      const rows = await deliveriesOf(lead.id);
+      return rows[0]?.status === 'SENT' ? rows : null;
+    });
+    const callsFor = (id: number) =>
+      received.filter((r) => r.path === '/recovers' && r.event?.data.lead?.id === id);
+    expect(callsFor(lead.id)).toHaveLength(3);
+    const failuresInRow = async () =>
+      (await agent.client.get('/api/agent/delivery')).json().webhook.failuresInRow;
+    expect(await failuresInRow()).toBe(0);
+    const [next] = await insertLeads(ctx, [{ firstName: 'Recovers2' }]);
+    await assign(next.id, agent.id);
+    await waitFor('the next lead SENT', async () => {
+      const rows = await deliveriesOf(next.id);
+      return rows[0]?.status === 'SENT' ? rows : null;
+    });
+    expect(callsFor(next.id)).toHaveLength(1);
+    expect(await failuresInRow()).toBe(0);
+  });
+
   it('switches the endpoint off after 20 failures in a row and tells the agent and the admins', async () => {
     const admin = await loginAdmin(ctx);
     const agent = await crmAgent('/down', [503]);

@@ -328,13 +328,16 @@ export interface AgentDeliveryTarget {
   /** the secret before the last rotation, while the overlap lasts */
   webhookPreviousSecret: string | null;
   serviceCrm: boolean;
+  /** the endpoint's failures in a row when read (0: nothing to reset after a success) */
+  webhookFailuresInRow: number;
 }
 
 /** An agent's delivery settings (`u` the agent). */
 const AGENT_TARGET = sql`u.id, u.email, coalesce(ds.email_enabled, true) as "emailEnabled",
   ds.webhook_url as "webhookUrl", ds.webhook_auth_header as "webhookAuthHeader",
   coalesce(ds.webhook_enabled, false) as "webhookEnabled", ds.webhook_secret as "webhookSecret",
-  ${PREVIOUS_SECRET} as "webhookPreviousSecret", coalesce(p.service_crm, false) as "serviceCrm"
+  ${PREVIOUS_SECRET} as "webhookPreviousSecret", coalesce(p.service_crm, false) as "serviceCrm",
+  coalesce(ds.webhook_failures_in_row, 0)::int as "webhookFailuresInRow"
   from users u
   left join delivery_settings ds on ds.user_id = u.id
   left join subscriptions s on s.user_id = u.id

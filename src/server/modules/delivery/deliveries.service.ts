@@ -260,7 +260,10 @@ async function attemptAndRecord(
       const attempted = settled.filter((o) => o.attemptStatus !== 'SKIPPED');
       const lastSent = attempted.map((o) => o.attemptStatus).lastIndexOf('SENT');
       const failures = attempted.length - 1 - lastSent;
-      if (attempted.length > 0) {
+      // a success after none failed changes nothing: no statement (one job of an agent's
+      // webhook group runs at a time, so the count read with the claim is still the count)
+      const unchanged = lastSent >= 0 && failures === 0 && target?.webhookFailuresInRow === 0;
+      if (attempted.length > 0 && !unchanged) {
         const switched = await countWebhookFailures(
           tx,
           job.agentId,
