@@ -243,84 +243,72 @@ async function attemptAndRecord(
   // the process stopped meanwhile (past its grace): as after a crash, another one takes over
   if (leases.stopped) return;
 
-  // every attempt went through, nothing waits, no failure count to set back: the attempts'
-  // record is all there is to write, one statement, with no transaction around it
-  const allSent =
-    unattemptedAll.length === 0 &&
-    settledAll.every((s) => s.attemptStatus === 'SENT') &&
-    (job.channel !== 'WEBHOOK' || target?.webhookFailuresInRow === 0);
-  if (allSent) await recordAttempts(db, settledAll);
-  else await recordAndFollowUp();
+  await db.transaction(async (tx) => {
+    // only what this worker still holds: a delivery another process took over is its own now
+    const recorded = await recordAttempts(tx, settledAll);
+    const settled = settledAll.filter((s) => recorded.has(s.id));
+    // a lead the agent's CRM did not take for good: the agent is told, with the lead
+    if (job.channel === 'WEBHOOK') {
+      await notifyDeliveriesFailed(
+        tx,
+        settled.filter((s) => s.status === 'FAILED').map((s) => s.id),
+      );
+    }
+    const released = new Set(await releaseDeliveries(tx, unattemptedAll, releasedAt));
+    const unattempted = unattemptedAll.filter((c) => released.has(c.id));
+    if (job.channel === 'WEBHOOK') {
+      const attempted = settled.filter((o) => o.attemptStatus !== 'SKIPPED');
+      const lastSent = attempted.map((o) => o.attemptStatus).lastIndexOf('SENT');
+      const failures = attempted.length - 1 - lastSent;
+      // a success after none failed changes nothing: no statement (one job of an agent's
+      // webhook group runs at a time, so the count read with the claim is still the count)
+      const unchanged = lastSent >= 0 && failures === 0 && target?.webhookFailuresInRow === 0;
+      if (attempted.length > 0 && !unchanged) {
+        const switched = await countWebhookFailures(
+          tx,
+          job.agentId,
+          { reset: lastSent >= 0, failures },
+          runtime.failureLimit,
+        );
+        if (switched) {
+          await notifyWebhookDisabled(tx, job.agentId, runtime.failureLimit);
+          await skipPendingWebhooks(tx, job.agentId, 'The endpoint was switched off');
+          return;
+        }
+      }
+    }
+    // the deliveries due again (retries, and those given back), one job per attempt count and
+    // due time
+    const again = [
+      ...settled
+        .filter((s) => s.status === 'PENDING' && s.nextAttemptAt)
+        .map((s) => ({ id: s.id, attempts: byId.get(s.id)!.attempts, at: s.nextAttemptAt! })),
+      ...unattempted.map((c) => ({ id: c.id, attempts: c.attempts - 1, at: releasedAt })),
+    ];
+    const due = new Map<string, { ids: number[]; attempts: number; at: string }>();
+    for (const d of again) {
+      const key = `${d.attempts}@${d.at}`;
+      const group = due.get(key) ?? { ids: [], attempts: d.attempts, at: d.at };
+      group.ids.push(d.id);
+      due.set(key, group);
+    }
+    await enqueueAttempt(
+      tx,
+      ports,
+      [...due.values()].map((g) =>
+        deliveryJob(
+          { agentId: job.agentId, channel: job.channel, ids: g.ids, attempts: g.attempts },
+          lane,
+          new Date(g.at),
+        ),
+      ),
+    );
+  });
   // GET /metrics: each attempt by channel and outcome; the lag of each delivered lead
   for (const o of settledAll) {
     deliveryAttempts.inc({ channel: job.channel, outcome: o.attemptStatus });
     if (o.attemptStatus === 'SENT')
       deliveryLag.observe({ channel: job.channel }, byId.get(o.id)!.ageSeconds);
-  }
-
-  /** The attempts' record and what follows from it, in one transaction. */
-  async function recordAndFollowUp() {
-    await db.transaction(async (tx) => {
-      // only what this worker still holds: a delivery another process took over is its own now
-      const recorded = await recordAttempts(tx, settledAll);
-      const settled = settledAll.filter((s) => recorded.has(s.id));
-      // a lead the agent's CRM did not take for good: the agent is told, with the lead
-      if (job.channel === 'WEBHOOK') {
-        await notifyDeliveriesFailed(
-          tx,
-          settled.filter((s) => s.status === 'FAILED').map((s) => s.id),
-        );
-      }
-      const released = new Set(await releaseDeliveries(tx, unattemptedAll, releasedAt));
-      const unattempted = unattemptedAll.filter((c) => released.has(c.id));
-      if (job.channel === 'WEBHOOK') {
-        const attempted = settled.filter((o) => o.attemptStatus !== 'SKIPPED');
-        const lastSent = attempted.map((o) => o.attemptStatus).lastIndexOf('SENT');
-        const failures = attempted.length - 1 - lastSent;
-        // a success after none failed changes nothing: no statement (one job of an agent's
-        // webhook group runs at a time, so the count read with the claim is still the count)
-        const unchanged = lastSent >= 0 && failures === 0 && target?.webhookFailuresInRow === 0;
-        if (attempted.length > 0 && !unchanged) {
-          const switched = await countWebhookFailures(
-            tx,
-            job.agentId,
-            { reset: lastSent >= 0, failures },
-            runtime.failureLimit,
-          );
-          if (switched) {
-            await notifyWebhookDisabled(tx, job.agentId, runtime.failureLimit);
-            await skipPendingWebhooks(tx, job.agentId, 'The endpoint was switched off');
-            return;
-          }
-        }
-      }
-      // the deliveries due again (retries, and those given back), one job per attempt count and
-      // due time
-      const again = [
-        ...settled
-          .filter((s) => s.status === 'PENDING' && s.nextAttemptAt)
-          .map((s) => ({ id: s.id, attempts: byId.get(s.id)!.attempts, at: s.nextAttemptAt! })),
-        ...unattempted.map((c) => ({ id: c.id, attempts: c.attempts - 1, at: releasedAt })),
-      ];
-      const due = new Map<string, { ids: number[]; attempts: number; at: string }>();
-      for (const d of again) {
-        const key = `${d.attempts}@${d.at}`;
-        const group = due.get(key) ?? { ids: [], attempts: d.attempts, at: d.at };
-        group.ids.push(d.id);
-        due.set(key, group);
-      }
-      await enqueueAttempt(
-        tx,
-        ports,
-        [...due.values()].map((g) =>
-          deliveryJob(
-            { agentId: job.agentId, channel: job.channel, ids: g.ids, attempts: g.attempts },
-            lane,
-            new Date(g.at),
-          ),
-        ),
-      );
-    });
   }
 }
 
