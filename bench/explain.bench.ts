@@ -30,6 +30,7 @@ import {
   describeProfile,
   mainThreadProfile,
   monotonicUs,
+  profileFlags,
   summarizeProfile,
 } from './lib/cpu-profile';
 import { dropDatabase, keepDatabases, query, recreateDatabase } from './lib/pg';
@@ -132,7 +133,7 @@ export function runExplainBench(): Promise<BenchReport> {
       await rm(PROFILE_DIR, { recursive: true, force: true });
       server = await startServer({
         database: { databaseUrl: url },
-        nodeFlags: PROFILE ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [],
+        nodeFlags: profileFlags(PROFILE, PROFILE_DIR),
       });
       const explainWindow = { fromUs: 0, toUs: 0 };
       const admin = await loginAdmin(server.url);

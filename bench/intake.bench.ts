@@ -42,6 +42,7 @@ import {
   describeProfile,
   mainThreadProfile,
   monotonicUs,
+  profileFlags,
   summarizeProfile,
 } from './lib/cpu-profile';
 import { dropDatabase, query, recreateDatabase } from './lib/pg';
@@ -86,8 +87,6 @@ const PROFILED = new Set(
 const PROFILE = PROFILED.has('intake');
 const PROFILE_DIR = join(WORK_DIR, 'profiles', 'intake');
 const BACKLOG_PROFILE_DIR = join(WORK_DIR, 'profiles', 'backlog');
-const profileFlags = (on: boolean, dir: string) =>
-  on ? ['--cpu-prof', '--cpu-prof-dir', dir] : [];
 
 /** The intake's counters in /metrics, each summed over its labels. */
 async function scrapeCounts(url: string) {

@@ -116,3 +116,8 @@ export function mainThreadProfile(dir: string): string {
   if (main.length !== 1) throw new Error(`expected one main-thread profile in ${dir}: ${main}`);
   return join(dir, main[0]);
 }
+
+/** The node flags that make a server write its CPU profile into `dir` when `on`. */
+export function profileFlags(on: boolean, dir: string): string[] {
+  return on ? ['--cpu-prof', '--cpu-prof-dir', dir] : [];
+}

@@ -72,7 +72,13 @@ export interface AgentClasses {
    * values): a lead condition does not read the moment, so its verdicts hold for every later
    * lead of that key, for as long as this copy is the agents' data
    */
-  leadVerdicts: (Map<string, Uint8Array> | null)[];
+  leadVerdicts: (LeadVerdicts | null)[];
+}
+
+/** A lead condition's kept verdicts: the lead fields it reads, and the verdicts by their values. */
+interface LeadVerdicts {
+  fields: (keyof FitLead)[];
+  byKey: Map<string, Uint8Array>;
 }
 
 /** Agents grouped by a key: each agent's group, and the index of the first agent of each. */
@@ -114,7 +120,9 @@ export function agentClasses(agents: LeadReadyAgent[]): AgentClasses {
     classOf,
     kindOf: kinds.of,
     kinds: kinds.firstIndex,
-    leadVerdicts: CONDITIONS.map((c) => (c.leadFields === null ? null : new Map())),
+    leadVerdicts: CONDITIONS.map((c) =>
+      c.leadFields === null ? null : { fields: c.leadFields, byKey: new Map() },
+    ),
   };
 }
 
@@ -131,14 +139,13 @@ const FAILS = 2;
 export function firstMisfits(classes: AgentClasses, lead: FitLead, ctx: FitContext): Int8Array {
   const verdicts = classes.members.map((m, k) => {
     const kept = classes.leadVerdicts[k];
-    const { leadFields } = CONDITIONS[k];
-    if (kept === null || leadFields === null) return new Uint8Array(m.length);
-    const key = leadFields.map((f) => lead[f]).join('\u0001');
-    let v = kept.get(key);
+    if (kept === null) return new Uint8Array(m.length);
+    const key = kept.fields.map((f) => lead[f]).join('\u0001');
+    let v = kept.byKey.get(key);
     if (!v) {
-      if (kept.size >= KEPT_LEAD_KEYS) kept.clear();
+      if (kept.byKey.size >= KEPT_LEAD_KEYS) kept.byKey.clear();
       v = new Uint8Array(m.length);
-      kept.set(key, v);
+      kept.byKey.set(key, v);
     }
     return v;
   });
