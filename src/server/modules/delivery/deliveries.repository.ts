@@ -3,6 +3,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { DeliveryChannel, DeliveryStatus } from '../../../shared/domain';
 import {
   type Db,
+  idsParam,
   intArrayLiteral,
   leadsNamed,
   queryPreparedRows,
@@ -90,9 +91,7 @@ export async function insertDeliveries(
   // one named lead (the intake's): its id bound, so the statement's text is the same each time
   // and it is prepared once per connection (a batch keeps its literal: intArrayLiteral)
   const one = 'leadIds' in assigned && assigned.leadIds.length === 1 && 'lookup' in agents;
-  const ids = one
-    ? sql`${`{${(assigned as { leadIds: number[] }).leadIds[0]}}`}::bigint[]`
-    : undefined;
+  const ids = one ? idsParam((assigned as { leadIds: number[] }).leadIds) : undefined;
   const channels: SQL[] = [];
   if (opts.email) {
     const emailOn =
