@@ -243,6 +243,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     // a delivery still running past the grace renews its lease no more: another process takes
     // it over (decision 040), as after a crash
     leadPorts.delivery.leases.stop();
+    leadPorts.delivery.connections.close();
   });
   app.decorate('processState', {
     role,

@@ -176,6 +176,7 @@ export async function attemptWebhooks(
       result = await sendWebhook(endpoint, msgId, body, {
         allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
         timeoutMs: runtime.webhookTimeoutMs,
+        connections,
       });
     } finally {
       release();

@@ -153,6 +153,7 @@ export async function testWebhook(
         { 'retry-after': '1' },
       );
     try {
+      // a connection of its own (not a kept one): the test shows the endpoint can be reached now
       return await sendTestEvent(config, runtime, row, userId);
     } finally {
       release();

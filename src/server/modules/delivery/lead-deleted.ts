@@ -85,6 +85,7 @@ export async function sendLeadsDeleted(
       const result = await sendWebhook(endpoint, `msg_lf_deleted_${key}_${leadId}`, body, {
         allowPrivate: ports.allowPrivate,
         timeoutMs: ports.runtime.webhookTimeoutMs,
+        connections: ports.connections,
       });
       if (!result.ok) {
         const error = result.error ?? `The CRM answered ${result.responseCode}`;
