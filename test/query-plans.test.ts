@@ -373,5 +373,104 @@ describe.runIf(TEST_DB === 'postgres')(
       expect(seqScansOf(plans)).not.toContain('deliveries');
       expect(indexesOf(plans)).toContain('deliveries_pkey');
     });
+
+    it("jobs that start together claim in one statement narrowed to each job's ids, and end in one transaction; a delivery two jobs name goes to one", async () => {
+      const db = ctx.database.db;
+      const other = await createAgent(db, { quota: 500, states: ['TX'] });
+      // waiting webhooks: three of the agent's, two of another's (beside the 20,000 sent ones)
+      const waiting = await queryRows<{ id: number; agentId: number }>(
+        db,
+        sql`insert into deliveries (lead_id, agent_id, channel, next_attempt_at)
+          select l.id, case when n <= 3 then ${agent}::bigint else ${other}::bigint end, 'WEBHOOK'::delivery_channel, now()
+          from (select id, row_number() over (order by id desc) as n from leads
+                order by id desc limit 5) l
+          returning id::int as id, agent_id::int as "agentId"`,
+      );
+      const mine = waiting
+        .filter((w) => w.agentId === agent)
+        .map((w) => w.id)
+        .sort((a, b) => a - b);
+      const others = waiting
+        .filter((w) => w.agentId === other)
+        .map((w) => w.id)
+        .sort((a, b) => a - b);
+      const { batching } = ctx.app.leadPorts.delivery;
+      const recorded = recordStatements(ctx.database.pool as pg.Pool);
+      const [range, named, again] = await Promise.all([
+        batching.claim(db, {
+          v: 1,
+          agentId: agent,
+          channel: 'WEBHOOK',
+          fromId: mine[0]!,
+          toId: mine[2]!,
+        }),
+        batching.claim(db, { v: 1, agentId: other, channel: 'WEBHOOK', ids: others, attempts: 0 }),
+        // a late job naming a delivery the one beside it names too
+        batching.claim(db, {
+          v: 1,
+          agentId: other,
+          channel: 'WEBHOOK',
+          ids: [others[0]!],
+          attempts: 0,
+        }),
+      ]);
+      expect(range.claimed.map((c) => c.id)).toEqual(mine);
+      expect(range.target).toMatchObject({ id: agent });
+      expect(range.leads.size).toBe(3);
+      expect([...named.claimed, ...again.claimed].map((c) => c.id).sort((a, b) => a - b)).toEqual(
+        others,
+      );
+      const claims = recorded.filter((q) => /update deliveries d set attempts/.test(q.text));
+      expect(claims).toHaveLength(1);
+      const plans = await plansOfRecorded(ctx.database.pool as pg.Pool, claims);
+      expect(seqScansOf(plans)).not.toContain('deliveries');
+      // every read of the deliveries is narrowed to a job's ids: never every waiting delivery
+      const reads = plans
+        .flat()
+        .filter((n) => n['Relation Name'] === 'deliveries' && n['Node Type'] !== 'ModifyTable');
+      expect(reads.length).toBeGreaterThan(0);
+      expect(
+        reads
+          .filter((n) => !/\bid (>=|=)/.test(n['Index Cond'] ?? ''))
+          .map((n) => `${n['Node Type']} ${n['Index Cond'] ?? ''}`),
+      ).toEqual([]);
+
+      // their sends over at once: one transaction records them all
+      recorded.length = 0;
+      const sent = (c: { id: number; attempts: number }) => ({
+        id: c.id,
+        attempts: c.attempts,
+        status: 'SENT' as const,
+        attemptStatus: 'SENT' as const,
+        responseCode: 200,
+        latencyMs: 9,
+        error: null,
+        messageId: `msg_lf_${c.id}`,
+        nextAttemptAt: null,
+      });
+      await Promise.all(
+        [range, named, again].map((claim, i) =>
+          batching.record(db, {
+            job: {
+              v: 1,
+              agentId: i === 0 ? agent : other,
+              channel: 'WEBHOOK',
+              ids: [1],
+              attempts: 0,
+            },
+            lane: 1,
+            target: claim.target,
+            settled: claim.claimed.map(sent),
+            unattempted: [],
+          }),
+        ),
+      );
+      expect(recorded.filter((q) => /^\s*begin/i.test(q.text))).toHaveLength(1);
+      const statuses = await queryRows<{ status: string }>(
+        db,
+        sql`select status from deliveries where id = any(${`{${[...mine, ...others].join(',')}}`}::bigint[])`,
+      );
+      expect(statuses.map((r) => r.status)).toEqual(Array(5).fill('SENT'));
+    });
   },
 );

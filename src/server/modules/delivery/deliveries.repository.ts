@@ -1,8 +1,13 @@
 /** The delivery pipeline's statements: recording deliveries, claiming them, their attempts, the switch-off. */
 import { type SQL, sql } from 'drizzle-orm';
-import type { DeliveryChannel, DeliveryStatus } from '../../../shared/domain';
+import {
+  DELIVERY_CHANNELS,
+  type DeliveryChannel,
+  type DeliveryStatus,
+} from '../../../shared/domain';
 import {
   type Db,
+  enumLiteral,
   idsParam,
   intArrayLiteral,
   leadsNamed,
@@ -140,52 +145,107 @@ export interface ClaimedDelivery {
   ageSeconds: number;
 }
 
-/**
- * Takes deliveries for an attempt: only those still PENDING at the expected attempt count, so two
- * jobs that name the same delivery (a sweep beside a late job) never both send it.
- */
-export async function claimDeliveries(
-  db: Db,
-  where: { agentId: number; channel: DeliveryChannel } & (
-    | { fromId: number; toId: number }
-    | { ids: number[]; attempts: number }
-  ),
-  leaseSeconds: number,
-): Promise<{
+/** The deliveries a job names: an id range's first attempts, or named deliveries' next one. */
+export type DeliveriesOfJob = { agentId: number; channel: DeliveryChannel } & (
+  | { fromId: number; toId: number }
+  | { ids: number[]; attempts: number }
+);
+
+/** What one job's claim took: its deliveries, their leads, and the agent's delivery settings. */
+export interface JobClaim {
   claimed: ClaimedDelivery[];
   leads: Map<number, LeadForDelivery>;
   target: AgentDeliveryTarget | null;
-}> {
-  const which =
-    'ids' in where
-      ? sql`d.id = any(${intArrayLiteral(where.ids, 'bigint')}) and d.attempts = ${where.attempts}`
-      : sql`d.id between ${where.fromId} and ${where.toId} and d.attempts = 0`;
+}
+
+/**
+ * Takes deliveries for an attempt: only those still PENDING at the expected attempt count, so two
+ * jobs that name the same delivery (a sweep beside a late job) never both send it.
+ *
+ * The claims of several jobs in one statement (decision 047): each job's deliveries as id ranges
+ * of one agent and channel at an attempt count (a named delivery is a range of one), taken through
+ * `deliveries_agent_idx` range by range. Answers each job's claim, in the jobs' order.
+ */
+export async function claimDeliveriesOfJobs(
+  db: Db,
+  jobs: DeliveriesOfJob[],
+  leaseSeconds: number,
+): Promise<JobClaim[]> {
+  const ranges: {
+    job: number;
+    agentId: number;
+    channel: DeliveryChannel;
+    from: number;
+    to: number;
+    attempts: number;
+  }[] = jobs.flatMap((job, index) => {
+    const { agentId, channel } = job;
+    return 'ids' in job
+      ? job.ids.map((id) => ({
+          job: index,
+          agentId,
+          channel,
+          from: id,
+          to: id,
+          attempts: job.attempts,
+        }))
+      : [{ job: index, agentId, channel, from: job.fromId, to: job.toId, attempts: 0 }];
+  });
+  const column = (key: 'job' | 'agentId' | 'from' | 'to' | 'attempts', type: 'bigint' | 'int') =>
+    intArrayLiteral(
+      ranges.map((r) => r[key]),
+      type,
+    );
+  const channels = ranges.map((r) => enumLiteral(r.channel, DELIVERY_CHANNELS));
   // the claim is a lease (decision 040): none while another worker holds one. The leads and the
-  // agent's settings come with it: one statement a job
+  // agents' settings come with it
   const rows = await queryRows<
-    ClaimedDelivery & { lead: LeadForDelivery | null; target: AgentDeliveryTarget | null }
+    ClaimedDelivery & {
+      job: number;
+      lead: LeadForDelivery | null;
+      target: AgentDeliveryTarget | null;
+    }
   >(
     db,
-    sql`with c as (
+    sql`with j as (
+      select * from unnest(${column('job', 'int')}, ${column('agentId', 'bigint')},
+        array[${sql.join(channels, sql`, `)}]::delivery_channel[],
+        ${column('from', 'bigint')}, ${column('to', 'bigint')}, ${column('attempts', 'int')}) as j(job, agent_id, channel, from_id, to_id, attempts)
+    ), t as (
+      -- job by job (lateral, fenced by offset 0 so that the ranges drive), each range read from
+      -- an index by its ids: never every waiting delivery, whatever the statistics say
+      select j.job, j.attempts, x.id, x.status from j cross join lateral (
+        select d.id, d.status from deliveries d
+        where d.agent_id = j.agent_id and d.id between j.from_id and j.to_id
+          and d.channel = j.channel and d.attempts = j.attempts
+          and d.status = 'PENDING' and d.lease_until is null
+        offset 0
+      ) x
+    ), c as (
       update deliveries d set attempts = d.attempts + 1, next_attempt_at = null, updated_at = now(),
         lease_until = now() + make_interval(secs => ${leaseSeconds})
-      where d.agent_id = ${where.agentId} and d.channel = ${where.channel}
-        and d.status = 'PENDING' and d.lease_until is null and ${which}
-      returning d.id, d.lead_id as "leadId", d.agent_id as "agentId", d.attempts,
+      from t
+      -- checked again on the row as locked: a worker that claimed it meanwhile keeps it. The
+      -- status is compared with the one read (PENDING), not with a constant: a constant would let
+      -- the planner start from every waiting delivery when the statistics say there are none
+      where d.id = t.id and d.attempts = t.attempts
+        and d.status = t.status and d.lease_until is null
+      returning t.job, d.id, d.lead_id as "leadId", d.agent_id as "agentId", d.attempts,
                 extract(epoch from now() - d.created_at)::float8 as "ageSeconds"
     )
     select c.*,
       (select to_jsonb(x) from (select ${LEAD_FOR_DELIVERY} where l.id = c."leadId") x) as lead,
       (select to_jsonb(t) from (select ${AGENT_TARGET} where u.id = c."agentId") t) as target
-    from c order by c.id`,
+    from c order by c.job, c.id`,
   );
-  const leads = new Map<number, LeadForDelivery>();
-  for (const r of rows) if (r.lead) leads.set(r.lead.id, r.lead);
-  return {
-    claimed: rows.map(({ lead: _lead, target: _target, ...c }) => c),
-    leads,
-    target: rows[0]?.target ?? null,
-  };
+  const claims: JobClaim[] = jobs.map(() => ({ claimed: [], leads: new Map(), target: null }));
+  for (const { job, lead, target, ...c } of rows) {
+    const claim = claims[job]!;
+    claim.claimed.push(c);
+    if (lead) claim.leads.set(lead.id, lead);
+    claim.target ??= target;
+  }
+  return claims;
 }
 
 /** A claimed delivery as its lease names it: the attempt count its claim left. */

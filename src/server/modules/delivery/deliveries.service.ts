@@ -11,33 +11,24 @@ import type { AppConfig } from '../../config/env';
 import type { Db } from '../../db/client';
 import type { AssignedLeads } from '../../events/lead-events';
 import type { JobQueue, QueuedJob } from '../../jobs/job-queue';
-import type { JobInput, JobPayload } from '../../jobs/registry';
+import type { JobPayload } from '../../jobs/registry';
 import { deliveryAttempts, deliveryLag } from '../../lib/metrics';
 import {
-  notifyDeliveriesFailed,
-  notifyWebhookDisabled,
-} from '../notifications/notifications.service';
-import {
-  type AgentDeliveryTarget,
   anyWebhookOn,
   type ChannelAgents,
-  type ClaimedDelivery,
-  claimDeliveries,
-  countWebhookFailures,
   type DeliveryBatch,
   emailOffAgentIds,
   insertDeliveries,
-  type LeadForDelivery,
+  type JobClaim,
   markScheduled,
   recentRunIds,
-  recordAttempts,
-  releaseDeliveries,
-  skipPendingWebhooks,
   strandedDeliveries,
   takeOverLapsedLeases,
   webhookAgentIds,
 } from './deliveries.repository';
 import { attemptEmails, attemptWebhooks, type Outcome, settle } from './delivery-attempts';
+import { DeliveryBatching } from './delivery-batching';
+import { DELIVERY_LANES, deliveryJob } from './delivery-jobs';
 import { DeliveryLeases } from './delivery-leases';
 import { DEFAULT_RUNTIME, type DeliveryRuntime } from './delivery-runtime';
 import { EMAIL_TIME_LIMIT_MS } from './email-channel';
@@ -61,6 +52,8 @@ export interface DeliveryPorts {
   connections: WebhookConnections;
   /** the process's leases on the deliveries its workers claimed (decision 040) */
   leases: DeliveryLeases;
+  /** the claims and records of the jobs running side by side, made together (decision 047) */
+  batching: DeliveryBatching;
 }
 
 /** Delivery's ports with the default timings (a script, a bench). */
@@ -82,37 +75,11 @@ export function deliveryPorts(
     runtime: timings,
     connections: new WebhookConnections(config.WEBHOOK_MAX_CONNECTIONS),
     leases: new DeliveryLeases(timings.leaseSeconds),
+    batching: new DeliveryBatching(timings, queue),
   };
 }
 
-/**
- * The queue's group of an agent's webhook jobs: one of them runs at a time in every process
- * together (jobs/registry.ts), so a slow endpoint holds one worker, never the others' turns.
- */
-export const webhookGroup = (agentId: number) => `webhook:${agentId}`;
-
-/**
- * The delivery jobs' lanes, as their pg-boss priority (decision 040): a run's fan-out goes in the
- * run lane; everything else (the intake, a hand assignment, a reassignment, a reclaim, an admin's
- * retry, deliveries taken over from a worker that died) in the fresh lane, fetched first and with
- * a worker of its own in every process. A retry stays in its delivery's lane.
- */
-export const DELIVERY_LANES = { fresh: 1, run: 0 } as const;
-
-/** A lead-delivery job, in its endpoint's group when it is a webhook's. */
-function deliveryJob(
-  data: JobInput<'lead-delivery'>,
-  lane: number,
-  startAfter?: Date,
-  grouped = true,
-): QueuedJob<'lead-delivery'> {
-  return {
-    data,
-    ...(startAfter ? { startAfter } : {}),
-    ...(data.channel === 'WEBHOOK' && grouped ? { group: webhookGroup(data.agentId) } : {}),
-    ...(lane ? { priority: lane } : {}),
-  };
-}
+export { DELIVERY_LANES, webhookGroup } from './delivery-jobs';
 
 const fanOutKey = (runId: number) => `run:${runId}`;
 
@@ -185,16 +152,19 @@ async function enqueueAttempt(
   await ports.queue.enqueue(tx, 'lead-delivery', jobs);
 }
 
-/** Runs one batch job: takes its deliveries, attempts them, records every attempt. */
+/**
+ * Runs one batch job: takes its deliveries, attempts them, records every attempt. Its claim and
+ * its record are made with those of the jobs running beside it (delivery-batching.ts).
+ */
 export async function processDeliveryBatch(
   db: Db,
   ports: DeliveryPorts,
   job: JobPayload<'lead-delivery'>,
   lane: number = DELIVERY_LANES.fresh,
 ): Promise<void> {
-  const { runtime, leases } = ports;
+  const { leases, batching } = ports;
   const claimedAt = DeliveryLeases.now();
-  const { claimed, leads, target } = await claimDeliveries(db, job, runtime.leaseSeconds);
+  const { claimed, leads, target } = await batching.claim(db, job);
   if (claimed.length === 0) return;
   leases.hold(db, claimed, claimedAt);
   try {
@@ -210,15 +180,7 @@ async function attemptAndRecord(
   ports: DeliveryPorts,
   job: JobPayload<'lead-delivery'>,
   lane: number,
-  {
-    claimed,
-    leads,
-    target,
-  }: {
-    claimed: ClaimedDelivery[];
-    leads: Map<number, LeadForDelivery>;
-    target: AgentDeliveryTarget | null;
-  },
+  { claimed, leads, target }: JobClaim,
 ): Promise<void> {
   const { config, runtime, connections, leases } = ports;
   // a send starts only while this process's lease lasts longer than the send can take
@@ -231,81 +193,19 @@ async function attemptAndRecord(
 
   const now = Date.now();
   const byId = new Map(claimed.map((c) => [c.id, c]));
-  const settledAll = outcomes.map((o) => ({
+  const settled = outcomes.map((o) => ({
     ...settle(o, byId.get(o.id)!.attempts, runtime, now),
     attempts: byId.get(o.id)!.attempts,
   }));
   // not attempted: their endpoint failed before their turn, or their lease ran short; they wait
   // for its first retry
   const answered = new Set(outcomes.map((o) => o.id));
-  const unattemptedAll = claimed.filter((c) => !answered.has(c.id));
-  const releasedAt = new Date(now + (runtime.retryDelaysMs[0] ?? 0)).toISOString();
+  const unattempted = claimed.filter((c) => !answered.has(c.id));
   // the process stopped meanwhile (past its grace): as after a crash, another one takes over
   if (leases.stopped) return;
-
-  await db.transaction(async (tx) => {
-    // only what this worker still holds: a delivery another process took over is its own now
-    const recorded = await recordAttempts(tx, settledAll);
-    const settled = settledAll.filter((s) => recorded.has(s.id));
-    // a lead the agent's CRM did not take for good: the agent is told, with the lead
-    if (job.channel === 'WEBHOOK') {
-      await notifyDeliveriesFailed(
-        tx,
-        settled.filter((s) => s.status === 'FAILED').map((s) => s.id),
-      );
-    }
-    const released = new Set(await releaseDeliveries(tx, unattemptedAll, releasedAt));
-    const unattempted = unattemptedAll.filter((c) => released.has(c.id));
-    if (job.channel === 'WEBHOOK') {
-      const attempted = settled.filter((o) => o.attemptStatus !== 'SKIPPED');
-      const lastSent = attempted.map((o) => o.attemptStatus).lastIndexOf('SENT');
-      const failures = attempted.length - 1 - lastSent;
-      // a success after none failed changes nothing: no statement (one job of an agent's
-      // webhook group runs at a time, so the count read with the claim is still the count)
-      const unchanged = lastSent >= 0 && failures === 0 && target?.webhookFailuresInRow === 0;
-      if (attempted.length > 0 && !unchanged) {
-        const switched = await countWebhookFailures(
-          tx,
-          job.agentId,
-          { reset: lastSent >= 0, failures },
-          runtime.failureLimit,
-        );
-        if (switched) {
-          await notifyWebhookDisabled(tx, job.agentId, runtime.failureLimit);
-          await skipPendingWebhooks(tx, job.agentId, 'The endpoint was switched off');
-          return;
-        }
-      }
-    }
-    // the deliveries due again (retries, and those given back), one job per attempt count and
-    // due time
-    const again = [
-      ...settled
-        .filter((s) => s.status === 'PENDING' && s.nextAttemptAt)
-        .map((s) => ({ id: s.id, attempts: byId.get(s.id)!.attempts, at: s.nextAttemptAt! })),
-      ...unattempted.map((c) => ({ id: c.id, attempts: c.attempts - 1, at: releasedAt })),
-    ];
-    const due = new Map<string, { ids: number[]; attempts: number; at: string }>();
-    for (const d of again) {
-      const key = `${d.attempts}@${d.at}`;
-      const group = due.get(key) ?? { ids: [], attempts: d.attempts, at: d.at };
-      group.ids.push(d.id);
-      due.set(key, group);
-    }
-    await enqueueAttempt(
-      tx,
-      ports,
-      [...due.values()].map((g) =>
-        deliveryJob(
-          { agentId: job.agentId, channel: job.channel, ids: g.ids, attempts: g.attempts },
-          lane,
-          new Date(g.at),
-        ),
-      ),
-    );
-  });
+  await ports.batching.record(db, { job, lane, target, settled, unattempted });
   // GET /metrics: each attempt by channel and outcome; the lag of each delivered lead
-  for (const o of settledAll) {
+  for (const o of settled) {
     deliveryAttempts.inc({ channel: job.channel, outcome: o.attemptStatus });
     if (o.attemptStatus === 'SENT')
       deliveryLag.observe({ channel: job.channel }, byId.get(o.id)!.ageSeconds);
