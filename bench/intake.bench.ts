@@ -87,6 +87,7 @@ const PROFILED = new Set(
 const PROFILE = PROFILED.has('intake');
 const PROFILE_DIR = join(WORK_DIR, 'profiles', 'intake');
 const BACKLOG_PROFILE_DIR = join(WORK_DIR, 'profiles', 'backlog');
+const STEADY_PROFILE_DIR = join(WORK_DIR, 'profiles', 'steady');
 
 /** The intake's counters in /metrics, each summed over its labels. */
 async function scrapeCounts(url: string) {
@@ -105,6 +106,34 @@ async function scrapeCounts(url: string) {
     assigned: sum('leadflow_leads_assigned_total', 'trigger="INTAKE"'),
     memoryPicks: sum('leadflow_intake_picks_total', 'by="memory"'),
     databasePicks: sum('leadflow_intake_picks_total', 'by="database"'),
+  };
+}
+
+/**
+ * The server's own view of a channel's delivery lag (leadflow_delivery_lag_seconds: assignment to
+ * the successful attempt's claim): how many, their mean, and the share within 1 s and 5 s.
+ */
+async function scrapeLag(url: string, channel: 'WEBHOOK' | 'EMAIL') {
+  const res = await fetch(`${url}/metrics`, {
+    headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` },
+  });
+  if (res.status !== 200) throw new Error(`GET /metrics: ${res.status}`);
+  const text = await res.text();
+  const value = (line: string | undefined) => Number(line?.slice(line.lastIndexOf(' ') + 1) ?? 0);
+  const lines = text.split('\n').filter((l) => l.includes(`channel="${channel}"`));
+  const bucket = (le: string) =>
+    value(
+      lines.find(
+        (l) => l.startsWith('leadflow_delivery_lag_seconds_bucket') && l.includes(`le="${le}"`),
+      ),
+    );
+  const count = value(lines.find((l) => l.startsWith('leadflow_delivery_lag_seconds_count')));
+  const sum = value(lines.find((l) => l.startsWith('leadflow_delivery_lag_seconds_sum')));
+  return {
+    count,
+    meanS: count ? sum / count : Number.NaN,
+    within1s: count ? bucket('1') / count : Number.NaN,
+    within5s: count ? bucket('5') / count : Number.NaN,
   };
 }
 
@@ -496,10 +525,21 @@ export function runIntakeBench(): Promise<BenchReport> {
          on conflict (user_id) do update set webhook_url = excluded.webhook_url, webhook_enabled = true`,
         [hooks.url],
       );
-      const deliveryEnv = { ...BENCH_ENV, SMTP_URL: mail.url, WEBHOOK_ALLOW_PRIVATE: 'true' };
+      const deliveryEnv = {
+        ...BENCH_ENV,
+        SMTP_URL: mail.url,
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+        METRICS_TOKEN: BENCH_METRICS_TOKEN,
+      };
       if (PARTS.has('steady')) {
-        server = await startServer({ database: { databaseUrl: url }, env: deliveryEnv });
+        await rm(STEADY_PROFILE_DIR, { recursive: true, force: true });
+        server = await startServer({
+          database: { databaseUrl: url },
+          env: deliveryEnv,
+          nodeFlags: profileFlags(PROFILED.has('steady'), STEADY_PROFILE_DIR),
+        });
         const healthMs = await unloadedHealthMs(server);
+        const steadyWindow = { fromUs: monotonicUs(), toUs: 0 };
         const answered = new Map<number, { at: number; token: string }>();
         const answerMs: number[] = [];
         let failedPosts = 0;
@@ -596,9 +636,36 @@ export function runIntakeBench(): Promise<BenchReport> {
         notes.push(
           `speed to lead: ${fmt(total)} leads at ${STEADY_RATE}/s (sent in ${sentIn.toFixed(1)} s), ${fmt(answered.size)} answered ASSIGNED; every agent has a webhook to a local receiver and email on (local SMTP server); time from the intake's answer reaching the client to the webhook's arrival and to the email's acceptance; server errors: ${server.drainErrors() || 'none'}`,
         );
+        // how the deliveries kept pace: the lag of the first and the last fifth of the leads
+        const byAnswer = [...answered.entries()].sort((a, b) => a[1].at - b[1].at);
+        const lagOf = (part: typeof byAnswer) => {
+          const lags = part
+            .map(([id, a]) => (hooks.arrivals.get(id) ?? Number.NaN) - a.at)
+            .filter(Number.isFinite)
+            .sort((a, b) => a - b);
+          return percentile(lags, 0.5);
+        };
+        const fifth = Math.max(1, Math.floor(byAnswer.length / 5));
+        const lastHook = Math.max(...byAnswer.map(([id]) => hooks.arrivals.get(id) ?? 0));
+        notes.push(
+          `speed to lead, the webhooks' pace: p50 lag ${lagOf(byAnswer.slice(0, fifth))} ms for the first fifth of the leads, ${lagOf(byAnswer.slice(-fifth))} ms for the last; the last webhook ${((lastHook - steadyStart) / 1000).toFixed(1)} s after the first post (posts over ${sentIn.toFixed(1)} s)`,
+        );
+        const lag = await scrapeLag(server.url, 'WEBHOOK');
+        notes.push(
+          `speed to lead, the server's own webhook lag (/metrics, assignment to the successful attempt's claim): ${fmt(lag.count)} delivered, mean ${lag.meanS.toFixed(2)} s, ${(lag.within1s * 100).toFixed(0)}% within 1 s, ${(lag.within5s * 100).toFixed(0)}% within 5 s`,
+        );
+        log(notes[notes.length - 2]);
+        log(notes[notes.length - 1]);
+        steadyWindow.toUs = monotonicUs();
         say(figures.length - 3);
         await server.stop();
         server = null;
+        if (PROFILED.has('steady')) {
+          notes.push(
+            `steady ${STEADY_RATE} leads/s, the server's CPU profile: ${describeProfile(summarizeProfile(mainThreadProfile(STEADY_PROFILE_DIR), steadyWindow, 14))}`,
+          );
+          log(notes[notes.length - 1]);
+        }
       }
 
       // 3. a backlog drained by a fresh server, then a crash halfway through another

@@ -211,9 +211,11 @@ export async function claimDeliveriesOfJobs(
       select * from unnest(${column('job', 'int')}, ${column('agentId', 'bigint')},
         array[${sql.join(channels, sql`, `)}]::delivery_channel[],
         ${column('from', 'bigint')}, ${column('to', 'bigint')}, ${column('attempts', 'int')}) as j(job, agent_id, channel, from_id, to_id, attempts)
-    ), t as (
+    ), t as materialized (
       -- job by job (lateral, fenced by offset 0 so that the ranges drive), each range read from
-      -- an index by its ids: never every waiting delivery, whatever the statistics say
+      -- an index by its ids: never every waiting delivery, whatever the statistics say; kept
+      -- apart (materialized) so that the update below joins the deliveries to what it found,
+      -- never the ranges to every delivery first
       select j.job, j.attempts, x.id, x.status from j cross join lateral (
         select d.id, d.status from deliveries d
         where d.agent_id = j.agent_id and d.id between j.from_id and j.to_id
