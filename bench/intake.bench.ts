@@ -379,10 +379,13 @@ export function runIntakeBench(): Promise<BenchReport> {
     let server: BenchServer | null = null;
     const hooks = await webhookReceiver();
     const mail = await smtpReceiver();
+    // the figures from `from`, then the notes not yet said
+    let notesSaid = 0;
     const say = (from: number) => {
       for (const f of figures.slice(from))
         log(`${f.label}: ${f.value} ${f.unit} (${f.detail ?? ''})`);
-      log(notes[notes.length - 1] ?? '');
+      for (const note of notes.slice(notesSaid)) log(note);
+      notesSaid = notes.length;
     };
     try {
       const migrated = await openDatabase({ databaseUrl: url, poolSize: 1 });
@@ -654,8 +657,6 @@ export function runIntakeBench(): Promise<BenchReport> {
         notes.push(
           `speed to lead, the server's own webhook lag (/metrics, assignment to the successful attempt's claim): ${fmt(lag.count)} delivered, mean ${lag.meanS.toFixed(2)} s, ${(lag.within1s * 100).toFixed(0)}% within 1 s, ${(lag.within5s * 100).toFixed(0)}% within 5 s`,
         );
-        log(notes[notes.length - 2]);
-        log(notes[notes.length - 1]);
         steadyWindow.toUs = monotonicUs();
         say(figures.length - 3);
         await server.stop();
@@ -664,7 +665,7 @@ export function runIntakeBench(): Promise<BenchReport> {
           notes.push(
             `steady ${STEADY_RATE} leads/s, the server's CPU profile: ${describeProfile(summarizeProfile(mainThreadProfile(STEADY_PROFILE_DIR), steadyWindow, 14))}`,
           );
-          log(notes[notes.length - 1]);
+          say(figures.length);
         }
       }
 
@@ -707,7 +708,7 @@ export function runIntakeBench(): Promise<BenchReport> {
           notes.push(
             `backlog drain, the server's CPU profile: ${describeProfile(summarizeProfile(mainThreadProfile(BACKLOG_PROFILE_DIR), drainWindow, 12))}`,
           );
-          log(notes[notes.length - 1]);
+          say(figures.length);
         }
       }
 
@@ -861,7 +862,7 @@ export function runIntakeBench(): Promise<BenchReport> {
         notes.push(
           `outage: the receiver cut every connection for ${OUTAGE_S} s while ${outageIds.length} leads were assigned (one a second); after it came back ${outageIds.filter((id) => hooks.arrivals.has(id)).length} of them arrived${recovered ? ' (all)' : ' (NOT all)'}, the last ${((lastArrival - upAt) / 1000).toFixed(0)} s after (retries after 5 s, 30 s, 2 min, 5 min...); ${hooks.repeats()} repeats`,
         );
-        log(notes[notes.length - 1]);
+        say(figures.length);
       }
     } finally {
       await server?.stop();
