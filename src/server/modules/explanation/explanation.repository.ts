@@ -44,11 +44,18 @@ export async function findExplainedLead(db: Db, id: number): Promise<ExplainedLe
   return row ?? null;
 }
 
-/** Every agent, or the one agent `agentId` ([] when it is not an agent). */
-export async function readAllAgents(db: Db, agentId?: number): Promise<AgentFacts[]> {
+/**
+ * Every agent, or the one agent `agentId` ([] when it is not an agent); `names: false` leaves the
+ * names out (the process's copy of the agents keeps only what the fit rule reads).
+ */
+export async function readAllAgents(
+  db: Db,
+  agentId?: number,
+  { names = true }: { names?: boolean } = {},
+): Promise<AgentFacts[]> {
   return queryRows<AgentFacts>(
     db,
-    sql`select ${FIT_AGENT_COLUMNS}, u.name
+    sql`select ${FIT_AGENT_COLUMNS}${names ? sql`, u.name` : sql``}
           from users u
           ${FIT_JOINS}
          where u.role = 'AGENT' ${agentId === undefined ? sql`` : sql`and u.id = ${agentId}`}

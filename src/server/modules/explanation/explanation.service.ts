@@ -99,7 +99,12 @@ export function createExplainedAgents(
 ): ExplainedAgents {
   return versionedCopy(
     db,
-    async (tx) => agentClasses((await readAllAgents(tx)).map((a) => leadReady(fitAgentFields(a)))),
+    async (tx) =>
+      agentClasses(
+        (await readAllAgents(tx, undefined, { names: false })).map((a) =>
+          leadReady(fitAgentFields(a)),
+        ),
+      ),
     opts,
   );
 }
