@@ -182,7 +182,18 @@ export async function agentReasons(
   named: number,
 ): Promise<ReasonGroup[]> {
   const copy = agents === null ? null : await agents.current(db);
-  return (await reasonsAndCounts(db, copy, fit, ctx, named)).groups;
+  if (copy === null) return agentReasonsForLead(db, fit, named);
+  const groups = copyGroups(copy, fit.lead, ctx, named);
+  // the named agents' names and prices; no counts (nothing here weighs capacity)
+  const shown = await readNamedAgents(
+    db,
+    idsOf(
+      copy,
+      groups.flatMap((g) => g.shown),
+    ),
+    { ...periodsThrough(ctx.businessDate), counted: [], capped: [] },
+  );
+  return showGroups(copy, groups, shown);
 }
 
 /**
