@@ -46,6 +46,17 @@ test('an admin reads the audit log: a write of theirs, filtered by action, on a 
   await expect(
     page.getByTestId('audit-action').filter({ hasText: 'auth.login' }).first(),
   ).toBeVisible();
+  // an actor's #id shows only that actor's events
+  const actorButtons = page.getByRole('button', { name: /^Show only the events of / });
+  const id = ((await actorButtons.first().textContent()) ?? '').replace('#', '').trim();
+  expect(id).toMatch(/^\d+$/);
+  const filtered = page.waitForResponse((r) => r.url().includes(`actorId=${id}`));
+  await actorButtons.first().click();
+  await expect(page.getByLabel('Actor (user id)')).toHaveValue(id);
+  await filtered;
+  await expect(actorButtons.first()).toBeVisible();
+  await expect(actorButtons.filter({ hasNotText: `#${id}` })).toHaveCount(0);
+  await expect(page.getByText('Not signed in')).toHaveCount(0);
   await page.setViewportSize({ width: 375, height: 812 });
   await expect(page.getByTestId('audit-row').first()).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/audit-admin-375.png`, fullPage: true });

@@ -102,6 +102,7 @@ export function AdminAuditPanel() {
           <AuditTable
             rows={rows}
             timeZone={timeZone}
+            onActor={(id) => setActor(String(id))}
             view={listView(list, rows.length)}
             error={{
               message: 'The audit log could not be loaded.',

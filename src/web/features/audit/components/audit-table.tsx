@@ -52,7 +52,7 @@ function SlashBreaks({ text }: { text: string }) {
   );
 }
 
-function columns(timeZone: string): DataColumn<AuditEvent>[] {
+function columns(timeZone: string, onActor?: (actorId: number) => void): DataColumn<AuditEvent>[] {
   return [
     {
       header: 'Time',
@@ -69,7 +69,20 @@ function columns(timeZone: string): DataColumn<AuditEvent>[] {
           <span>
             {row.actorName ?? `User ${row.actorId}`}
             <span className="block text-muted-foreground text-xs">
-              #{row.actorId} · {row.actorRole}
+              {onActor ? (
+                <button
+                  type="button"
+                  className="underline underline-offset-2 hover:text-foreground"
+                  aria-label={`Show only the events of ${row.actorName ?? `user ${row.actorId}`} (#${row.actorId})`}
+                  title="Show only this actor's events"
+                  onClick={() => onActor(row.actorId!)}
+                >
+                  #{row.actorId}
+                </button>
+              ) : (
+                `#${row.actorId}`
+              )}{' '}
+              · {row.actorRole}
             </span>
           </span>
         ),
@@ -110,16 +123,19 @@ export function AuditTable({
   timeZone,
   view,
   error,
+  onActor,
 }: {
   rows: AuditEvent[];
   timeZone: string;
   view: DataTableProps<AuditEvent>['view'];
   error: DataTableProps<AuditEvent>['error'];
+  /** where the log can be filtered by actor: an actor's #id shows only their events */
+  onActor?: (actorId: number) => void;
 }) {
   return (
     <DataTable
       label="Audit events"
-      columns={columns(timeZone)}
+      columns={columns(timeZone, onActor)}
       rows={rows}
       rowKey={(row) => row.id}
       rowTestId="audit-row"
