@@ -324,7 +324,9 @@ describe('CRM webhook delivery', () => {
     const attempts = await attemptsOf(delivery.id);
     expect(attempts).toHaveLength(3);
     expect(
-      attempts.every((a) => a.status === 'FAILED' && /No answer within 1500 ms/.test(a.error ?? '')),
+      attempts.every(
+        (a) => a.status === 'FAILED' && /No answer within 1500 ms/.test(a.error ?? ''),
+      ),
     ).toBe(true);
   });
 
