@@ -72,7 +72,7 @@ function columns(timeZone: string, onActor?: (actorId: number) => void): DataCol
               {onActor ? (
                 <button
                   type="button"
-                  className="underline underline-offset-2 hover:text-foreground"
+                  className="-mx-1.5 -my-1 inline-flex min-h-6 min-w-6 items-center px-1.5 py-1 underline underline-offset-2 hover:text-foreground"
                   aria-label={`Show only the events of ${row.actorName ?? `user ${row.actorId}`} (#${row.actorId})`}
                   title="Show only this actor's events"
                   onClick={() => onActor(row.actorId!)}
