@@ -59,7 +59,8 @@ describe.runIf(TEST_DB === 'postgres')('two web processes and a worker on one da
     [web1, web2, worker] = await Promise.all([
       startServer(database.url!, { ...env, PROCESS_ROLE: 'web' }),
       startServer(database.url!, { ...env, PROCESS_ROLE: 'web' }),
-      startServer(database.url!, { ...env, PROCESS_ROLE: 'worker' }),
+      // a pool of its own size (DATABASE_POOL_SIZE): the web processes keep the default 10
+      startServer(database.url!, { ...env, PROCESS_ROLE: 'worker', DATABASE_POOL_SIZE: '4' }),
     ]);
   }, 120_000);
 
@@ -221,11 +222,13 @@ describe.runIf(TEST_DB === 'postgres')('two web processes and a worker on one da
     );
     expect(calls.length).toBe(sent.n);
     expect(text).toMatch(/^leadflow_delivery_lag_seconds_count\{channel="WEBHOOK"\} \d+$/m);
+    expect(text).toMatch(/^leadflow_db_pool_size\{pool="main"\} 4$/m);
     // a web process delivers nothing: its counters of attempts stay empty
     const web = await (
       await fetch(`${web2.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
     ).text();
     expect(web).not.toMatch(/^leadflow_delivery_attempts_total\{/m);
+    expect(web).toMatch(/^leadflow_db_pool_size\{pool="main"\} 10$/m);
 
     expect(await worker.stop()).toBe('exit 0');
     const [active] = await queryRows<{ n: number }>(

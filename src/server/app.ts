@@ -174,7 +174,16 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
           ['read', opts.database.readPool],
         ] as const
       ).flatMap(([pool, p]) =>
-        p ? [{ pool, inUse: p.totalCount - p.idleCount, waiting: p.waitingCount }] : [],
+        p
+          ? [
+              {
+                pool,
+                size: p.options.max,
+                inUse: p.totalCount - p.idleCount,
+                waiting: p.waitingCount,
+              },
+            ]
+          : [],
       ),
   });
   await app.register(errorsPlugin);

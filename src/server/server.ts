@@ -12,6 +12,7 @@ async function main() {
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
     readUrl: config.DATABASE_READ_URL,
+    poolSize: config.DATABASE_POOL_SIZE,
   });
   // once, by one process: the migrator holds a lock while it runs (docs/OPERATIONS.md)
   await migrateDatabase(database);

@@ -88,6 +88,11 @@ const envSchema = z.object({
    */
   DATABASE_READ_URL: z.string().url().optional(),
   /**
+   * connections of each of this process's PostgreSQL pools (docs/OPERATIONS.md): the primary's,
+   * and the replica's when DATABASE_READ_URL is set
+   */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(10),
+  /**
    * what this process runs (docs/OPERATIONS.md): all (HTTP and the background work), web (HTTP
    * only), worker (the job queue's workers, the schedule and the sweepers; /api/health only)
    */

@@ -75,8 +75,8 @@ export const engineRunSeconds = new client.Histogram({
 export interface GaugeSources {
   /** per queue: jobs waiting (created or retry) and the oldest one's age in seconds */
   queues(): Promise<{ queue: string; depth: number; oldestSeconds: number }[]>;
-  /** per pool (main, read): connections in use and requests waiting for one */
-  pools(): { pool: string; inUse: number; waiting: number }[];
+  /** per pool (main, read): its size, connections in use and requests waiting for one */
+  pools(): { pool: string; size: number; inUse: number; waiting: number }[];
 }
 
 let sources: GaugeSources | null = null;
@@ -96,6 +96,16 @@ const queueAge = new client.Gauge({
   help: "Age of a queue's oldest waiting job",
   labelNames: ['queue'] as const,
   registers: [registry],
+});
+new client.Gauge({
+  name: 'leadflow_db_pool_size',
+  help: "Database connections this process's pool may open (DATABASE_POOL_SIZE), by pool",
+  labelNames: ['pool'] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    for (const p of sources?.pools() ?? []) this.set({ pool: p.pool }, p.size);
+  },
 });
 new client.Gauge({
   name: 'leadflow_db_pool_in_use',
