@@ -97,36 +97,38 @@ const queueAge = new client.Gauge({
   labelNames: ['queue'] as const,
   registers: [registry],
 });
-new client.Gauge({
-  name: 'leadflow_db_pool_size',
-  help: "Database connections this process's pool may open (DATABASE_POOL_SIZE), by pool",
-  labelNames: ['pool'] as const,
-  registers: [registry],
-  collect() {
-    this.reset();
-    for (const p of sources?.pools() ?? []) this.set({ pool: p.pool }, p.size);
-  },
-});
-new client.Gauge({
-  name: 'leadflow_db_pool_in_use',
-  help: 'Database connections of this process in use, by pool (main, read)',
-  labelNames: ['pool'] as const,
-  registers: [registry],
-  collect() {
-    this.reset();
-    for (const p of sources?.pools() ?? []) this.set({ pool: p.pool }, p.inUse);
-  },
-});
-new client.Gauge({
-  name: 'leadflow_db_pool_waiting',
-  help: 'Requests of this process waiting for a database connection, by pool',
-  labelNames: ['pool'] as const,
-  registers: [registry],
-  collect() {
-    this.reset();
-    for (const p of sources?.pools() ?? []) this.set({ pool: p.pool }, p.waiting);
-  },
-});
+/** A gauge of one figure of each of this process's pools (main, read), read at scrape time. */
+function poolGauge(
+  name: string,
+  help: string,
+  figure: (p: ReturnType<GaugeSources['pools']>[number]) => number,
+) {
+  new client.Gauge({
+    name,
+    help,
+    labelNames: ['pool'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const p of sources?.pools() ?? []) this.set({ pool: p.pool }, figure(p));
+    },
+  });
+}
+poolGauge(
+  'leadflow_db_pool_size',
+  "Database connections this process's pool may open (DATABASE_POOL_SIZE), by pool",
+  (p) => p.size,
+);
+poolGauge(
+  'leadflow_db_pool_in_use',
+  'Database connections of this process in use, by pool (main, read)',
+  (p) => p.inUse,
+);
+poolGauge(
+  'leadflow_db_pool_waiting',
+  'Requests of this process waiting for a database connection, by pool',
+  (p) => p.waiting,
+);
 
 /** Reads the queues once per scrape (both queue gauges from one statement). */
 export async function collectQueues(): Promise<void> {

@@ -76,7 +76,7 @@ export interface ResolvedEndpoint {
 }
 
 /** The URL's host without IPv6 brackets. */
-function hostOf(url: URL): string {
+export function hostOf(url: URL): string {
   return url.hostname.replace(/^\[|\]$/g, '');
 }
 

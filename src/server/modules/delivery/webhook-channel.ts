@@ -8,7 +8,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { EndpointRefused, type ResolvedEndpoint, resolveEndpoint } from './ssrf-guard';
+import { EndpointRefused, hostOf, type ResolvedEndpoint, resolveEndpoint } from './ssrf-guard';
 import type { WebhookConnections } from './webhook-connections';
 
 export interface WebhookTarget {
@@ -108,7 +108,7 @@ async function post(
 ): Promise<Omit<WebhookResult, 'latencyMs'> & { reusedAndReset?: boolean }> {
   const { url } = resolved;
   const transport = url.protocol === 'https:' ? https : http;
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const host = hostOf(url);
   const options: http.RequestOptions & { servername?: string } = {
     method: 'POST',
     // the address checked, not the name: nothing is looked up again
