@@ -46,6 +46,10 @@ export async function withPostgresConnection<T>(
           run: async (statement, params) => (await client.query(statement, params)).rowCount ?? 0,
           query: async <R>(statement: string, params?: unknown[]) =>
             (await client.query(statement, params)).rows as R[],
+          // the group's check against the committed leads, on another pooled connection, while
+          // this one takes the COPY before it in (lead-group-writer.ts)
+          readCommitted: async <R>(statement: string, params?: unknown[]) =>
+            (await pool.query(statement, params)).rows as R[],
         };
         const result = await work(session);
         await client.query('commit');

@@ -20,6 +20,7 @@
 import type { ImportRowError } from '../../../shared/contracts/leads';
 import { LEAD_COPY_COLUMNS, leadRowEncoder } from './lead-copy-format';
 import type { ParsedLead } from './lead-row.service';
+import { SeenContacts } from './seen-contacts';
 
 /** One COPY in progress: rows go in as they come, `end` answers the rows copied. */
 export interface CopyIn {
@@ -37,6 +38,12 @@ export interface BulkSession {
   run(statement: string, params?: unknown[]): Promise<number>;
   /** one statement; answers its rows */
   query<R>(statement: string, params?: unknown[]): Promise<R[]>;
+  /**
+   * One statement on another connection, outside the transaction: it sees what is committed,
+   * not this transaction's rows, and runs while this transaction's connection is busy (a COPY).
+   * PostgreSQL only; without it every check runs in the transaction.
+   */
+  readCommitted?<R>(statement: string, params?: unknown[]): Promise<R[]>;
 }
 
 /** What one group came to. */
@@ -185,6 +192,12 @@ export class LeadGroupWriter {
   private since: string | null = null;
   /** the contact hashes' key, null while no consumer was deleted (read once, at the first group) */
   private suppressionKey: string | null | undefined;
+  /** the kept rows' phones, emails and externalIds, when the committed leads are checked apart */
+  private seenContacts: SeenContacts | null = null;
+  private get seen(): SeenContacts {
+    this.seenContacts ??= new SeenContacts();
+    return this.seenContacts;
+  }
 
   constructor(
     private readonly session: BulkSession,
@@ -214,11 +227,13 @@ export class LeadGroupWriter {
    * COPY settled first) plus this group's refusals.
    */
   async endGroup(): Promise<StoredGroup> {
-    const stored = await this.settle();
     const group = this.pending;
     this.pending = noColumns();
+    // the committed leads are asked on the other connection while this one ends the COPY in flight
+    const committed = await this.checkCommitted(group);
+    const stored = await this.settle();
     if (group.lines.length === 0) return stored;
-    const { keep, refused, duplicates, dnc, suppressed } = await this.check(group);
+    const { keep, refused, duplicates, dnc, suppressed } = await this.check(group, committed);
     stored.duplicates += duplicates;
     stored.dnc += dnc;
     stored.suppressed += suppressed;
@@ -326,43 +341,73 @@ export class LeadGroupWriter {
     return stored;
   }
 
-  /** The group's rows split into those to store (their COPY text) and those refused (in line order). */
-  private async check(group: GroupColumns): Promise<{
+  /**
+   * With a second connection (readCommitted): starts the check of every row of the group against
+   * what is committed, on that connection, and answers its hits (a promise: the caller settles
+   * the COPY in flight meanwhile). Null without one, or for an empty group.
+   */
+  private async checkCommitted(
+    group: GroupColumns,
+  ): Promise<{ hits: Promise<Map<number, Hit>> } | null> {
+    const readCommitted = this.session.readCommitted?.bind(this.session);
+    if (!readCommitted || group.lines.length === 0) return null;
+    // read in the transaction before the first COPY, when its connection is free
+    const params = await this.checkParams();
+    const hits = this.hitsOf(
+      readCommitted,
+      checkedRows(group, () => true),
+      params,
+    );
+    hits.catch(() => {}); // taken by check()
+    return { hits };
+  }
+
+  /**
+   * The group's rows split into those to store (their COPY text) and those refused (in line
+   * order). Given the committed leads' hits, only the rows whose phone, email or externalId an
+   * earlier group of the file may hold (SeenContacts) are checked again in the transaction, which
+   * sees those groups; its answer for them replaces the committed one.
+   */
+  private async check(
+    group: GroupColumns,
+    committed: { hits: Promise<Map<number, Hit>> } | null,
+  ): Promise<{
     keep: string[];
     refused: ImportRowError[];
     duplicates: number;
     dnc: number;
     suppressed: number;
   }> {
-    const idx: number[] = [];
-    const phones: (string | null)[] = [];
-    const emails: (string | null)[] = [];
-    const externalIds: (string | null)[] = [];
     const rows = group.lines.length;
-    for (let i = 0; i < rows; i++) {
-      const phone = group.phones[i];
-      const email = group.emails[i];
-      const externalId = group.externalIds[i];
-      if (phone === null && email === null && externalId === null) continue;
-      idx.push(i);
-      phones.push(phone);
-      emails.push(email);
-      externalIds.push(externalId);
-    }
-    const hits = new Map<number, Hit>();
-    if (idx.length > 0) {
-      this.since ??= await this.windowStart();
-      if (this.suppressionKey === undefined) this.suppressionKey = await this.readSuppressionKey();
-      const found = await this.session.query<Hit>(CHECK_GROUP, [
-        idx,
-        phones,
-        emails,
-        externalIds,
-        this.options.sourceId ?? 0,
-        this.since,
-        this.suppressionKey,
-      ]);
-      for (const h of found) hits.set(Number(h.i), h);
+    const query = this.session.query.bind(this.session);
+    let hits: Map<number, Hit>;
+    if (committed) {
+      hits = await committed.hits;
+      const seen = this.seen;
+      const again = checkedRows(group, (i) => {
+        const p = group.phones[i];
+        const e = group.emails[i];
+        const x = group.externalIds[i];
+        return (
+          (p !== null && seen.mayHave('p', p)) ||
+          (e !== null && seen.mayHave('e', e)) ||
+          (x !== null && seen.mayHave('x', x))
+        );
+      });
+      if (again.idx.length > 0) {
+        const exact = await this.hitsOf(query, again, await this.checkParams());
+        for (const i of again.idx) {
+          const hit = exact.get(i);
+          if (hit) hits.set(i, hit);
+          else hits.delete(i);
+        }
+      }
+    } else {
+      hits = await this.hitsOf(
+        query,
+        checkedRows(group, () => true),
+        await this.checkParams(),
+      );
     }
 
     const keep: string[] = [];
@@ -406,12 +451,43 @@ export class LeadGroupWriter {
       if (r.phone !== null) byPhone.set(r.phone, r.line);
       if (r.email !== null) byEmail.set(r.email, r.line);
       if (r.externalId !== null) byExternalId.set(r.externalId, r.line);
+      if (committed) {
+        if (r.phone !== null) this.seen.add('p', r.phone);
+        if (r.email !== null) this.seen.add('e', r.email);
+        if (r.externalId !== null) this.seen.add('x', r.externalId);
+      }
       keep.push(group.copyRows[i] as string);
     }
     return { keep, refused, duplicates, dnc, suppressed };
   }
 
-  /** now() - the window, read once: the transaction's now() does not move. */
+  /** The check statement's parameters after the rows: the source, the window, the hashes' key. */
+  private async checkParams(): Promise<unknown[]> {
+    this.since ??= await this.windowStart();
+    if (this.suppressionKey === undefined) this.suppressionKey = await this.readSuppressionKey();
+    return [this.options.sourceId ?? 0, this.since, this.suppressionKey];
+  }
+
+  /** The first thing that refuses each row given, by its index in the group (CHECK_GROUP). */
+  private async hitsOf(
+    query: <R>(statement: string, params?: unknown[]) => Promise<R[]>,
+    rows: CheckedRows,
+    params: unknown[],
+  ): Promise<Map<number, Hit>> {
+    const hits = new Map<number, Hit>();
+    if (rows.idx.length === 0) return hits;
+    const found = await query<Hit>(CHECK_GROUP, [
+      rows.idx,
+      rows.phones,
+      rows.emails,
+      rows.externalIds,
+      ...params,
+    ]);
+    for (const h of found) hits.set(Number(h.i), h);
+    return hits;
+  }
+
+  /** The contacts' key, null while no consumer was deleted (read once). */
   private async readSuppressionKey(): Promise<string | null> {
     const [row] = await this.session.query<{ key: string }>(
       'select k.key from privacy_key k where exists (select 1 from suppressed_contacts)',
@@ -420,6 +496,7 @@ export class LeadGroupWriter {
     return row?.key ?? null;
   }
 
+  /** now() - the window, read once: the transaction's now() does not move. */
   private async windowStart(): Promise<string> {
     const [row] = await this.session.query<{ since: string }>(
       `select (now() - make_interval(days => $1::int))::text as since`,
@@ -454,6 +531,30 @@ export class LeadGroupWriter {
        on conflict ((coalesce(source_id, 0)), external_id) do nothing`,
     );
   }
+}
+
+/** The rows of a group the check statement is given: those `wanted` that have anything to check. */
+interface CheckedRows {
+  idx: number[];
+  phones: (string | null)[];
+  emails: (string | null)[];
+  externalIds: (string | null)[];
+}
+
+function checkedRows(group: GroupColumns, wanted: (i: number) => boolean): CheckedRows {
+  const rows: CheckedRows = { idx: [], phones: [], emails: [], externalIds: [] };
+  for (let i = 0; i < group.lines.length; i++) {
+    const phone = group.phones[i];
+    const email = group.emails[i];
+    const externalId = group.externalIds[i];
+    if (phone === null && email === null && externalId === null) continue;
+    if (!wanted(i)) continue;
+    rows.idx.push(i);
+    rows.phones.push(phone);
+    rows.emails.push(email);
+    rows.externalIds.push(externalId);
+  }
+  return rows;
 }
 
 /** The earlier row of the same group this one repeats, if any: phone first, then email, then id. */
