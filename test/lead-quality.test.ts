@@ -263,6 +263,46 @@ describe('import: duplicates and the do-not-call list', () => {
     );
   });
 
+  it('refuses rows of a later group that repeat an earlier group, a stored lead or the do-not-call list', async () => {
+    // stored before the file: a lead whose phone the file's second group repeats
+    const storedPhone = uniquePhone();
+    const before = await importCsv([row({ phone: storedPhone })]);
+    const [storedLead] = await queryRows<{ id: string }>(
+      db(),
+      sql`select id::text as id from leads where import_id = ${before.result.importId}`,
+    );
+    const blocked = uniquePhone();
+    await db().execute(sql`insert into dnc_numbers (phone) values (${e164(blocked)})`);
+    const phone = uniquePhone();
+    const email = uniqueEmail();
+    const externalId = `x-${unique()}`;
+    const lines = [row({ phone }), row({ email }), row({ externalId })];
+    while (lines.length < IMPORT_GROUP_ROWS + 5) lines.push(row());
+    // in the second group (the third on PGlite): file lines IMPORT_GROUP_ROWS + 7 ... + 10
+    lines.push(
+      row({ phone: `1-${phone}` }),
+      row({ email: email.toUpperCase() }),
+      row({ externalId }),
+      row({ phone: storedPhone }),
+      row({ phone: blocked }),
+    );
+    const { result } = await importCsv(lines);
+    const first = await queryRows<{ id: string }>(
+      db(),
+      sql`select id::text as id from leads where import_id = ${result.importId}
+           order by import_line limit 3`,
+    );
+    const line = IMPORT_GROUP_ROWS + 7;
+    expect(result).toMatchObject({ imported: IMPORT_GROUP_ROWS + 5, duplicates: 4, dnc: 1 });
+    expect(result.duplicateLines).toEqual([
+      { line, reason: `duplicate of lead ${first[0]?.id} (same phone)` },
+      { line: line + 1, reason: `duplicate of lead ${first[1]?.id} (same email)` },
+      { line: line + 2, reason: `duplicate of lead ${first[2]?.id} (same externalId)` },
+      { line: line + 3, reason: `duplicate of lead ${storedLead?.id} (same phone)` },
+      { line: line + 4, reason: 'on the do-not-call list' },
+    ]);
+  }, 180_000);
+
   it('refuses a lead whose phone is on the do-not-call list, counted apart and listed by line', async () => {
     const blocked = uniquePhone();
     await db().execute(sql`insert into dnc_numbers (phone) values (${e164(blocked)})`);
