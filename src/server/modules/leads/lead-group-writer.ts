@@ -169,10 +169,6 @@ interface GroupColumns {
   emails: (string | null)[];
   externalIds: (string | null)[];
   copyRows: string[];
-  /** with a second connection: the committed leads' hits of the rows checked so far, by slice */
-  committed: Promise<Map<number, Hit>>[];
-  /** the rows before this index have their committed check under way */
-  committedFrom: number;
 }
 
 const noColumns = (): GroupColumns => ({
@@ -181,16 +177,7 @@ const noColumns = (): GroupColumns => ({
   emails: [],
   externalIds: [],
   copyRows: [],
-  committed: [],
-  committedFrom: 0,
 });
-
-/**
- * Rows of the open group checked against the committed leads at a time, while the parser is still
- * filling the group: by the group's end most of its check is done, and the transaction's
- * connection goes from one COPY to the next.
- */
-const COMMITTED_SLICE_ROWS = 4_000;
 
 /**
  * Takes an import's parsed rows (`add`), and writes them a group at a time (`endGroup`): check,
@@ -202,13 +189,9 @@ export class LeadGroupWriter {
   private pending: GroupColumns = noColumns();
   private readonly encode: (lead: ParsedLead) => string;
   private inFlight: InFlight | null = null;
-  /**
-   * The check statement's parameters after the rows (the source, the window's start, the contact
-   * hashes' key, null while no consumer was deleted), read once, at the first group
-   */
-  private params: unknown[] | null = null;
-  /** the committed checks' slices, one after the other on the second connection */
-  private committedChain: Promise<void> = Promise.resolve();
+  private since: string | null = null;
+  /** the contact hashes' key, null while no consumer was deleted (read once, at the first group) */
+  private suppressionKey: string | null | undefined;
   /** the kept rows' phones, emails and externalIds, when the committed leads are checked apart */
   private seenContacts: SeenContacts | null = null;
   private get seen(): SeenContacts {
@@ -237,10 +220,6 @@ export class LeadGroupWriter {
       group.externalIds.push(lead.externalId);
       group.copyRows.push(this.encode(lead));
     }
-    // the slices after the first group's (whose parameters are read in the transaction first)
-    if (this.params && group.lines.length - group.committedFrom >= COMMITTED_SLICE_ROWS) {
-      this.checkCommittedUpTo(group, group.lines.length, this.params);
-    }
   }
 
   /**
@@ -250,8 +229,7 @@ export class LeadGroupWriter {
   async endGroup(): Promise<StoredGroup> {
     const group = this.pending;
     this.pending = noColumns();
-    // the rest of the group is checked against the committed leads on the other connection
-    // while this one ends the COPY in flight
+    // the committed leads are asked on the other connection while this one ends the COPY in flight
     const committed = await this.checkCommitted(group);
     const stored = await this.settle();
     if (group.lines.length === 0) return stored;
@@ -364,36 +342,24 @@ export class LeadGroupWriter {
   }
 
   /**
-   * With a second connection (readCommitted): starts the check of the group's rows not yet sent
-   * against what is committed, on that connection, and answers every slice's hits together (a
-   * promise: the caller settles the COPY in flight meanwhile). Null without one, or for an empty
-   * group.
+   * With a second connection (readCommitted): starts the check of every row of the group against
+   * what is committed, on that connection, and answers its hits (a promise: the caller settles
+   * the COPY in flight meanwhile). Null without one, or for an empty group.
    */
   private async checkCommitted(
     group: GroupColumns,
   ): Promise<{ hits: Promise<Map<number, Hit>> } | null> {
-    if (!this.session.readCommitted || group.lines.length === 0) return null;
+    const readCommitted = this.session.readCommitted?.bind(this.session);
+    if (!readCommitted || group.lines.length === 0) return null;
     // read in the transaction before the first COPY, when its connection is free
     const params = await this.checkParams();
-    this.checkCommittedUpTo(group, group.lines.length, params);
-    const hits = Promise.all(group.committed).then((maps) => new Map(maps.flatMap((m) => [...m])));
+    const hits = this.hitsOf(
+      readCommitted,
+      checkedRows(group, () => true),
+      params,
+    );
     hits.catch(() => {}); // taken by check()
     return { hits };
-  }
-
-  /** Sends the group's rows from committedFrom to `end` to be checked, after the slice before. */
-  private checkCommittedUpTo(group: GroupColumns, end: number, params: unknown[]): void {
-    const readCommitted = this.session.readCommitted?.bind(this.session);
-    if (!readCommitted || end <= group.committedFrom) return;
-    const rows = checkedRows(group, group.committedFrom, end, () => true);
-    group.committedFrom = end;
-    const slice = this.committedChain.then(() => this.hitsOf(readCommitted, rows, params));
-    slice.catch(() => {}); // taken by check()
-    this.committedChain = slice.then(
-      () => {},
-      () => {},
-    );
-    group.committed.push(slice);
   }
 
   /**
@@ -418,7 +384,7 @@ export class LeadGroupWriter {
     if (committed) {
       hits = await committed.hits;
       const seen = this.seen;
-      const again = checkedRows(group, 0, rows, (i) => {
+      const again = checkedRows(group, (i) => {
         const p = group.phones[i];
         const e = group.emails[i];
         const x = group.externalIds[i];
@@ -439,7 +405,7 @@ export class LeadGroupWriter {
     } else {
       hits = await this.hitsOf(
         query,
-        checkedRows(group, 0, rows, () => true),
+        checkedRows(group, () => true),
         await this.checkParams(),
       );
     }
@@ -497,11 +463,9 @@ export class LeadGroupWriter {
 
   /** The check statement's parameters after the rows: the source, the window, the hashes' key. */
   private async checkParams(): Promise<unknown[]> {
-    if (this.params) return this.params;
-    const since = await this.windowStart();
-    const suppressionKey = await this.readSuppressionKey();
-    this.params = [this.options.sourceId ?? 0, since, suppressionKey];
-    return this.params;
+    this.since ??= await this.windowStart();
+    if (this.suppressionKey === undefined) this.suppressionKey = await this.readSuppressionKey();
+    return [this.options.sourceId ?? 0, this.since, this.suppressionKey];
   }
 
   /** The first thing that refuses each row given, by its index in the group (CHECK_GROUP). */
@@ -569,7 +533,7 @@ export class LeadGroupWriter {
   }
 }
 
-/** The rows of a group (from, to) the check statement is given: those `wanted` that have anything to check. */
+/** The rows of a group the check statement is given: those `wanted` that have anything to check. */
 interface CheckedRows {
   idx: number[];
   phones: (string | null)[];
@@ -577,14 +541,9 @@ interface CheckedRows {
   externalIds: (string | null)[];
 }
 
-function checkedRows(
-  group: GroupColumns,
-  from: number,
-  to: number,
-  wanted: (i: number) => boolean,
-): CheckedRows {
+function checkedRows(group: GroupColumns, wanted: (i: number) => boolean): CheckedRows {
   const rows: CheckedRows = { idx: [], phones: [], emails: [], externalIds: [] };
-  for (let i = from; i < to; i++) {
+  for (let i = 0; i < group.lines.length; i++) {
     const phone = group.phones[i];
     const email = group.emails[i];
     const externalId = group.externalIds[i];
