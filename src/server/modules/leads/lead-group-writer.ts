@@ -11,7 +11,9 @@
  * `leads`, in this transaction); repeats inside the group are found in memory, the earlier row
  * kept. The rest goes straight into `leads` with COPY under a savepoint (the fast path). On
  * PostgreSQL that COPY is still being taken in while the parser reads the next group: it is
- * settled (ended, counted) just before the next group's check.
+ * settled (ended, counted) while the next group is checked against the committed leads on a
+ * second connection; only the rows an earlier group of the file may repeat (SeenContacts) are
+ * then asked again in the transaction (docs/decisions/048).
  *
  * A group that still holds an externalId already stored (a concurrent intake request got in
  * between) fails on the unique index, rolls back to its savepoint and goes again through a
