@@ -27,14 +27,15 @@ async function inPgliteTransaction<T>(
     const session: ImportSession = {
       // PGlite runs in this thread: gather the group, then one COPY of it as a Blob
       copy: (target) => {
-        const parts: string[] = [];
+        const parts: (string | Uint8Array)[] = [];
         return {
           write: async (rows) => {
             parts.push(rows);
           },
           end: async () => {
             const result = await tx.query(`copy ${target} from '/dev/blob'`, [], {
-              blob: new Blob(parts),
+              // the writer's bytes are a Buffer's, never a SharedArrayBuffer's
+              blob: new Blob(parts as BlobPart[]),
             });
             return result.affectedRows ?? 0;
           },

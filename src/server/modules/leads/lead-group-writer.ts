@@ -20,13 +20,15 @@
  * temporary staging table and INSERT ... ON CONFLICT DO NOTHING. The unique index decides.
  */
 import type { ImportRowError } from '../../../shared/contracts/leads';
+import { CopyText } from './copy-text';
 import { LEAD_COPY_COLUMNS, leadRowEncoder } from './lead-copy-format';
 import type { ParsedLead } from './lead-row.service';
 import { SeenContacts } from './seen-contacts';
 
 /** One COPY in progress: rows go in as they come, `end` answers the rows copied. */
 export interface CopyIn {
-  write(rows: string): Promise<void>;
+  /** rows as COPY text; bytes given are read until `end` answers, and must not change before */
+  write(rows: string | Uint8Array): Promise<void>;
   end(): Promise<number>;
   /** gives the COPY up (its rows are not stored); the connection is usable again after */
   abort(): Promise<void>;
@@ -156,29 +158,31 @@ function isDuplicateExternalId(err: unknown): boolean {
 interface InFlight {
   copy: CopyIn;
   written: Promise<void>;
-  text: string;
+  /** the kept rows' text, a view of `rows` (taken again by the staging fallback) */
+  text: Buffer;
+  rows: CopyText;
   count: number;
 }
 
 /**
  * The open group as columns: what the check reads of each row (its line, phone, email and
- * externalId) and the row itself, already as its COPY text line. A parsed row (an object of
- * seventeen fields) dies as soon as it is added; the group holds a string and four values a row.
+ * externalId) and the row itself, already as its COPY text bytes. A parsed row (an object of
+ * seventeen fields) and its text die as soon as it is added; the group holds four values a row.
  */
 interface GroupColumns {
   lines: number[];
   phones: (string | null)[];
   emails: (string | null)[];
   externalIds: (string | null)[];
-  copyRows: string[];
+  copyRows: CopyText;
 }
 
-const noColumns = (): GroupColumns => ({
+const noColumns = (copyRows: CopyText): GroupColumns => ({
   lines: [],
   phones: [],
   emails: [],
   externalIds: [],
-  copyRows: [],
+  copyRows,
 });
 
 /**
@@ -188,7 +192,9 @@ const noColumns = (): GroupColumns => ({
  */
 export class LeadGroupWriter {
   private stagingReady = false;
-  private pending: GroupColumns = noColumns();
+  /** the COPY texts not in use: an import has two, the open group's and the one in flight */
+  private readonly spareTexts: CopyText[] = [];
+  private pending: GroupColumns = noColumns(new CopyText());
   private readonly encode: (lead: ParsedLead) => string;
   private inFlight: InFlight | null = null;
   private since: string | null = null;
@@ -220,7 +226,7 @@ export class LeadGroupWriter {
       group.phones.push(lead.phone);
       group.emails.push(lead.email);
       group.externalIds.push(lead.externalId);
-      group.copyRows.push(this.encode(lead));
+      group.copyRows.add(this.encode(lead));
     }
   }
 
@@ -230,27 +236,33 @@ export class LeadGroupWriter {
    */
   async endGroup(): Promise<StoredGroup> {
     const group = this.pending;
-    this.pending = noColumns();
+    this.pending = noColumns(this.spareTexts.pop() ?? new CopyText());
     // the committed leads are asked on the other connection while this one ends the COPY in flight
     const committed = await this.checkCommitted(group);
     const stored = await this.settle();
-    if (group.lines.length === 0) return stored;
-    const { keep, refused, duplicates, dnc, suppressed } = await this.check(group, committed);
+    if (group.lines.length === 0) {
+      this.spare(group.copyRows);
+      return stored;
+    }
+    const { refusedAt, refused, duplicates, dnc, suppressed } = await this.check(group, committed);
     stored.duplicates += duplicates;
     stored.dnc += dnc;
     stored.suppressed += suppressed;
     stored.refusedLines = refused;
-    if (keep.length > 0) {
-      await this.session.run('savepoint lead_group');
-      const text = keep.join('');
-      const copy = this.session.copy(`leads (${LEAD_COPY_COLUMNS})`);
-      const written = copy.write(text);
-      written.catch(() => {}); // taken by settle()
-      this.inFlight = { copy, written, text, count: keep.length };
-      // counted as stored now, for the progress figures; settle() corrects it in the rare case
-      // of a fallback to staging
-      stored.imported += keep.length;
+    const text = group.copyRows.keepOnly(refusedAt);
+    const count = group.copyRows.rows;
+    if (count === 0) {
+      this.spare(group.copyRows);
+      return stored;
     }
+    await this.session.run('savepoint lead_group');
+    const copy = this.session.copy(`leads (${LEAD_COPY_COLUMNS})`);
+    const written = copy.write(text);
+    written.catch(() => {}); // taken by settle()
+    this.inFlight = { copy, written, text, rows: group.copyRows, count };
+    // counted as stored now, for the progress figures; settle() corrects it in the rare case
+    // of a fallback to staging
+    stored.imported += count;
     return stored;
   }
 
@@ -297,7 +309,9 @@ export class LeadGroupWriter {
   async abort(): Promise<void> {
     const flight = this.inFlight;
     this.inFlight = null;
-    this.pending = noColumns();
+    const rows = this.pending.copyRows;
+    rows.clear();
+    this.pending = noColumns(rows);
     await flight?.copy.abort();
   }
 
@@ -335,12 +349,20 @@ export class LeadGroupWriter {
       const imported = await this.insertFromStaging();
       stored.imported = imported - flight.count;
       stored.duplicates = flight.count - imported;
+      this.spare(flight.rows);
       return stored;
     }
     await this.session.run('release savepoint lead_group');
     stored.imported = copied - flight.count;
     stored.duplicates = flight.count - copied;
+    this.spare(flight.rows);
     return stored;
+  }
+
+  /** A group's COPY text, its COPY ended: empty again, for a later group. */
+  private spare(rows: CopyText): void {
+    rows.clear();
+    this.spareTexts.push(rows);
   }
 
   /**
@@ -365,8 +387,7 @@ export class LeadGroupWriter {
   }
 
   /**
-   * The group's rows split into those to store (their COPY text) and those refused (in line
-   * order). Given the committed leads' hits, only the rows whose phone, email or externalId an
+   * The group's rows refused, by index and by line, with why; the rest are stored. Given the committed leads' hits, only the rows whose phone, email or externalId an
    * earlier group of the file may hold (SeenContacts) are checked again in the transaction, which
    * sees those groups; its answer for them replaces the committed one.
    */
@@ -374,7 +395,8 @@ export class LeadGroupWriter {
     group: GroupColumns,
     committed: { hits: Promise<Map<number, Hit>> } | null,
   ): Promise<{
-    keep: string[];
+    /** the refused rows' indexes in the group, ascending */
+    refusedAt: number[];
     refused: ImportRowError[];
     duplicates: number;
     dnc: number;
@@ -412,7 +434,7 @@ export class LeadGroupWriter {
       );
     }
 
-    const keep: string[] = [];
+    const refusedAt: number[] = [];
     const refused: ImportRowError[] = [];
     let duplicates = 0;
     let dnc = 0;
@@ -429,6 +451,7 @@ export class LeadGroupWriter {
       };
       const hit = hits.get(i);
       if (hit) {
+        refusedAt.push(i);
         if (hit.kind === 'DNC') {
           dnc++;
           refused.push({ line: r.line, reason: DNC_REASON });
@@ -443,6 +466,7 @@ export class LeadGroupWriter {
       }
       const earlier = firstOf(r, byPhone, byEmail, byExternalId);
       if (earlier) {
+        refusedAt.push(i);
         duplicates++;
         refused.push({
           line: r.line,
@@ -458,9 +482,8 @@ export class LeadGroupWriter {
         if (r.email !== null) this.seen.add('e', r.email);
         if (r.externalId !== null) this.seen.add('x', r.externalId);
       }
-      keep.push(group.copyRows[i] as string);
     }
-    return { keep, refused, duplicates, dnc, suppressed };
+    return { refusedAt, refused, duplicates, dnc, suppressed };
   }
 
   /** The check statement's parameters after the rows: the source, the window, the hashes' key. */
