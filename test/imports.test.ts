@@ -6,7 +6,10 @@ import {
   failAbandonedImports,
   IMPORT_RECORD_LOCK,
 } from '../src/server/modules/imports/imports.repository';
-import { IMPORT_GROUP_ROWS } from '../src/server/modules/imports/imports.service';
+import {
+  IMPORT_GROUP_ROWS,
+  IMPORT_PARSE_BATCH_ROWS,
+} from '../src/server/modules/imports/imports.service';
 import { SEARCH_COUNT_LIMIT } from '../src/server/modules/leads/lead-search.repository';
 import { streamedUpload, uploadCsv as upload } from './support/csv-upload';
 import { phoneAt, reservePhones } from './support/lead-contact';
@@ -168,7 +171,8 @@ describe('GET /api/admin/imports and /api/admin/imports/{id}', () => {
     async () => {
       const admin = await loginAdmin(ctx);
       const t = tag('run');
-      const firstPart = IMPORT_GROUP_ROWS + 500;
+      // a group and part of the parser's next batch: that batch waits for the rest of the upload
+      const firstPart = IMPORT_GROUP_ROWS + IMPORT_PARSE_BATCH_ROWS / 2;
       const stream = streamedUpload(
         ctx.app,
         admin.client,

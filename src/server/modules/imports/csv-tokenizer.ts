@@ -34,10 +34,13 @@ export const MAX_ROW_CHARS = 1024 * 1024;
 
 /**
  * Bytes decoded and parsed at a time, whatever size the caller's chunks are. The event loop runs
- * after each READ_SLICE bytes parsed: a slice takes about a millisecond of lead rows, tens of
- * milliseconds at worst (a slice of nothing but commas is 65,536 fields).
+ * after each READ_SLICE bytes parsed: a slice takes under a millisecond of lead rows, tens of
+ * milliseconds at worst (a slice of nothing but commas is 32,768 fields). A slice's text is at
+ * most 64 KB even when one character of it is not ASCII (V8 then stores two bytes a character),
+ * below the size V8 allocates straight into its old generation (128 KB): the text is made young
+ * and dies young once its records are taken (docs/decisions/049).
  */
-export const READ_SLICE = 64 * 1024;
+export const READ_SLICE = 32 * 1024;
 
 /** A record held bytes that are not valid UTF-8 (decoded as U+FFFD). */
 export const RECORD_BAD_BYTES = 1;

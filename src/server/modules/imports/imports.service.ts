@@ -38,9 +38,16 @@ export const MAX_REPORTED_ERRORS = 1000;
  * of the rows in flight pays a lookup); small enough that memory holds little: the open group's
  * columns (each row's COPY text line and what the check reads of it) and the group in flight's
  * COPY text (~2 MB). The check statement costs per row, not per group (decision 042). The
- * parser's batches (DEFAULT_BATCH_SIZE rows) stream into the open group and die young.
+ * parser's batches (IMPORT_PARSE_BATCH_ROWS rows) stream into the open group and die young.
  */
 export const IMPORT_GROUP_ROWS = 20_000;
+
+/**
+ * Rows the parser hands over at a time. A batch's parsed rows live until the group writer takes
+ * them; 500 rows are a few hundred kilobytes of allocation, so they die in V8's young generation
+ * instead of being copied into the old one (docs/decisions/049).
+ */
+export const IMPORT_PARSE_BATCH_ROWS = 500;
 
 /**
  * Rows per group on PGlite. The engine lives in the server's own WASM heap, which never gives
@@ -165,7 +172,7 @@ async function runImport(
       };
       const file = withIdleTimeout(input.file, UPLOAD_IDLE_MS);
       try {
-        for await (const batch of parseLeadCsv(file)) {
+        for await (const batch of parseLeadCsv(file, { batchSize: IMPORT_PARSE_BATCH_ROWS })) {
           countBatch(batch, progress, errors);
           saver.maybeSave();
           writer.add(

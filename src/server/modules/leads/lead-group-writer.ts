@@ -165,6 +165,16 @@ interface InFlight {
 }
 
 /**
+ * A string of its own for a value the open group keeps. The parser's fields of 13 characters or
+ * more are slices of the text they were read from (V8 shares the characters); one kept for the
+ * group's life would keep that whole text alive, and promote it into the old generation. The
+ * copy (a flattened concatenation) holds only its own characters (docs/decisions/049).
+ */
+function ownCopy(s: string): string {
+  return s.length < 13 ? s : `${s} `.slice(0, -1);
+}
+
+/**
  * The open group as columns: what the check reads of each row (its line, phone, email and
  * externalId) and the row itself, already as its COPY text bytes. A parsed row (an object of
  * seventeen fields) and its text die as soon as it is added; the group holds four values a row.
@@ -224,8 +234,8 @@ export class LeadGroupWriter {
     for (const lead of leads) {
       group.lines.push(lead.line);
       group.phones.push(lead.phone);
-      group.emails.push(lead.email);
-      group.externalIds.push(lead.externalId);
+      group.emails.push(lead.email === null ? null : ownCopy(lead.email));
+      group.externalIds.push(lead.externalId === null ? null : ownCopy(lead.externalId));
       group.copyRows.add(this.encode(lead));
     }
   }
