@@ -21,6 +21,7 @@
  */
 import type { ImportRowError } from '../../../shared/contracts/leads';
 import { CopyText } from './copy-text';
+import { GroupIndex } from './group-index';
 import { LEAD_COPY_COLUMNS, leadRowEncoder } from './lead-copy-format';
 import type { ParsedLead } from './lead-row.service';
 import { SeenContacts } from './seen-contacts';
@@ -204,6 +205,10 @@ export class LeadGroupWriter {
   private stagingReady = false;
   /** the COPY texts not in use: an import has two, the open group's and the one in flight */
   private readonly spareTexts: CopyText[] = [];
+  /** the open group's kept rows by phone, email and externalId, for its own repeats */
+  private readonly byPhone = new GroupIndex();
+  private readonly byEmail = new GroupIndex();
+  private readonly byExternalId = new GroupIndex();
   private pending: GroupColumns = noColumns(new CopyText());
   private readonly encode: (lead: ParsedLead) => string;
   private inFlight: InFlight | null = null;
@@ -449,9 +454,10 @@ export class LeadGroupWriter {
     let duplicates = 0;
     let dnc = 0;
     let suppressed = 0;
-    const byPhone = new Map<string, number>();
-    const byEmail = new Map<string, number>();
-    const byExternalId = new Map<string, number>();
+    const { byPhone, byEmail, byExternalId } = this;
+    byPhone.reset(group.phones, rows);
+    byEmail.reset(group.emails, rows);
+    byExternalId.reset(group.externalIds, rows);
     for (let i = 0; i < rows; i++) {
       const r = {
         line: group.lines[i] as number,
@@ -480,13 +486,13 @@ export class LeadGroupWriter {
         duplicates++;
         refused.push({
           line: r.line,
-          reason: `duplicate of line ${earlier.line} (same ${earlier.kind})`,
+          reason: `duplicate of line ${group.lines[earlier.row]} (same ${earlier.kind})`,
         });
         continue;
       }
-      if (r.phone !== null) byPhone.set(r.phone, r.line);
-      if (r.email !== null) byEmail.set(r.email, r.line);
-      if (r.externalId !== null) byExternalId.set(r.externalId, r.line);
+      byPhone.add(i);
+      byEmail.add(i);
+      byExternalId.add(i);
       if (committed) {
         if (r.phone !== null) this.seen.add('p', r.phone);
         if (r.email !== null) this.seen.add('e', r.email);
@@ -595,21 +601,21 @@ function checkedRows(group: GroupColumns, wanted: (i: number) => boolean): Check
 /** The earlier row of the same group this one repeats, if any: phone first, then email, then id. */
 function firstOf(
   r: Pick<ParsedLead, 'phone' | 'email' | 'externalId'>,
-  byPhone: Map<string, number>,
-  byEmail: Map<string, number>,
-  byExternalId: Map<string, number>,
-): { line: number; kind: string } | null {
+  byPhone: GroupIndex,
+  byEmail: GroupIndex,
+  byExternalId: GroupIndex,
+): { row: number; kind: string } | null {
   if (r.phone !== null) {
-    const line = byPhone.get(r.phone);
-    if (line !== undefined) return { line, kind: 'phone' };
+    const row = byPhone.find(r.phone);
+    if (row !== -1) return { row, kind: 'phone' };
   }
   if (r.email !== null) {
-    const line = byEmail.get(r.email);
-    if (line !== undefined) return { line, kind: 'email' };
+    const row = byEmail.find(r.email);
+    if (row !== -1) return { row, kind: 'email' };
   }
   if (r.externalId !== null) {
-    const line = byExternalId.get(r.externalId);
-    if (line !== undefined) return { line, kind: 'externalId' };
+    const row = byExternalId.find(r.externalId);
+    if (row !== -1) return { row, kind: 'externalId' };
   }
   return null;
 }
