@@ -27,7 +27,7 @@ async function inPgliteTransaction<T>(
     const session: ImportSession = {
       // PGlite runs in this thread: gather the group, then one COPY of it as a Blob
       copy: (target) => {
-        const parts: (string | Uint8Array)[] = [];
+        const parts: Uint8Array[] = [];
         return {
           write: async (rows) => {
             parts.push(rows);

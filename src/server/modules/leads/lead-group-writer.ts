@@ -28,8 +28,8 @@ import { SeenContacts } from './seen-contacts';
 
 /** One COPY in progress: rows go in as they come, `end` answers the rows copied. */
 export interface CopyIn {
-  /** rows as COPY text; bytes given are read until `end` answers, and must not change before */
-  write(rows: string | Uint8Array): Promise<void>;
+  /** rows as COPY text bytes, read until `end` answers: they must not change before */
+  write(rows: Uint8Array): Promise<void>;
   end(): Promise<number>;
   /** gives the COPY up (its rows are not stored); the connection is usable again after */
   abort(): Promise<void>;
@@ -402,9 +402,10 @@ export class LeadGroupWriter {
   }
 
   /**
-   * The group's rows refused, by index and by line, with why; the rest are stored. Given the committed leads' hits, only the rows whose phone, email or externalId an
-   * earlier group of the file may hold (SeenContacts) are checked again in the transaction, which
-   * sees those groups; its answer for them replaces the committed one.
+   * The group's rows refused, by index and by line, with why; the rest are stored. Given the
+   * committed leads' hits, only the rows whose phone, email or externalId an earlier group of the
+   * file may hold (SeenContacts) are checked again in the transaction, which sees those groups;
+   * its answer for them replaces the committed one.
    */
   private async check(
     group: GroupColumns,
