@@ -179,7 +179,7 @@ export async function assignLeadsOfRun(
                  assigned_on = ${run.businessDate}, assignment_run_id = ${run.id},
                  agency_id = c.agency_id
             from chosen c
-           where l.id = c.lead_id and l.status = 'NEW' and l.agent_id is null
+           where l.id = c.lead_id and l.id = any(${ids}) and l.status = 'NEW' and l.agent_id is null
           returning l.id, l.agent_id
         ), logged as (
           insert into lead_history (lead_id, kind, from_status, to_status, agent_id,
