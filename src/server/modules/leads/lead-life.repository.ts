@@ -157,7 +157,9 @@ export async function assignLeadsOfRun(
   agentIds: number[],
 ): Promise<WriteOutcome> {
   if (leadIds.length === 0) return { assigned: 0, agents: 0 };
-  // By lead id: the table is written in its physical order.
+  // By lead id: the table is written in its physical order. The update names the leads again as
+  // a constant array: PostgreSQL then filters the pool by a hashed lookup and hashes the chosen
+  // leads only, not every NEW lead (bench/README.md, where the daily run's write goes).
   const order = leadIds.map((_, i) => i).sort((a, b) => leadIds[a] - leadIds[b]);
   const ids = intArrayLiteral(
     order.map((i) => leadIds[i]),
