@@ -6,7 +6,7 @@
  * server has no Twilio, so this spec starts its own (E2E_PORT + 29, its own PGlite folder).
  * Screenshots at 1280 and 375 px (axe-checked) go to .tmp/screenshots/.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, request, test } from '@playwright/test';
 import { callingWindow, STATE_TIME_ZONES } from '../src/shared/calling-window';
@@ -17,6 +17,36 @@ import { E2E_ADMIN, loginThroughUi, uniqueEmail } from './support';
 
 const PORT = Number(process.env.E2E_PORT ?? 3100) + 29;
 const SHOTS = '.tmp/screenshots';
+
+/** A state whose leads may be called at `at`, with an hour to spare; null at an hour none is. */
+function callableState(at: Date): string | null {
+  const hourLater = new Date(at.getTime() + 60 * 60_000);
+  for (const state of ['NY', 'TX', 'CO', 'CA', 'AK', 'HI'])
+    if (
+      callingWindow(STATE_TIME_ZONES[state]!, state, at).callableNow &&
+      callingWindow(STATE_TIME_ZONES[state]!, state, hourLater).callableNow
+    )
+      return state;
+  return null;
+}
+
+/**
+ * The calling window is the lead's own 8 AM to 9 PM, so between about 07:00 and 12:00 UTC no US
+ * state is inside it and no call may be placed. At such an hour this spec's clocks run ahead by
+ * the fewest whole hours that reach one: the server's by libfaketime (Debian's package, preloaded
+ * into this spec's own server process alone: the PGlite it embeds reads the same clock), the
+ * browser's by Playwright's clock. The Twilio stand-in's signatures carry no time.
+ */
+const AHEAD = (() => {
+  for (let hours = 0; hours <= 12; hours++) {
+    const state = callableState(new Date(Date.now() + hours * 3_600_000));
+    if (state) return { hours, state };
+  }
+  throw new Error('no hour of the day puts a US state inside its calling window');
+})();
+const FAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
+const canMoveClock = AHEAD.hours === 0 || existsSync(FAKETIME);
+const aheadMs = AHEAD.hours * 3_600_000;
 
 const standIn = new TwilioStandIn();
 const server = new OwnServer('calls', PORT);
@@ -29,7 +59,16 @@ test.beforeAll(async () => {
   test.setTimeout(120_000);
   const apiBase = await standIn.start();
   mkdirSync(SHOTS, { recursive: true });
+  if (!canMoveClock) return;
   await server.start({
+    ...(AHEAD.hours > 0
+      ? {
+          LD_PRELOAD: FAKETIME,
+          FAKETIME: `+${AHEAD.hours}h`,
+          // timers and timeouts keep the machine's pace
+          FAKETIME_DONT_FAKE_MONOTONIC: '1',
+        }
+      : {}),
     TWILIO_ACCOUNT_SID: standIn.accountSid,
     TWILIO_AUTH_TOKEN: standIn.authToken,
     TWILIO_FROM_NUMBER: standIn.fromNumber,
@@ -61,24 +100,17 @@ async function shoot(page: Page, name: string, fullPage = true) {
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
-/** A state whose leads may be called now, with an hour to spare; null at the rare hour none is. */
-function callableState(): string | null {
-  const soon = new Date(Date.now() + 60 * 60_000);
-  for (const state of ['NY', 'TX', 'CO', 'CA', 'AK', 'HI'])
-    if (
-      callingWindow(STATE_TIME_ZONES[state]!, state).callableNow &&
-      callingWindow(STATE_TIME_ZONES[state]!, state, soon).callableNow
-    )
-      return state;
-  return null;
-}
-
 test('an agent saves a follow-up template, calls a lead from My Leads and plays the recording', async ({
   page,
   browser,
 }) => {
-  const state = callableState();
-  test.skip(state === null, 'no US state is inside its calling window at this hour');
+  test.skip(
+    !canMoveClock,
+    `no US state is inside its calling window at this hour, and ${FAKETIME} (Debian's libfaketime) is not installed to move the server's clock`,
+  );
+  const state = AHEAD.state;
+  // the screens' calling window reads the browser's clock, the server's gates its own: the same
+  if (aheadMs > 0) await page.clock.setSystemTime(new Date(Date.now() + aheadMs));
   const admin = await request.newContext({ baseURL: BASE });
   expect((await admin.post('/api/auth/login', { data: E2E_ADMIN })).status()).toBe(200);
   const pkg = await admin.post('/api/admin/packages', {
@@ -183,7 +215,7 @@ test('an agent saves a follow-up template, calls a lead from My Leads and plays 
       phone: phoneDigits,
       email: `${tag}@example.com`,
       city: 'Springfield',
-      state: state!,
+      state,
       age: 66,
     },
   ]);
@@ -231,6 +263,7 @@ test('an agent saves a follow-up template, calls a lead from My Leads and plays 
 
   // admins: System Status and the follow-up figures
   const adminContext = await browser.newContext({ baseURL: BASE });
+  if (aheadMs > 0) await adminContext.clock.setSystemTime(new Date(Date.now() + aheadMs));
   const adminPage = await adminContext.newPage();
   await loginThroughUi(adminPage, E2E_ADMIN.email, E2E_ADMIN.password, /\/admin$/);
   await expect(adminPage.getByTestId('status-sms-state')).toHaveText('Operational');
