@@ -82,6 +82,12 @@ export async function startServer(opts: StartOptions): Promise<BenchServer> {
     // the bench's admin signs in with a password alone (production asks admins for two factors)
     REQUIRE_2FA_FOR_ADMINS: 'false',
     ...db,
+    // BENCH_SERVER_<NAME>=value: the server's setting NAME, for runs that compare settings
+    ...Object.fromEntries(
+      Object.entries(process.env)
+        .filter(([name, value]) => name.startsWith('BENCH_SERVER_') && value !== undefined)
+        .map(([name, value]) => [name.slice('BENCH_SERVER_'.length), value as string]),
+    ),
     ...opts.env,
   };
   const started = performance.now();

@@ -101,6 +101,11 @@ const envSchema = z.object({
   METRICS_TOKEN: z.string().min(16, 'use at least 16 characters').optional(),
   /** on SIGTERM: how long requests in flight and running jobs get to finish */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  /**
+   * how far V8 lets the old generation grow past what its last full collection kept, in percent
+   * (docs/decisions/050-heap-growth-bounded.md); 0 leaves it to V8's own heuristics
+   */
+  HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(1000).default(100),
   DATA_DIR: z.string().min(1).default('./data'),
   ADMIN_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z
