@@ -18,8 +18,8 @@
  * and unless BENCH_PROFILE=0 a CPU profile of the server during a 200,000-row upload.
  *
  * Env: BENCH_ROWS, BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432), BENCH_PROFILE,
- * BENCH_KEEP=1, BENCH_IMPORT_PGLITE=0 (PostgreSQL alone), BENCH_NODE_FLAGS (the server's Node
- * flags, space-separated, e.g. V8's heap settings).
+ * BENCH_KEEP=1, BENCH_IMPORT_PGLITE=0 (PostgreSQL alone); the servers' settings and Node flags
+ * by BENCH_SERVER_<NAME> and BENCH_NODE_FLAGS (bench/lib/server.ts).
  */
 
 import { createHash } from 'node:crypto';
@@ -53,7 +53,6 @@ import { type BenchServer, type ServerDatabase, startServer, WORK_DIR } from './
 import { uploadCsv } from './lib/upload';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
-const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 const DB_NAME = 'lf_bench_import';
 const MEMORY_GOAL_MB = 250;
 /** issue 16: the import with its duplicate and do-not-call checks against psql's own \copy */
@@ -85,7 +84,8 @@ export function runImportBench(): Promise<BenchReport> {
       `CSV ${toMb(csv.bytes)} MB, sha256 ${csv.sha256.slice(0, 16)}…, ${csv.duplicates} duplicate rows (${csv.byPhone} by phone, ${csv.byEmail} by email), written in ${csv.ms} ms`,
     );
 
-    if (NODE_FLAGS.length > 0) notes.push(`server's Node flags: ${NODE_FLAGS.join(' ')}`);
+    if (process.env.BENCH_NODE_FLAGS)
+      notes.push(`servers' Node flags: ${process.env.BENCH_NODE_FLAGS}`);
     log('import: CSV parser alone (in this process)');
     const parse = await parseOnly(csv.path);
     if (parse.leads !== ROWS) throw new Error(`parser found ${parse.leads} leads, not ${ROWS}`);
@@ -190,7 +190,6 @@ async function postgresRun(csv: QualityCsv, notes: string[]) {
     const server = await startServer({
       database: { databaseUrl: url },
       env: { MAX_UPLOAD_BYTES: String(Math.max(512 * 1024 * 1024, csv.bytes * 2)) },
-      nodeFlags: NODE_FLAGS,
     });
     try {
       // Baselines first, with the server idle (it has only migrated the schema).
@@ -255,7 +254,6 @@ async function pgliteRun(csv: QualityCsv): Promise<UploadFigures> {
   const server = await startServer({
     database,
     env: { MAX_UPLOAD_BYTES: String(Math.max(512 * 1024 * 1024, csv.bytes * 2)) },
-    nodeFlags: NODE_FLAGS,
   });
   try {
     const upload = await uploadWithReadings(server, csv);

@@ -60,6 +60,9 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
+/** BENCH_NODE_FLAGS: Node flags for every bench server (space-separated), for runs that compare them */
+const BENCH_NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+
 export async function startServer(opts: StartOptions): Promise<BenchServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -93,7 +96,7 @@ export async function startServer(opts: StartOptions): Promise<BenchServer> {
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    [...(opts.nodeFlags ?? []), '--import', 'tsx', 'src/server/server.ts'],
+    [...BENCH_NODE_FLAGS, ...(opts.nodeFlags ?? []), '--import', 'tsx', 'src/server/server.ts'],
     { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   running.add(child);
