@@ -747,23 +747,6 @@ export const agentLeadCounts = pgTable(
 );
 
 /**
- * Leads by (business day of the assignment, agent): what a daily quota counts (leads.assigned_on,
- * leads.agent_id), kept by the leads triggers as delta rows like the other counters, so the
- * intake's pick reads a few small rows per candidate agent instead of every lead the agent got
- * that day (docs/decisions/051-agent-day-counts.md).
- */
-export const agentDayCounts = pgTable(
-  'agent_day_counts',
-  {
-    day: date('day', { mode: 'string' }).notNull(),
-    agentId: integer('agent_id').notNull(),
-    n: integer('n').notNull(),
-  },
-  // (day, agent_id, n): a candidate's sum is an index-only scan where the pages are all-visible
-  (t) => [index('agent_day_counts_day_agent_idx').on(t.day, t.agentId, t.n)],
-);
-
-/**
  * Assignment history rows (AUTO_ASSIGNED, MANUAL_ASSIGNED) by 15-minute slot of their time:
  * every real time-zone offset is a multiple of 15 minutes, so any BUSINESS_TZ can sum the slots
  * into its business days.

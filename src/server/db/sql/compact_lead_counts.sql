@@ -8,9 +8,6 @@ CREATE OR REPLACE FUNCTION compact_lead_counts() RETURNS void LANGUAGE sql AS $$
   WITH d AS (DELETE FROM agent_lead_counts RETURNING agent_id, status, n)
   INSERT INTO agent_lead_counts (agent_id, status, n)
   SELECT agent_id, status, sum(n) FROM d GROUP BY 1, 2 HAVING sum(n) <> 0;
-  WITH d AS (DELETE FROM agent_day_counts RETURNING day, agent_id, n)
-  INSERT INTO agent_day_counts (day, agent_id, n)
-  SELECT day, agent_id, sum(n) FROM d GROUP BY 1, 2 HAVING sum(n) <> 0;
   WITH d AS (DELETE FROM assignment_counts RETURNING slot, n)
   INSERT INTO assignment_counts (slot, n)
   SELECT slot, sum(n) FROM d GROUP BY 1 HAVING sum(n) <> 0;

@@ -10,10 +10,6 @@ BEGIN
   ), a AS (
     INSERT INTO agent_lead_counts (agent_id, status, n)
     SELECT agent_id, status, -n FROM g WHERE agent_id IS NOT NULL
-  ), q AS (
-    INSERT INTO agent_day_counts (day, agent_id, n)
-    SELECT assigned_on, agent_id, -count(*) FROM old_leads
-     WHERE agent_id IS NOT NULL AND assigned_on IS NOT NULL GROUP BY 1, 2
   )
   DELETE FROM lead_search s USING old_leads o WHERE s.lead_id = o.id;
   DELETE FROM lead_history h USING old_leads o WHERE h.lead_id = o.id;

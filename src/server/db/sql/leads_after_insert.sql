@@ -1,4 +1,4 @@
--- Inserted leads: counters (agent_day_counts too), the agent reference check, and the search document (at once for a
+-- Inserted leads: counters, the agent reference check, and the search document (at once for a
 -- small statement; a large one queues its id range for the background indexer).
 CREATE OR REPLACE FUNCTION leads_after_insert() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
@@ -16,10 +16,6 @@ BEGIN
   ), a AS (
     INSERT INTO agent_lead_counts (agent_id, status, n)
     SELECT agent_id, status, n FROM g WHERE agent_id IS NOT NULL
-  ), q AS (
-    INSERT INTO agent_day_counts (day, agent_id, n)
-    SELECT assigned_on, agent_id, count(*) FROM new_leads
-     WHERE agent_id IS NOT NULL AND assigned_on IS NOT NULL GROUP BY 1, 2
   )
   SELECT sum(g.n), min(g.first_id), max(g.last_id),
          min(g.agent_id) FILTER (

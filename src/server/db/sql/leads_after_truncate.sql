@@ -1,7 +1,7 @@
 -- Truncated leads: the counters and the search index start over.
 CREATE OR REPLACE FUNCTION leads_after_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  TRUNCATE lead_counts, agent_lead_counts, agent_day_counts, lead_search, lead_search_queue;
+  TRUNCATE lead_counts, agent_lead_counts, lead_search, lead_search_queue;
   RETURN NULL;
 END $$;
 --> statement-breakpoint

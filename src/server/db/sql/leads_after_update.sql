@@ -1,5 +1,4 @@
--- Updated leads: the counters move by (new rows) - (old rows) (agent_day_counts by the
--- assignment's day and agent); a changed name, phone or email
+-- Updated leads: the counters move by (new rows) - (old rows); a changed name, phone or email
 -- changes the search document.
 CREATE OR REPLACE FUNCTION leads_after_update() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
@@ -19,17 +18,6 @@ BEGIN
     INSERT INTO agent_lead_counts (agent_id, status, n)
     SELECT agent_id, status, sum(n) FROM g WHERE agent_id IS NOT NULL GROUP BY 1, 2
     HAVING sum(n) <> 0
-  ), q AS (
-    -- by the assignment's day: a row whose agent and day did not change cancels out (a status
-    -- change writes nothing here)
-    INSERT INTO agent_day_counts (day, agent_id, n)
-    SELECT day, agent_id, sum(n) FROM (
-      SELECT assigned_on AS day, agent_id, count(*) AS n FROM new_leads
-       WHERE agent_id IS NOT NULL AND assigned_on IS NOT NULL GROUP BY 1, 2
-      UNION ALL
-      SELECT assigned_on, agent_id, -count(*) FROM old_leads
-       WHERE agent_id IS NOT NULL AND assigned_on IS NOT NULL GROUP BY 1, 2
-    ) m GROUP BY 1, 2 HAVING sum(n) <> 0
   )
   SELECT min(g.agent_id) FILTER (
            WHERE g.n > 0 AND g.agent_id IS NOT NULL

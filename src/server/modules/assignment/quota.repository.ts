@@ -12,18 +12,21 @@ export async function assignedOnDate(
   agentIds?: number[],
 ): Promise<Map<number, number>> {
   if (agentIds && agentIds.length === 0) return new Map();
-  // agent_day_counts (decision 051): named agents (a dashboard's one, an explanation's few
-  // dozen) in one prepared statement, the ids bound as one array; every agent (a run's read),
-  // the day's rows
-  const rows = await queryPreparedRows<{ agentId: number; n: number }>(
-    db,
-    sql`select agent_id as "agentId", sum(n)::int as n
-          from agent_day_counts
-         where day = ${businessDate}::date
-           ${agentIds ? sql`and agent_id = any(${idsParam(agentIds, 'int')})` : sql``}
-         group by agent_id
-        having sum(n) <> 0`,
-  );
+  // named agents (a dashboard's one, an explanation's few dozen): one prepared statement, the
+  // ids bound as one array; every agent (a run's read): one pass over the day
+  const rows = agentIds
+    ? await queryPreparedRows<{ agentId: number; n: number }>(
+        db,
+        sql`select agent_id as "agentId", count(*)::int as n
+              from leads
+             where assigned_on = ${businessDate}::date and agent_id = any(${idsParam(agentIds, 'int')})
+             group by agent_id`,
+      )
+    : await db
+        .select({ agentId: leads.agentId, n: sql<number>`count(*)::int` })
+        .from(leads)
+        .where(and(eq(leads.assignedOn, businessDate), sql`${leads.agentId} is not null`))
+        .groupBy(leads.agentId);
   return new Map(rows.map((r) => [r.agentId as number, r.n]));
 }
 
@@ -31,9 +34,9 @@ export async function assignedOnDate(
  * Leads assigned to one agent (`agentId`: a column or a parameter) from `from` through
  * `through`, business dates, by any trigger, as an expression: what assignedOnDate and
  * assignedInPeriods count, for a statement that reads other facts of the agent beside it. The
- * days are bound as one array and matched one by one in agent_day_counts (decision 051), so
- * each is one look-up of its (day, agent_id) index (a range on its first column would pass over
- * every agent's rows of those days).
+ * days are bound as one array and matched one by one, so each is one look-up of the
+ * (assigned_on, agent_id) index (a range on its first column would pass over every agent's leads
+ * of those days).
  */
 export function assignedBetweenSql(agentId: SQL, from: string, through: string): SQL {
   const days: string[] = [];
@@ -41,9 +44,9 @@ export function assignedBetweenSql(agentId: SQL, from: string, through: string):
     days.push(d.toISOString().slice(0, 10));
     d = new Date(d.getTime() + 86_400_000);
   }
-  return sql`(select coalesce(sum(dc.n), 0)::int from agent_day_counts dc
-               where dc.day = any(${`{${days.join(',')}}`}::date[])
-                 and dc.agent_id = ${agentId})`;
+  return sql`(select count(*)::int from leads l
+               where l.assigned_on = any(${`{${days.join(',')}}`}::date[])
+                 and l.agent_id = ${agentId})`;
 }
 
 /**

@@ -123,18 +123,6 @@ export const QUOTA_SQL = sql`least(coalesce(p.leads_per_day, 0),
   (select c.daily from agent_caps c where c.user_id = u.id))`;
 
 /**
- * The leads assigned to one agent (`agentId`: a column or a parameter) on a business date, by
- * any trigger: what its daily quota counts (QUOTA, and the intake's a of (a + 1) / q). Read from
- * agent_day_counts, the delta rows the leads triggers keep by (assigned_on, agent_id): a few
- * small rows per agent and day, where counting the agent's leads of the day would visit each of
- * them (docs/decisions/051-agent-day-counts.md).
- */
-export function leadsOfDaySql(agentId: SQL, businessDate: string): SQL {
-  return sql`(select coalesce(sum(dc.n), 0)::int from agent_day_counts dc
-               where dc.day = ${businessDate}::date and dc.agent_id = ${agentId})`;
-}
-
-/**
  * The capacity conditions WEEKLY_CAP and MONTHLY_CAP for one agent (`agentId`, a column or a
  * parameter) in SQL: the agent has no such cap, or its leads of this business week (from Monday)
  * and month, through `businessDate`, are fewer than the cap. Counted by the (assigned_on,

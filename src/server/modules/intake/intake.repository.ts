@@ -9,7 +9,6 @@ import { ROSTER_VERSION_SQL, type RosterAnswer } from '../fit/fit-roster.service
 import {
   type FitSqlParams,
   fitsSql,
-  leadsOfDaySql,
   periodCapsHoldSql,
   QUOTA_SQL,
 } from '../fit/fit-rule-sql.service';
@@ -79,8 +78,8 @@ export interface PickedAgent {
  * leads per day), ties to the agent whose last lead today is oldest (none today counts as
  * oldest), then the lower id. One prepared statement (its plan is kept per connection): the fit
  * is the candidates this process's copy of the agents answered, or else the fit rule's SQL
- * rendering (modules/fit); a per agent from agent_day_counts (leadsOfDaySql: a few rows each),
- * never a scan of today's leads; the time of
+ * rendering (modules/fit); a per agent by one index-only probe of
+ * (assigned_on, agent_id) (at most q entries each), never a scan of today's leads; the time of
  * the last lead (a heap read) only for the agents tied at the lowest ratio. A member of an agency
  * whose daily cap is reached is left out (the fit rule's AGENCY_CAP_FULL). The weekly and monthly
  * caps, the budget and the wallet are counted for the agents that have one (from the copy, which
@@ -116,7 +115,9 @@ export async function pickAgent(tx: Db, input: PickInput): Promise<AgentPick> {
         counted as (
           select f.id, f.q, t.a, f.agency_id, f.daily_cap
             from fit f
-            cross join lateral (select ${leadsOfDaySql(sql`f.id`, day)} as a) t
+            cross join lateral (
+              select count(*)::int as a from leads l
+               where l.assigned_on = ${day}::date and l.agent_id = f.id) t
            -- the agency's daily cap: its leads of the day (any member) by leads_agency_day_idx
            where (not f.capped or ${periodCapsHoldSql(sql`f.id`, day)})
              and (f.daily_cap is null

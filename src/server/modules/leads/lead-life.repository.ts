@@ -23,7 +23,7 @@ import {
 } from '../../db/client';
 import { leadHistory, leads } from '../../db/schema';
 import { speedToLead } from '../../lib/metrics';
-import { leadsOfDaySql, paysPerLeadSql, periodCapsHoldSql } from '../fit/fit-rule-sql.service';
+import { paysPerLeadSql, periodCapsHoldSql } from '../fit/fit-rule-sql.service';
 import { chargeAssignedLeads, creditLeadBack } from '../wallet/wallet.service';
 import { type BulkSession, IMPORT_GATE_LOCK } from './lead-group-writer';
 import type { LeadRow } from './leads.repository';
@@ -344,7 +344,9 @@ export async function assignReceivedLead(
                  agency_id = (select m.agency_id from agency_members m
                                where m.user_id = ${input.agentId})
            where id = ${input.leadId} and status = 'NEW' and agent_id is null
-             and ${leadsOfDaySql(sql`${input.agentId}::int`, input.businessDate)} < ${input.quota}
+             and (select count(*) from leads l
+                   where l.assigned_on = ${input.businessDate}::date
+                     and l.agent_id = ${input.agentId}) < ${input.quota}
              and ${periodCapsHoldSql(sql`${input.agentId}::int`, input.businessDate)}
              and (${capAgency}::int = -1
                   or (select count(*) from leads l

@@ -10,7 +10,6 @@ import { type Db, idsParam, intArrayLiteral, leadsNamed, queryRows } from '../..
 import {
   type FitSqlParams,
   fitsSql,
-  leadsOfDaySql,
   periodCapsHoldSql,
   QUOTA_SQL,
 } from '../fit/fit-rule-sql.service';
@@ -143,7 +142,8 @@ export async function pickMember(
              and u.role = 'AGENT' and p.leads_per_day > 0
              and ${fitsSql(input.fit)}),
         counted as (
-          select f.id, f.q, ${leadsOfDaySql(sql`f.id`, day)} as a
+          select f.id, f.q, (select count(*)::int from leads l
+                              where l.assigned_on = ${day}::date and l.agent_id = f.id) as a
             from fit f)
         select id, q as quota,
                (select g.daily_cap from agencies g where g.id = ${input.agencyId}) as "agencyCap"
