@@ -57,8 +57,9 @@ const AGENTS = Number(process.env.BENCH_INTAKE_AGENTS ?? 10_000);
 /** The share of the stored leads given out on earlier days (a portal's history); the rest NEW. */
 const HISTORY = Number(process.env.BENCH_INTAKE_HISTORY ?? 0.5);
 /**
- * The share of each agent's daily quota the morning's run gave out today (of the NEW leads): the intake's picks then count a day's leads for every
- * candidate, as they do all day on a running portal. 0: no lead given out today.
+ * The share of each agent's daily quota the morning's run gave out today (of the NEW leads): the
+ * intake's picks then count a day's leads for every candidate, as they do all day on a running
+ * portal. 0: no lead given out today.
  */
 const TODAY = Number(process.env.BENCH_INTAKE_TODAY ?? 0);
 const REQUESTS = Number(process.env.BENCH_INTAKE_REQUESTS ?? 20_000);
@@ -105,7 +106,7 @@ async function giveOutToday(databaseUrl: string, share: number, day: string): Pr
   const [row] = await query<{ given: number }>(
     databaseUrl,
     `with quota as (
-       select s.user_id, floor(p.leads_per_day * ${Number(share)})::int as n
+       select s.user_id, floor(p.leads_per_day * $2::float8)::int as n
          from subscriptions s join packages p on p.id = s.package_id),
      seat as (
        select user_id, row_number() over (order by user_id, k) as rn
@@ -120,10 +121,10 @@ async function giveOutToday(databaseUrl: string, share: number, day: string): Pr
         where l.id = lead.id
        returning l.id)
      select count(*)::int as given from given`,
-    [day],
+    [day, share],
   );
-  // analyzed, not vacuumed: 13% of a million rows changed is below autovacuum's threshold
-  // (20%), so a portal's pages stay as the run left them until more of the table changes
+  // analyzed, not vacuumed: autovacuum waits until a fifth of the table changed (at 0.5 of each
+  // quota the default pool moves 136,000 of a million), so the pages stay as the run left them
   await query(databaseUrl, 'analyze');
   return row.given;
 }
