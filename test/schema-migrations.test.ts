@@ -112,6 +112,12 @@ describe(`landed migrations (drizzle/${LANDED_FILE})`, () => {
     expect(readLanded().map((m) => m.entry.tag)).toEqual(expect.arrayContaining(FIRST_LANDING));
   });
 
+  it('holds every migration of the journal (the commit that adds one runs scripts/land-migrations.ts)', () => {
+    // 0009-0035 went unpinned for weeks because nothing asked for them: a migration on main is a
+    // migration that landed
+    expect(readLanded().map((m) => m.entry.tag)).toEqual(readJournal().map((e) => e.tag));
+  });
+
   it('an edited landed migration, a changed journal entry and a time out of order are caught', () => {
     const dir = mkdtempSync(join(ROOT, '.tmp', 'migrations-'));
     try {
