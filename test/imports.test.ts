@@ -171,8 +171,10 @@ describe('GET /api/admin/imports and /api/admin/imports/{id}', () => {
     async () => {
       const admin = await loginAdmin(ctx);
       const t = tag('run');
-      // a group and part of the parser's next batch: that batch waits for the rest of the upload
-      const firstPart = IMPORT_GROUP_ROWS + IMPORT_PARSE_BATCH_ROWS / 2;
+      // two groups and part of the parser's next batch: that batch waits for the rest of the
+      // upload. The first group is written when the second ends (the writer is a group behind
+      // the parser, checking one group while it reads the next)
+      const firstPart = 2 * IMPORT_GROUP_ROWS + IMPORT_PARSE_BATCH_ROWS / 2;
       const stream = streamedUpload(
         ctx.app,
         admin.client,
@@ -188,10 +190,10 @@ describe('GET /api/admin/imports and /api/admin/imports/{id}', () => {
           seen = list.find((r: { filename: string }) => r.filename === 'slow.csv');
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
-        expect(seen).toMatchObject({ status: 'RUNNING', rowsSeen: IMPORT_GROUP_ROWS });
+        expect(seen).toMatchObject({ status: 'RUNNING', rowsSeen: 2 * IMPORT_GROUP_ROWS });
         expect(seen?.imported).toBe(IMPORT_GROUP_ROWS);
         const byId = (await admin.client.get(`/api/admin/imports/${seen?.id}`)).json();
-        expect(byId).toMatchObject({ status: 'RUNNING', rowsSeen: IMPORT_GROUP_ROWS });
+        expect(byId).toMatchObject({ status: 'RUNNING', rowsSeen: 2 * IMPORT_GROUP_ROWS });
         // nothing is visible before the commit
         expect((await searchIds(admin.client, t)).total).toBe(0);
       } finally {

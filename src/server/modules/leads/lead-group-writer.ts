@@ -196,14 +196,31 @@ const noColumns = (copyRows: CopyText): GroupColumns => ({
   copyRows,
 });
 
+/** A group's check against the committed leads, under way on the other connection. */
+interface CommittedCheck {
+  hits: Promise<Map<number, Hit>>;
+}
+
+const noneStored = (): StoredGroup => ({
+  imported: 0,
+  duplicates: 0,
+  dnc: 0,
+  suppressed: 0,
+  refusedLines: [],
+});
+
+const sumOf = (groups: StoredGroup[], figure: 'imported' | 'duplicates' | 'dnc' | 'suppressed') =>
+  groups.reduce((n, g) => n + g[figure], 0);
+
 /**
  * Takes an import's parsed rows (`add`), and writes them a group at a time (`endGroup`): check,
- * then COPY. `finish` settles the last COPY. Memory holds the open group's columns and the COPY
- * text of the group in flight.
+ * then COPY, one group behind the parser (a group's check against the committed leads runs while
+ * the next group is read). `finish` writes the last group and settles its COPY. Memory holds the
+ * open group's columns, the group being checked, and the COPY text of the group in flight.
  */
 export class LeadGroupWriter {
   private stagingReady = false;
-  /** the COPY texts not in use: an import has two, the open group's and the one in flight */
+  /** the COPY texts not in use: an import has three, the open group's, the checked and the one in flight */
   private readonly spareTexts: CopyText[] = [];
   /** the open group's kept rows by phone, email and externalId, for its own repeats */
   private readonly byPhone = new GroupIndex();
@@ -212,6 +229,8 @@ export class LeadGroupWriter {
   private pending: GroupColumns = noColumns(new CopyText());
   private readonly encode: (lead: ParsedLead) => string;
   private inFlight: InFlight | null = null;
+  /** the group ended last, its check against the committed leads under way; written next */
+  private checking: { group: GroupColumns; committed: CommittedCheck | null } | null = null;
   private since: string | null = null;
   /** the contact hashes' key, null while no consumer was deleted (read once, at the first group) */
   private suppressionKey: string | null | undefined;
@@ -246,14 +265,27 @@ export class LeadGroupWriter {
   }
 
   /**
-   * Checks the open group and starts its COPY; answers what the group before it came to (its
-   * COPY settled first) plus this group's refusals.
+   * Ends the open group: its check against the committed leads starts (on the other connection,
+   * while the parser reads the next group), and the group ended before it is written: checked
+   * in the transaction, then its COPY started. Answers what that group came to (the COPY before
+   * it settled first) plus its refusals.
    */
   async endGroup(): Promise<StoredGroup> {
     const group = this.pending;
     this.pending = noColumns(this.spareTexts.pop() ?? new CopyText());
-    // the committed leads are asked on the other connection while this one ends the COPY in flight
-    const committed = await this.checkCommitted(group);
+    const prior = this.checking;
+    this.checking = null;
+    if (group.lines.length > 0) {
+      this.checking = { group, committed: await this.checkCommitted(group) };
+    } else {
+      this.spare(group.copyRows);
+    }
+    if (!prior) return noneStored();
+    return this.write(prior.group, prior.committed);
+  }
+
+  /** Settles the COPY in flight, checks the group in the transaction and starts its COPY. */
+  private async write(group: GroupColumns, committed: CommittedCheck | null): Promise<StoredGroup> {
     const stored = await this.settle();
     if (group.lines.length === 0) {
       this.spare(group.copyRows);
@@ -286,15 +318,17 @@ export class LeadGroupWriter {
    * last group stored, corrected by them. The import gate stays held until the transaction ends.
    */
   async finish(): Promise<StoredGroup> {
-    const stored = await this.endGroup();
-    const last = await this.settle();
+    const stored = await this.endGroup(); // the group before the open one written
+    const last = await this.endGroup(); // the open group (now the one checked) written
+    const settled = await this.settle();
     const late = await this.removeLateDuplicates();
+    const all = [stored, last, settled];
     return {
-      imported: stored.imported + last.imported - late.length,
-      duplicates: stored.duplicates + last.duplicates + late.length,
-      dnc: stored.dnc,
-      suppressed: stored.suppressed,
-      refusedLines: [...stored.refusedLines, ...late],
+      imported: sumOf(all, 'imported') - late.length,
+      duplicates: sumOf(all, 'duplicates') + late.length,
+      dnc: sumOf(all, 'dnc'),
+      suppressed: sumOf(all, 'suppressed'),
+      refusedLines: [...stored.refusedLines, ...last.refusedLines, ...late],
     };
   }
 
@@ -324,6 +358,9 @@ export class LeadGroupWriter {
   async abort(): Promise<void> {
     const flight = this.inFlight;
     this.inFlight = null;
+    const checked = this.checking; // its hits promise is caught where it was started
+    this.checking = null;
+    if (checked) this.spare(checked.group.copyRows);
     const rows = this.pending.copyRows;
     rows.clear();
     this.pending = noColumns(rows);
@@ -337,13 +374,7 @@ export class LeadGroupWriter {
    */
   private async settle(): Promise<StoredGroup> {
     const flight = this.inFlight;
-    const stored: StoredGroup = {
-      imported: 0,
-      duplicates: 0,
-      dnc: 0,
-      suppressed: 0,
-      refusedLines: [],
-    };
+    const stored = noneStored();
     if (!flight) return stored;
     this.inFlight = null;
     let copied = 0;
@@ -385,9 +416,7 @@ export class LeadGroupWriter {
    * what is committed, on that connection, and answers its hits (a promise: the caller settles
    * the COPY in flight meanwhile). Null without one, or for an empty group.
    */
-  private async checkCommitted(
-    group: GroupColumns,
-  ): Promise<{ hits: Promise<Map<number, Hit>> } | null> {
+  private async checkCommitted(group: GroupColumns): Promise<CommittedCheck | null> {
     const readCommitted = this.session.readCommitted?.bind(this.session);
     if (!readCommitted || group.lines.length === 0) return null;
     // read in the transaction before the first COPY, when its connection is free
@@ -409,7 +438,7 @@ export class LeadGroupWriter {
    */
   private async check(
     group: GroupColumns,
-    committed: { hits: Promise<Map<number, Hit>> } | null,
+    committed: CommittedCheck | null,
   ): Promise<{
     /** the refused rows' indexes in the group, ascending */
     refusedAt: number[];
