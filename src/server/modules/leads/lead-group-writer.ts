@@ -284,13 +284,9 @@ export class LeadGroupWriter {
     return this.write(prior.group, prior.committed);
   }
 
-  /** Settles the COPY in flight, checks the group in the transaction and starts its COPY. */
+  /** Settles the COPY in flight, checks the (non-empty) group in the transaction and starts its COPY. */
   private async write(group: GroupColumns, committed: CommittedCheck | null): Promise<StoredGroup> {
     const stored = await this.settle();
-    if (group.lines.length === 0) {
-      this.spare(group.copyRows);
-      return stored;
-    }
     const { refusedAt, refused, duplicates, dnc, suppressed } = await this.check(group, committed);
     stored.duplicates += duplicates;
     stored.dnc += dnc;
@@ -413,12 +409,12 @@ export class LeadGroupWriter {
 
   /**
    * With a second connection (readCommitted): starts the check of every row of the group against
-   * what is committed, on that connection, and answers its hits (a promise: the caller settles
-   * the COPY in flight meanwhile). Null without one, or for an empty group.
+   * what is committed, on that connection, and answers its hits (a promise, taken when the group
+   * is written at the next endGroup). Null without one.
    */
   private async checkCommitted(group: GroupColumns): Promise<CommittedCheck | null> {
     const readCommitted = this.session.readCommitted?.bind(this.session);
-    if (!readCommitted || group.lines.length === 0) return null;
+    if (!readCommitted) return null;
     // read in the transaction before the first COPY, when its connection is free
     const params = await this.checkParams();
     const hits = this.hitsOf(
