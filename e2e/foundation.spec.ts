@@ -342,3 +342,49 @@ test.describe('portal sidebar', () => {
     await expect(page.getByRole('dialog')).toHaveCount(0);
   });
 });
+
+test.describe('prerendered pages', () => {
+  /** What the page threw or logged as an error while it loaded and hydrated. */
+  async function errorsWhileLoading(page: Page, path: string): Promise<string[]> {
+    const errors: string[] = [];
+    // marks the prerendered root node as the parser makes it, before any script of the page runs
+    await page.addInitScript(() => {
+      new MutationObserver((_records, observer) => {
+        const first = document.querySelector('#root > *');
+        if (!first) return;
+        Object.assign(first, { prerendered: true });
+        observer.disconnect();
+      }).observe(document, { childList: true, subtree: true });
+    });
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await page.goto(path);
+    await page.waitForLoadState('networkidle');
+    return errors;
+  }
+
+  for (const path of ['/', '/login', '/register']) {
+    test(`${path} hydrates the markup it was sent, without a mismatch`, async ({ page }) => {
+      expect(await errorsWhileLoading(page, path)).toEqual([]);
+      // hydration kept the prerendered nodes: the node marked before the script ran is still there
+      const kept = await page.evaluate(
+        () =>
+          (document.querySelector('#root > *') as { prerendered?: boolean } | null)?.prerendered,
+      );
+      expect(kept).toBe(true);
+    });
+  }
+
+  test('a browser without passkeys gets the login form without the passkey button', async ({
+    page,
+  }) => {
+    await page.addInitScript(() => {
+      Reflect.deleteProperty(window, 'PublicKeyCredential');
+    });
+    expect(await errorsWhileLoading(page, '/login')).toEqual([]);
+    await expect(page.getByRole('button', { name: 'Log In' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toHaveCount(0);
+  });
+});

@@ -22,6 +22,7 @@ import {
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson, apiRequest, errorMessage } from '@web/lib/api-client';
 import { getQueryFn } from '@web/lib/query-client';
+import { useSyncExternalStore } from 'react';
 
 type UserEnvelope = { user: PublicUser };
 
@@ -171,6 +172,17 @@ export function useChangePassword() {
 /** Whether this browser can make and use passkeys at all. */
 export function passkeysSupported(): boolean {
   return typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function';
+}
+
+const unchanging = () => () => {};
+
+/**
+ * passkeysSupported for a page the build prerenders (the login form): its markup is drawn as if
+ * the browser has passkeys, as every current one does, so hydration finds the button the
+ * prerender drew; a browser without them drops it on the render after.
+ */
+export function usePasskeysSupported(): boolean {
+  return useSyncExternalStore(unchanging, passkeysSupported, () => true);
 }
 
 /** An assertion of one of the user's passkeys for a ceremony whose options come from `optionsUrl`. */

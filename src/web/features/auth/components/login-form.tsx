@@ -9,7 +9,7 @@ import { errorMessage, formFieldErrors } from '@web/lib/api-client';
 import { KeyRound } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { useLocation } from 'wouter';
-import { passkeyErrorMessage, passkeysSupported, useLogin, usePasskeySignIn } from '../api';
+import { passkeyErrorMessage, useLogin, usePasskeySignIn, usePasskeysSupported } from '../api';
 import { TwoFactorCodeForm } from './two-factor-code-form';
 
 const FIELDS = ['email', 'password'] as const;
@@ -19,6 +19,7 @@ export function LoginForm({ onCodeStep }: { onCodeStep?: (on: boolean) => void }
   const [, navigate] = useLocation();
   const login = useLogin();
   const passkeySignIn = usePasskeySignIn();
+  const passkeys = usePasskeysSupported();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   // what the server refused, field by field, until that field changes
@@ -123,7 +124,7 @@ export function LoginForm({ onCodeStep }: { onCodeStep?: (on: boolean) => void }
         {login.isPending && <Spinner />}
         Log In
       </Button>
-      {passkeysSupported() && (
+      {passkeys && (
         <Button
           type="button"
           variant="outline"
