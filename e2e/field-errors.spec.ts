@@ -81,6 +81,9 @@ test('registration: a refused email is marked, the toast reads the sentence', as
 
 test('login: a refused field is marked', async ({ page }) => {
   await page.goto('/login');
+  // the page is prerendered: wait until its script and its first questions to the server are
+  // done, as e2e/foundation.spec.ts's registration test does, so the form is React's when used
+  await page.waitForLoadState('networkidle');
   await refuse(page, '/api/auth/login', {
     message: 'Email is too long.',
     errors: [{ field: 'email', message: 'Email can be at most 254 characters' }],
