@@ -18,6 +18,7 @@
  * and unless BENCH_PROFILE=0 a CPU profile of the server during a 200,000-row upload.
  *
  * Env: BENCH_ROWS, BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432), BENCH_PROFILE,
+ * BENCH_PROFILE_ROWS (the profiled upload's rows, default 200,000),
  * BENCH_KEEP=1, BENCH_IMPORT_PGLITE=0 (PostgreSQL alone); the servers' settings and Node flags
  * by BENCH_SERVER_<NAME> and BENCH_NODE_FLAGS (bench/lib/server.ts).
  */
@@ -143,7 +144,7 @@ export function runImportBench(): Promise<BenchReport> {
     );
 
     if (process.env.BENCH_PROFILE !== '0') {
-      const rows = Math.min(ROWS, 200_000);
+      const rows = Math.min(ROWS, Number(process.env.BENCH_PROFILE_ROWS ?? 200_000));
       log(`import: CPU profile of the server during a ${rows}-row upload into PostgreSQL`);
       notes.push(
         `server CPU profile, ${rows}-row upload into PostgreSQL: ${await profileImport(rows)}`,

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { uniquePhone } from './lead-contact';
+import { bulkPhones } from './lead-contact';
 import { loginAsAdmin } from './support';
 
 const tag = () => `prog${Date.now().toString(36)}`;
@@ -15,9 +15,10 @@ test('a large import shows its progress, then its report; the page stays usable'
   const t = tag();
   // enough rows that the import is still running while the checks below run (about 1 s)
   const rows = 100_000;
+  const phones = bulkPhones(rows);
   let csv = 'firstName,lastName,phone,email,city,state,age,category,externalId\n';
   for (let i = 0; i < rows; i++) {
-    csv += `Ann${i},${t},${uniquePhone()},a${i}.${t}@example.com,Austin,TX,${20 + (i % 70)},ACA,${t}-${i}\n`;
+    csv += `Ann${i},${t},${phones[i]},a${i}.${t}@example.com,Austin,TX,${20 + (i % 70)},ACA,${t}-${i}\n`;
   }
   await page.getByTestId('csv-file-input').setInputFiles({
     name: `${t}.csv`,
