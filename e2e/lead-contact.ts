@@ -4,8 +4,8 @@
  * 212 numbers (exchanges 200-999: 8,000,000 valid numbers) from a random start, one after
  * another, never in the 555 exchange the specs' written-out numbers use; the counter is the
  * worker process's, not this module's, so specs loaded apart still never hand out the same
- * number twice. A bulk of leads (the 100,000-row import) takes its own
- * area code, 646, so it can never take a number a spec's lead already has.
+ * number twice. A bulk of leads (the 100,000-row import) takes its own area code, 646, so it can
+ * never take a number a spec's lead already has.
  */
 const shared = globalThis as { leadflowE2ePhone?: number };
 
