@@ -1,4 +1,5 @@
 import { expect, type Page, type Request, test } from '@playwright/test';
+import { prerenderedPages } from '../src/web/app/prerendered-pages';
 import { createAgentViaApi, E2E_ADMIN, loginAsAdmin, loginThroughUi, uniqueEmail } from './support';
 
 const toast = (page: Page, text: string) =>
@@ -365,7 +366,7 @@ test.describe('prerendered pages', () => {
     return errors;
   }
 
-  for (const path of ['/', '/login', '/register']) {
+  for (const { path } of prerenderedPages) {
     test(`${path} hydrates the markup it was sent, without a mismatch`, async ({ page }) => {
       expect(await errorsWhileLoading(page, path)).toEqual([]);
       // hydration kept the prerendered nodes: the node marked before the script ran is still there

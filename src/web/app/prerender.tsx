@@ -2,18 +2,8 @@ import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { Router } from 'wouter';
 import { App, HYDRATING } from './app';
-import { paths } from './paths';
 
-/**
- * The public pages whose markup the build writes into a copy of index.html (vite.config.ts), so
- * their first paint needs only the HTML and the CSS; React then hydrates it (main.tsx). Each entry is the
- * page path and the file under dist/pages/ that the server sends for it (src/server/plugins/spa.ts).
- */
-export const prerenderedPages = [
-  { path: paths.landing, file: 'index.html' },
-  { path: paths.login, file: 'login.html' },
-  { path: paths.register, file: 'register.html' },
-] as const;
+export { prerenderedPages } from './prerendered-pages';
 
 /**
  * The page's markup as the first client render draws it (no user, no data yet: the packages show
